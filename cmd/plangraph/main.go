@@ -1,0 +1,225 @@
+// Command plangraph is the whole service in one binary: the API, the
+// workers, and local tools.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/plangraph/plangraph/internal/auth"
+	"github.com/plangraph/plangraph/internal/config"
+	"github.com/plangraph/plangraph/internal/server"
+	"github.com/plangraph/plangraph/internal/store"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `plangraph — construction drawings as structured data.
+
+Usage:
+  plangraph serve     API, workers and web app in one process (the default)
+  plangraph api       API and web app only
+  plangraph worker    workers only
+  plangraph keys create --org NAME [--name LABEL]
+                      make an API key (prints only the key)
+  plangraph migrate   create or update the database schema
+  plangraph version   print the version
+
+Run 'plangraph COMMAND --help' for the flags of a command. Every flag has a
+PLANGRAPH_* environment equivalent (--database-url = PLANGRAPH_DATABASE_URL).
+`
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "plangraph:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, "serve", args, stderr, true, true)
+	case "api":
+		return serve(ctx, "api", args, stderr, true, false)
+	case "worker":
+		return serve(ctx, "worker", args, stderr, false, true)
+	case "keys":
+		if len(args) == 0 || args[0] != "create" {
+			return fmt.Errorf("usage: plangraph keys create --org NAME [--name LABEL]")
+		}
+		return keysCreate(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return migrate(ctx, args, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, versionString())
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+func versionString() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += "+" + s.Value[:12]
+			}
+		}
+	}
+	return "plangraph " + v
+}
+
+// parse reads cfg's flags (and any extra ones) for command name.
+func parse(name string, args []string, stderr io.Writer, cfg *config.Config, extra func(*flag.FlagSet)) error {
+	fs := flag.NewFlagSet("plangraph "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg.Flag(fs)
+	if extra != nil {
+		extra(fs)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: plangraph %s [flags]\n\nFlags:\n", name)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return cfg.Resolve()
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+func serve(ctx context.Context, name string, args []string, stderr io.Writer, api, worker bool) error {
+	var cfg config.Config
+	if err := parse(name, args, stderr, &cfg, nil); err != nil {
+		return err
+	}
+	if !api && cfg.RedisURL == "" {
+		return fmt.Errorf("a worker alone needs a shared queue: set --redis-url (the in-process Redis is only reachable inside 'serve')")
+	}
+	if !api && cfg.DatabaseURL == "" {
+		slog.Warn("worker on the embedded SQLite database: only processes on this machine can share it")
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	app, err := server.Open(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer app.Close()
+
+	if worker {
+		w, err := app.StartWorker()
+		if err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		// runs after the API has drained, so accepted requests' tasks finish
+		defer w.Shutdown()
+		log.Info("worker started", "concurrency", cfg.Concurrency)
+	}
+	if !api {
+		<-ctx.Done()
+		log.Info("shutting down")
+		return nil
+	}
+	ln, tc, err := app.Listen()
+	if err != nil {
+		return err
+	}
+	attrs := []any{"url", cfg.PublicURL, "addr", ln.Addr().String(), "database", map[bool]string{true: "sqlite", false: "postgres"}[cfg.Embedded()],
+		"redis", map[bool]string{true: "embedded", false: "external"}[app.Redis.Embedded]}
+	if tc.CAFile != "" {
+		attrs = append(attrs, "ca", tc.CAFile)
+	}
+	log.Info("plangraph listening", attrs...)
+	fmt.Fprintf(stderr, "\nplangraph is serving %s (HTTPS only)\n", cfg.PublicURL)
+	if tc.CAFile != "" {
+		fmt.Fprintf(stderr, "  trust its certificate: %s\n", tc.CAFile)
+	}
+	fmt.Fprintf(stderr, "  make an API key:       plangraph keys create --org NAME --data-dir %s\n", cfg.DataDir)
+	fmt.Fprintf(stderr, "  try it:                curl --cacert %s -H \"Authorization: Bearer $KEY\" %s/v1/projects\n\n", tc.CAFile, cfg.PublicURL)
+	err = app.Serve(ctx, ln)
+	log.Info("shutting down")
+	return err
+}
+
+func keysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var (
+		cfg       config.Config
+		org, name string
+	)
+	err := parse("keys create", args, stderr, &cfg, func(fs *flag.FlagSet) {
+		fs.StringVar(&org, "org", "", "organization name (created when missing)")
+		fs.StringVar(&name, "name", "", "a label for the key")
+	})
+	if err != nil {
+		return err
+	}
+	if org == "" {
+		return fmt.Errorf("--org is required")
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	key, rec, err := auth.CreateKey(ctx, st.Client, org, name)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, key)
+	fmt.Fprintf(stderr, "created key %s for organization %q (%s); it is shown only now\n", rec.ID, org, rec.OrgID)
+	return nil
+}
+
+func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg config.Config
+	if err := parse("migrate", args, stderr, &cfg, nil); err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "database schema is up to date")
+	return nil
+}

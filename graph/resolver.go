@@ -1,0 +1,111 @@
+// Package graph is the GraphQL API (gqlgen over Ent). Its resolvers are
+// the one implementation of each operation: the REST layer calls them too.
+package graph
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/ids"
+)
+
+// Resolver holds the dependencies of every resolver.
+type Resolver struct {
+	Client *ent.Client
+	Log    *slog.Logger
+}
+
+// NewSchema returns the executable schema.
+func NewSchema(r *Resolver) graphql.ExecutableSchema {
+	return generated.NewExecutableSchema(generated.Config{Resolvers: r})
+}
+
+// MaxPage is the largest page a connection returns.
+const MaxPage = 100
+
+// pageSize validates first/last: negative is an error, above MaxPage is
+// clamped, and with neither given a page of 20 is returned.
+func pageSize(first, last *int) (*int, *int, error) {
+	clamp := func(p *int, name string) (*int, error) {
+		if p == nil {
+			return nil, nil
+		}
+		if *p < 0 {
+			return nil, apierr.Invalid(name, "must not be negative")
+		}
+		v := min(*p, MaxPage)
+		return &v, nil
+	}
+	f, err := clamp(first, "first")
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := clamp(last, "last")
+	if err != nil {
+		return nil, nil, err
+	}
+	if f == nil && l == nil {
+		d := 20
+		f = &d
+	}
+	return f, l, nil
+}
+
+// nodeTable resolves an id to its table from the id's prefix.
+func nodeTable(_ context.Context, id string) (string, error) {
+	if t, ok := prefixTables[ids.Prefix(id)]; ok {
+		return t, nil
+	}
+	return "", apierr.NotFoundf("no resource has id %q", id)
+}
+
+var prefixTables = map[string]string{
+	ids.Project: "projects", ids.File: "files", ids.Drawing: "drawings", ids.Sheet: "sheets",
+	ids.Block: "blocks", ids.Overlay: "overlays", ids.Job: "jobs", ids.Feature: "features",
+}
+
+// ErrorPresenter shapes errors the way the REST API does: a message safe
+// to show and extensions{code, status, fields}. Internal causes are logged
+// with the request id, never returned.
+func ErrorPresenter(log *slog.Logger, requestID func(context.Context) string) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		var gerr *gqlerror.Error
+		if errors.As(err, &gerr) && gerr.Err == nil {
+			return gerr // parse and validation errors of the query itself
+		}
+		e := apierr.From(err)
+		rid := requestID(ctx)
+		out := graphql.DefaultErrorPresenter(ctx, err)
+		out.Message = e.Detail
+		if e.Kind == apierr.Internal {
+			log.ErrorContext(ctx, "graphql resolver error", "err", err, "request_id", rid)
+			out.Message = "an unexpected error occurred; quote request_id " + rid + " when reporting it"
+		}
+		out.Extensions = map[string]any{"code": e.MachineCode(), "status": e.Status(), "request_id": rid}
+		if len(e.Fields) > 0 {
+			out.Extensions["fields"] = e.Fields
+		}
+		return out
+	}
+}
+
+// projectName trims and checks a project name.
+func projectName(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return "", apierr.Invalid("name", "is required")
+	case utf8.RuneCountInString(s) > 200:
+		return "", apierr.Invalid("name", "must be at most 200 characters")
+	}
+	return s, nil
+}

@@ -1,0 +1,117 @@
+// Package config reads the service's settings from flags, each with a
+// PLANGRAPH_* environment equivalent (flags win).
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the service.
+type Config struct {
+	Addr        string
+	DataDir     string
+	DatabaseURL string
+	RedisURL    string
+	BlobURL     string
+	TLSCert     string
+	TLSKey      string
+	TLSHosts    string
+	PublicURL   string
+	LogLevel    string
+	Concurrency int
+	// ShutdownTimeout bounds how long shutdown waits for requests and tasks.
+	ShutdownTimeout time.Duration
+	// MaxBodyBytes bounds JSON request bodies.
+	MaxBodyBytes int64
+}
+
+// Flag binds every setting to fs. Call Resolve after fs.Parse.
+func (c *Config) Flag(fs *flag.FlagSet) {
+	str := func(p *string, name, def, usage string) {
+		fs.StringVar(p, name, envOr(name, def), usage+" (env "+EnvName(name)+")")
+	}
+	str(&c.Addr, "addr", "127.0.0.1:8443", "HTTPS address to listen on")
+	str(&c.DataDir, "data-dir", "./data", "directory for the embedded database, queue snapshot, blobs and TLS files")
+	str(&c.DatabaseURL, "database-url", "", "postgres://… to use PostgreSQL; empty uses SQLite at DATA/plangraph.db")
+	str(&c.RedisURL, "redis-url", "", "redis://host:port/db for the job queue; empty runs an in-process Redis")
+	str(&c.BlobURL, "blob-url", "", "blob store URL (file:///path or s3://bucket?region=…); empty uses DATA/blobs")
+	str(&c.TLSCert, "tls-cert", "", "server certificate PEM; empty generates a local CA and certificate in DATA/tls")
+	str(&c.TLSKey, "tls-key", "", "server private key PEM (with --tls-cert)")
+	str(&c.TLSHosts, "tls-hosts", "localhost,127.0.0.1,::1", "host names and IPs for the generated certificate")
+	str(&c.PublicURL, "public-url", "", "base URL clients reach the service at (for links, upload URLs and problem types); empty derives https://ADDR")
+	str(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	fs.IntVar(&c.Concurrency, "concurrency", envInt("concurrency", 0), "worker task slots per process; 0 means the number of CPUs (env "+EnvName("concurrency")+")")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", envDuration("shutdown-timeout", 30*time.Second), "how long shutdown waits for in-flight requests and tasks (env "+EnvName("shutdown-timeout")+")")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
+}
+
+// Resolve fills derived defaults and checks the settings.
+func (c *Config) Resolve() error {
+	if c.DataDir == "" {
+		return fmt.Errorf("--data-dir must not be empty")
+	}
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return err
+	}
+	c.DataDir = abs
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return fmt.Errorf("--tls-cert and --tls-key go together")
+	}
+	if c.PublicURL == "" {
+		host := c.Addr
+		if strings.HasPrefix(host, ":") || strings.HasPrefix(host, "0.0.0.0:") || strings.HasPrefix(host, "[::]:") {
+			host = "localhost" + host[strings.LastIndex(host, ":"):]
+		}
+		c.PublicURL = "https://" + host
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("--log-level: %q is not debug, info, warn or error", c.LogLevel)
+	}
+	if c.Concurrency < 0 {
+		return fmt.Errorf("--concurrency must be 0 or more")
+	}
+	return nil
+}
+
+// Embedded reports whether the database is the embedded SQLite file.
+func (c *Config) Embedded() bool { return c.DatabaseURL == "" }
+
+// EnvName is the environment variable of a flag: addr → PLANGRAPH_ADDR.
+func EnvName(flagName string) string {
+	return "PLANGRAPH_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(EnvName(name)); ok {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if v, ok := os.LookupEnv(EnvName(name)); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if v, ok := os.LookupEnv(EnvName(name)); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			return d
+		}
+	}
+	return def
+}

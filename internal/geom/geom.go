@@ -1,0 +1,44 @@
+// Package geom holds the small geometric value types shared by the data
+// model, the APIs and vision code.
+package geom
+
+// Box is an axis-aligned bounding box in pixels. Field names follow the
+// interface specification.
+type Box struct {
+	XMin float64 `json:"x_min"`
+	YMin float64 `json:"y_min"`
+	XMax float64 `json:"x_max"`
+	YMax float64 `json:"y_max"`
+}
+
+// Width of the box.
+func (b Box) Width() float64 { return b.XMax - b.XMin }
+
+// Height of the box.
+func (b Box) Height() float64 { return b.YMax - b.YMin }
+
+// Area of the box; zero when it is empty or inverted.
+func (b Box) Area() float64 {
+	w, h := b.Width(), b.Height()
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	return w * h
+}
+
+// Valid reports whether the box has its minimums below its maximums.
+func (b Box) Valid() bool { return b.XMin < b.XMax && b.YMin < b.YMax }
+
+// Translate moves the box by dx, dy.
+func (b Box) Translate(dx, dy float64) Box {
+	return Box{b.XMin + dx, b.YMin + dy, b.XMax + dx, b.YMax + dy}
+}
+
+// IoU is the intersection over union of two boxes.
+func (b Box) IoU(o Box) float64 {
+	in := Box{max(b.XMin, o.XMin), max(b.YMin, o.YMin), min(b.XMax, o.XMax), min(b.YMax, o.YMax)}.Area()
+	if in == 0 {
+		return 0
+	}
+	return in / (b.Area() + o.Area() - in)
+}

@@ -1,0 +1,177 @@
+// Package server assembles the service: it opens the database, queue and
+// blob store named by the configuration, serves the API over HTTPS and
+// runs the workers.
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+
+	"github.com/plangraph/plangraph/graph"
+	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/auth"
+	"github.com/plangraph/plangraph/internal/blobs"
+	"github.com/plangraph/plangraph/internal/config"
+	"github.com/plangraph/plangraph/internal/httpsonly"
+	"github.com/plangraph/plangraph/internal/store"
+	"github.com/plangraph/plangraph/internal/tlsca"
+	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/rest"
+)
+
+// App is an open service: its stores and the API built on them.
+type App struct {
+	Cfg      config.Config
+	Log      *slog.Logger
+	Store    *store.Store
+	Redis    *jobs.Redis
+	Queue    *jobs.Queue
+	Blobs    *blob.Bucket
+	Resolver *graph.Resolver
+	Auth     *auth.Authenticator
+	REST     *rest.API
+	metrics  *metrics
+}
+
+// Open connects to everything cfg names and migrates the database.
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err error) {
+	a := &App{Cfg: cfg, Log: log}
+	apierr.TypesURL = cfg.PublicURL + "/errors"
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if a.Store, err = store.Open(ctx, cfg.DatabaseURL, cfg.DataDir); err != nil {
+		return nil, err
+	}
+	if err = a.Store.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	if a.Redis, err = jobs.OpenRedis(ctx, cfg.RedisURL); err != nil {
+		return nil, err
+	}
+	a.Queue = jobs.NewQueue(a.Redis)
+	if a.Blobs, err = blobs.Open(ctx, cfg.BlobURL, cfg.DataDir); err != nil {
+		return nil, err
+	}
+	cursorKey, err := a.Store.Secret(ctx, "cursor")
+	if err != nil {
+		return nil, fmt.Errorf("cursor secret: %w", err)
+	}
+	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log}
+	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
+	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, Log: log})
+	a.metrics = newMetrics(a.Queue)
+	return a, nil
+}
+
+// Close releases everything Open opened.
+func (a *App) Close() {
+	if a.Queue != nil {
+		_ = a.Queue.Close()
+	}
+	if a.Redis != nil {
+		a.Redis.Close()
+	}
+	if a.Blobs != nil {
+		_ = a.Blobs.Close()
+	}
+	if a.Store != nil {
+		_ = a.Store.Close()
+	}
+}
+
+// TLSConfig loads the configured certificate, or makes (once) a local CA
+// and server certificate in DATA/tls.
+func (a *App) TLSConfig() (*TLSResult, error) {
+	cert, key := a.Cfg.TLSCert, a.Cfg.TLSKey
+	res := &TLSResult{}
+	if cert == "" {
+		var hosts []string
+		for _, h := range strings.Split(a.Cfg.TLSHosts, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				hosts = append(hosts, h)
+			}
+		}
+		f, err := tlsca.Ensure(filepath.Join(a.Cfg.DataDir, "tls"), hosts)
+		if err != nil {
+			return nil, fmt.Errorf("tls: %w", err)
+		}
+		cert, key, res.CAFile = f.Cert, f.Key, f.CA
+	}
+	cfg, err := tlsca.LoadServerConfig(cert, key)
+	if err != nil {
+		return nil, fmt.Errorf("tls: %w", err)
+	}
+	res.Config = cfg
+	return res, nil
+}
+
+// Listen opens the API port: TLS only; a plain-HTTP request is answered
+// 400 HTTPS_REQUIRED and never reaches the API.
+func (a *App) Listen() (net.Listener, *TLSResult, error) {
+	tc, err := a.TLSConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	ln, err := net.Listen("tcp", a.Cfg.Addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return httpsonly.New(ln, tc.Config, http.HandlerFunc(httpsRequired)), tc, nil
+}
+
+// Serve runs the API on ln until ctx ends, then drains in-flight requests.
+func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           a.Handler(),
+		ReadHeaderTimeout: 15 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), a.Cfg.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if e := <-errc; e != nil && !errors.Is(e, http.ErrServerClosed) && !errors.Is(e, net.ErrClosed) {
+		return e
+	}
+	return err
+}
+
+// StartWorker runs task handlers in this process until Shutdown.
+func (a *App) StartWorker() (*jobs.Worker, error) {
+	w := jobs.NewWorker(a.Redis, jobs.WorkerConfig{Concurrency: a.Cfg.Concurrency, ShutdownTimeout: a.Cfg.ShutdownTimeout}, a.Log)
+	if err := jobs.RegisterMaintenance(w, a.Store.Client); err != nil {
+		return nil, err
+	}
+	if err := w.Start(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// TLSResult is the server's TLS configuration and, when the certificate
+// was generated here, the CA file clients should trust.
+type TLSResult struct {
+	Config *tls.Config
+	CAFile string
+}

@@ -1,0 +1,224 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/plangraph/plangraph/graph"
+	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/auth"
+	"github.com/plangraph/plangraph/internal/blobs"
+	"github.com/plangraph/plangraph/internal/httpx"
+	"github.com/plangraph/plangraph/web"
+)
+
+// APIVersions are the values X-API-Version accepts; the first is the default.
+var APIVersions = []string{"2026-01-01"}
+
+// Handler is every route of the API port.
+func (a *App) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", a.ready)
+	mux.Handle("GET /metrics", a.metrics.handler())
+	mux.HandleFunc("GET /errors/{kind}", errorDoc)
+	mux.HandleFunc("GET /errors", errorDoc)
+
+	gql := a.graphQL()
+	ide := playground.Handler("plangraph GraphQL", "/graphql")
+	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") {
+			ide.ServeHTTP(w, r) // GraphiQL for a browser; its requests carry the key
+			return
+		}
+		a.authenticated(gql).ServeHTTP(w, r)
+	}))
+	mux.Handle("/v1/", a.authenticated(a.REST))
+	mux.Handle("/", web.Handler())
+	return a.middleware(mux)
+}
+
+func (a *App) graphQL() http.Handler {
+	srv := handler.New(graph.NewSchema(a.Resolver))
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.Use(extension.Introspection{})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
+	srv.Use(extension.FixedComplexityLimit(5000))
+	srv.SetErrorPresenter(graph.ErrorPresenter(a.Log, httpx.RequestID))
+	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
+		a.Log.ErrorContext(ctx, "graphql panic", "panic", fmt.Sprint(p), "request_id", httpx.RequestID(ctx), "stack", string(debug.Stack()))
+		return apierr.Internalf(fmt.Errorf("panic: %v", p), "internal error")
+	})
+	return srv
+}
+
+// authenticated requires an API key and scopes the request to its
+// organization.
+func (a *App) authenticated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := a.Auth.Check(r.Context(), auth.FromRequest(r))
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="plangraph"`)
+			httpx.Problem(w, r, err)
+			return
+		}
+		httpx.InfoOf(r.Context()).Org = p.OrgID
+		next.ServeHTTP(w, r.WithContext(auth.With(r.Context(), p)))
+	})
+}
+
+// middleware wraps every route: request id, panic recovery, version,
+// metrics and the access log.
+func (a *App) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rid := httpx.NewRequestID()
+		ctx, info := httpx.WithInfo(httpx.WithRequestID(r.Context(), rid))
+		r = r.WithContext(ctx)
+		rw := &responseWriter{ResponseWriter: w, status: http.StatusOK}
+		rw.Header().Set("X-Request-Id", rid)
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				a.Log.ErrorContext(ctx, "panic", "panic", fmt.Sprint(p), "request_id", rid, "path", r.URL.Path, "stack", string(debug.Stack()))
+				if !rw.wrote {
+					httpx.Problem(rw, r, apierr.Internalf(fmt.Errorf("panic: %v", p), "internal error"))
+				}
+			}
+			route := info.Route
+			if route == "" {
+				route = r.Pattern
+			}
+			if route == "" {
+				route = "unmatched"
+			}
+			d := time.Since(start)
+			a.metrics.observe(route, r.Method, rw.status, d)
+			a.Log.InfoContext(ctx, "request", "request_id", rid, "method", r.Method, "path", r.URL.Path, "route", route,
+				"status", rw.status, "duration_ms", float64(d.Microseconds())/1000, "bytes", rw.bytes, "org", info.Org)
+		}()
+		v := r.Header.Get("X-API-Version")
+		if v == "" {
+			v = APIVersions[0]
+		}
+		if !knownVersion(v) {
+			httpx.Problem(rw, r, apierr.Invalid("X-API-Version", fmt.Sprintf("unknown version %q; supported: %s", v, strings.Join(APIVersions, ", "))).WithCode("UNSUPPORTED_API_VERSION"))
+			return
+		}
+		rw.Header().Set("X-API-Version", v)
+		next.ServeHTTP(rw, r)
+	})
+}
+
+func knownVersion(v string) bool {
+	for _, k := range APIVersions {
+		if k == v {
+			return true
+		}
+	}
+	return false
+}
+
+type responseWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	wrote  bool
+}
+
+func (w *responseWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *responseWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection (flush, hijack).
+func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush passes through for streaming responses.
+func (w *responseWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// ready answers 200 when the database, Redis and the blob store answer.
+func (a *App) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+	defer cancel()
+	checks := map[string]string{}
+	ok := true
+	for name, f := range map[string]func(context.Context) error{
+		"database": a.Store.Ping,
+		"redis":    a.Redis.Ping,
+		"blobs":    func(ctx context.Context) error { return blobs.Ping(ctx, a.Blobs) },
+	} {
+		if err := f(ctx); err != nil {
+			checks[name] = "unavailable"
+			ok = false
+			a.Log.WarnContext(ctx, "readiness check failed", "check", name, "err", err)
+		} else {
+			checks[name] = "ok"
+		}
+	}
+	status := http.StatusOK
+	if !ok {
+		status = http.StatusServiceUnavailable
+	}
+	httpx.JSON(w, status, map[string]any{"status": map[bool]string{true: "ok", false: "unavailable"}[ok], "checks": checks})
+}
+
+// httpsRequired answers a plain-HTTP request on the TLS port.
+func httpsRequired(w http.ResponseWriter, r *http.Request) {
+	rid := httpx.NewRequestID()
+	w.Header().Set("X-Request-Id", rid)
+	w.Header().Set("Connection", "close")
+	host := r.Host
+	if host == "" {
+		host = "HOST:PORT"
+	}
+	apierr.Write(w, apierr.New(apierr.Validation, "this port speaks HTTPS only: use https://%s%s", host, r.URL.RequestURI()).WithCode("HTTPS_REQUIRED"), rid, r.URL.Path)
+}
+
+// errorDoc describes the problem types that {errors_url}/<kind> names.
+func errorDoc(w http.ResponseWriter, r *http.Request) {
+	kind := r.PathValue("kind")
+	all := apierr.Kinds()
+	if kind == "" {
+		httpx.JSON(w, http.StatusOK, map[string]any{"data": all})
+		return
+	}
+	for _, k := range all {
+		if strings.HasSuffix(k.Type, "/"+kind) {
+			httpx.JSON(w, http.StatusOK, k)
+			return
+		}
+	}
+	httpx.Problem(w, r, apierr.NotFoundf("no problem type %q", kind))
+}

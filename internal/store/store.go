@@ -1,0 +1,144 @@
+// Package store opens the database: PostgreSQL through pgx's database/sql
+// driver, or an embedded SQLite file. Both go through one Ent client.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
+	_ "modernc.org/sqlite"             // registers "sqlite"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/setting"
+	"github.com/plangraph/plangraph/internal/tenant"
+
+	_ "github.com/plangraph/plangraph/ent/runtime" // schema hooks and interceptors
+)
+
+// Store is the open database.
+type Store struct {
+	*ent.Client
+	DB      *sql.DB
+	Dialect string
+}
+
+// Open connects to databaseURL, or to SQLite at dataDir/plangraph.db when
+// databaseURL is empty.
+func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
+	var (
+		db   *sql.DB
+		dia  string
+		err  error
+	)
+	switch {
+	case databaseURL == "":
+		if err := os.MkdirAll(dataDir, 0o700); err != nil {
+			return nil, err
+		}
+		db, err = OpenSQLite(filepath.Join(dataDir, "plangraph.db"))
+		dia = dialect.SQLite
+	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
+		db, err = sql.Open("pgx", databaseURL)
+		dia = dialect.Postgres
+		if err == nil {
+			db.SetMaxOpenConns(32)
+			db.SetMaxIdleConns(16)
+			db.SetConnMaxIdleTime(5 * time.Minute)
+		}
+	case strings.HasPrefix(databaseURL, "sqlite://"), strings.HasPrefix(databaseURL, "file:"):
+		db, err = OpenSQLite(strings.TrimPrefix(databaseURL, "sqlite://"))
+		dia = dialect.SQLite
+	default:
+		return nil, fmt.Errorf("database url: want postgres://… or sqlite://PATH, got %q", redact(databaseURL))
+	}
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("database %s: %w", redact(databaseURL), err)
+	}
+	drv := entsql.OpenDB(dia, db)
+	return &Store{Client: ent.NewClient(ent.Driver(drv)), DB: db, Dialect: dia}, nil
+}
+
+// OpenSQLite opens path with WAL, foreign keys and a busy timeout.
+func OpenSQLite(path string) (*sql.DB, error) {
+	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	// one writer at a time is SQLite's rule; a small pool keeps readers concurrent
+	db.SetMaxOpenConns(8)
+	return db, nil
+}
+
+// Migrate brings the schema up to date. It is safe to run concurrently from
+// several processes on PostgreSQL (guarded by an advisory lock).
+func (s *Store) Migrate(ctx context.Context) error {
+	if s.Dialect == dialect.Postgres {
+		conn, err := s.DB.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(7240501)"); err != nil {
+			return err
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(7240501)") //nolint:errcheck
+	}
+	if err := s.Schema.Create(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// Secret returns the server-wide secret named name, creating a random one
+// the first time. Every process reads the same value from the database.
+func (s *Store) Secret(ctx context.Context, name string) ([]byte, error) {
+	ctx = tenant.System(ctx)
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return nil, err
+	}
+	err := s.Setting.Create().SetID("secret:" + name).SetValue(hex.EncodeToString(buf)).
+		OnConflictColumns(setting.FieldID).DoNothing().Exec(ctx)
+	if err != nil && !isNoRows(err) {
+		return nil, err
+	}
+	row, err := s.Setting.Get(ctx, "secret:"+name)
+	if err != nil {
+		return nil, err
+	}
+	return hex.DecodeString(row.Value)
+}
+
+func isNoRows(err error) bool { return err == sql.ErrNoRows || strings.Contains(err.Error(), "no rows") }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
+
+// Close closes the client and the pool.
+func (s *Store) Close() error { return s.Client.Close() }
+
+func redact(u string) string {
+	if i := strings.Index(u, "@"); i > 0 {
+		if j := strings.Index(u, "://"); j > 0 && j < i {
+			return u[:j+3] + "…@" + u[i+1:]
+		}
+	}
+	return u
+}

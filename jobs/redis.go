@@ -1,0 +1,64 @@
+// Package jobs runs every long operation on asynq workers over Redis: a
+// real Redis in production, an in-process one (miniredis, which runs
+// asynq's Lua scripts) in the embedded profile.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis is the queue's connection: options for asynq plus a client for
+// everything else (rate limits, pub/sub).
+type Redis struct {
+	Opt      asynq.RedisConnOpt
+	Client   redis.UniversalClient
+	Embedded bool
+	mini     *miniredis.Miniredis
+}
+
+// OpenRedis connects to url (redis://[:password@]host:port/db), or starts
+// an in-process Redis when url is empty.
+func OpenRedis(ctx context.Context, url string) (*Redis, error) {
+	r := &Redis{}
+	if url == "" {
+		m := miniredis.NewMiniRedis()
+		if err := m.StartAddr("127.0.0.1:0"); err != nil {
+			return nil, fmt.Errorf("embedded redis: %w", err)
+		}
+		r.mini, r.Embedded = m, true
+		url = "redis://" + m.Addr()
+	}
+	opt, err := asynq.ParseRedisURI(url)
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("redis url: %w", err)
+	}
+	r.Opt = opt
+	r.Client = opt.MakeRedisClient().(redis.UniversalClient)
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := r.Client.Ping(pctx).Err(); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("redis: %w", err)
+	}
+	return r, nil
+}
+
+// Ping checks that Redis answers.
+func (r *Redis) Ping(ctx context.Context) error { return r.Client.Ping(ctx).Err() }
+
+// Close closes the client and stops the embedded server.
+func (r *Redis) Close() {
+	if r.Client != nil {
+		_ = r.Client.Close()
+	}
+	if r.mini != nil {
+		r.mini.Close()
+	}
+}

@@ -1,0 +1,99 @@
+// Package rest is the REST API of the interface specification, under /v1.
+// Handlers decode spec-shaped requests, call the GraphQL resolvers (the one
+// implementation of each operation) and shape spec-shaped responses.
+package rest
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/plangraph/plangraph/graph"
+	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/httpx"
+)
+
+// API serves /v1.
+type API struct {
+	r       *graph.Resolver
+	cursors cursorCodec
+	maxBody int64
+	log     *slog.Logger
+	mux     *http.ServeMux
+}
+
+// Options configure the API.
+type Options struct {
+	// CursorKey signs list cursors; every api process must share it.
+	CursorKey    []byte
+	MaxBodyBytes int64
+	Log          *slog.Logger
+}
+
+// New builds the REST API over resolver r.
+func New(r *graph.Resolver, o Options) *API {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 1 << 20
+	}
+	a := &API{r: r, cursors: cursorCodec{key: o.CursorKey}, maxBody: o.MaxBodyBytes, log: o.Log, mux: http.NewServeMux()}
+	a.routes()
+	return a
+}
+
+func (a *API) routes() {
+	a.mux.HandleFunc("POST /v1/projects", a.createProject)
+	a.mux.HandleFunc("GET /v1/projects", a.listProjects)
+	a.mux.HandleFunc("GET /v1/projects/{id}", a.getProject)
+	a.mux.HandleFunc("PATCH /v1/projects/{id}", a.updateProject)
+	a.mux.HandleFunc("DELETE /v1/projects/{id}", a.deleteProject)
+}
+
+// ServeHTTP routes the request; paths and methods the API does not have
+// get Problem Details bodies like every other error.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, pattern := a.mux.Handler(r)
+	if pattern != "" {
+		httpx.InfoOf(r.Context()).Route = pattern
+		a.mux.ServeHTTP(w, r)
+		return
+	}
+	// let the mux decide between 404 and 405, then answer in our format
+	rec := &statusRecorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if rec.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", rec.header.Get("Allow"))
+		httpx.Problem(w, r, apierr.New(apierr.Validation, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, rec.header.Get("Allow")).WithCode("METHOD_NOT_ALLOWED"))
+		return
+	}
+	httpx.Problem(w, r, apierr.NotFoundf("no endpoint %s %s", r.Method, r.URL.Path))
+}
+
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (s *statusRecorder) Header() http.Header         { return s.header }
+func (s *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (s *statusRecorder) WriteHeader(code int)        { s.status = code }
+
+func writeJSON(w http.ResponseWriter, status int, v any) { httpx.JSON(w, status, v) }
+
+// fail writes err; internal causes are logged with the request id.
+func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
+	e := httpx.Problem(w, r, err)
+	if e.Kind == apierr.Internal {
+		a.log.ErrorContext(r.Context(), "request failed", "err", err, "request_id", httpx.RequestID(r.Context()), "path", r.URL.Path)
+	}
+}
+
+// decode reads and strictly decodes the JSON body into v.
+func (a *API) decode(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := httpx.ReadBody(w, r, a.maxBody)
+	if err != nil {
+		return err
+	}
+	return httpx.Decode(body, v)
+}
+
+// notFound is the error for an id that does not exist for this organization.
+func notFound(kind, id string) error { return apierr.NotFoundf("%s %q does not exist", kind, id) }
