@@ -44,6 +44,11 @@ func (c cursorCodec) sign(payload string) string {
 func (c cursorCodec) encode(cur cursor) string {
 	cur.V = 1
 	cur.Exp = time.Now().Add(cursorTTL).Unix()
+	return c.seal(cur)
+}
+
+// seal signs cur as it is.
+func (c cursorCodec) seal(cur cursor) string {
 	b, _ := json.Marshal(cur)
 	p := base64.RawURLEncoding.EncodeToString(b)
 	return p + "." + c.sign(p)
