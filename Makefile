@@ -1,6 +1,8 @@
 # plangraph — see README.md. `make run` and `make test` install what they need.
 SHELL := /bin/bash
 GO    := $(shell scripts/go.sh)
+# go generate runs `go` from PATH: make it the same toolchain
+export PATH := $(dir $(GO)):$(PATH)
 BIN   := bin/plangraph
 export CGO_ENABLED := 1
 # packages whose tests need PostgreSQL and Redis read this (scripts/services.sh may change it)

@@ -36,9 +36,9 @@ type Store struct {
 // databaseURL is empty.
 func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	var (
-		db   *sql.DB
-		dia  string
-		err  error
+		db  *sql.DB
+		dia string
+		err error
 	)
 	switch {
 	case databaseURL == "":
@@ -126,7 +126,9 @@ func (s *Store) Secret(ctx context.Context, name string) ([]byte, error) {
 	return hex.DecodeString(row.Value)
 }
 
-func isNoRows(err error) bool { return err == sql.ErrNoRows || strings.Contains(err.Error(), "no rows") }
+func isNoRows(err error) bool {
+	return err == sql.ErrNoRows || strings.Contains(err.Error(), "no rows")
+}
 
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
