@@ -16,12 +16,16 @@ import (
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/jobs"
 )
 
 // Resolver holds the dependencies of every resolver.
 type Resolver struct {
-	Client *ent.Client
-	Log    *slog.Logger
+	Client  *ent.Client
+	Log     *slog.Logger
+	Uploads *uploads.Service
+	Queue   *jobs.Queue
 }
 
 // NewSchema returns the executable schema.
@@ -108,4 +112,39 @@ func projectName(s string) (string, error) {
 		return "", apierr.Invalid("name", "must be at most 200 characters")
 	}
 	return s, nil
+}
+
+// nullIfMissing turns "not found" into a null result, as GraphQL fields
+// that fetch one record by id answer for missing (or other
+// organizations') records.
+func nullIfMissing[T any](v *T, err error) (*T, error) {
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// mustExist fails with a validation error on field when exists says no.
+func (r *Resolver) mustExist(ctx context.Context, field string, exists func(context.Context) (bool, error)) error {
+	ok, err := exists(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apierr.Invalid(field, "does not exist")
+	}
+	return nil
+}
+
+// withTx runs fn in a transaction, committing when it returns nil.
+func withTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
+	tx, err := c.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }

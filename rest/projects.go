@@ -41,19 +41,6 @@ func (a *API) createProject(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, projectOut(p))
 }
 
-func (a *API) getProject(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	p, err := a.r.Query().Project(r.Context(), id)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if p == nil {
-		a.fail(w, r, notFound("project", id))
-		return
-	}
-	writeJSON(w, http.StatusOK, projectOut(p))
-}
 
 func (a *API) updateProject(w http.ResponseWriter, r *http.Request) {
 	var in struct {
@@ -75,34 +62,4 @@ func (a *API) updateProject(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, projectOut(p))
 }
 
-func (a *API) deleteProject(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	_, err := a.r.Mutation().DeleteProject(r.Context(), id)
-	if ent.IsNotFound(err) {
-		err = notFound("project", id)
-	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
 
-func (a *API) listProjects(w http.ResponseWriter, r *http.Request) {
-	lr, err := a.parseList(r.Context(), r.URL.Query(), "projects", filterSpec{})
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	rows, meta, err := paginate(r.Context(), a, a.r.Client.Project.Query(), "projects", lr,
-		func(p *ent.Project) (time.Time, string) { return p.CreatedAt, p.ID })
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	out := make([]Project, len(rows))
-	for i, p := range rows {
-		out[i] = projectOut(p)
-	}
-	writeList(w, out, meta)
-}

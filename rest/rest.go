@@ -39,13 +39,12 @@ func New(r *graph.Resolver, o Options) *API {
 	return a
 }
 
-func (a *API) routes() {
-	a.mux.HandleFunc("POST /v1/projects", a.createProject)
-	a.mux.HandleFunc("GET /v1/projects", a.listProjects)
-	a.mux.HandleFunc("GET /v1/projects/{id}", a.getProject)
-	a.mux.HandleFunc("PATCH /v1/projects/{id}", a.updateProject)
-	a.mux.HandleFunc("DELETE /v1/projects/{id}", a.deleteProject)
-}
+func (a *API) routes() { a.resources() }
+
+var (
+	readBody   = httpx.ReadBody
+	decodeBody = httpx.Decode
+)
 
 // ServeHTTP routes the request; paths and methods the API does not have
 // get Problem Details bodies like every other error.

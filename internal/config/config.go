@@ -29,6 +29,8 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// MaxBodyBytes bounds JSON request bodies.
 	MaxBodyBytes int64
+	// MaxUploadBytes bounds one uploaded file.
+	MaxUploadBytes int64
 }
 
 // Flag binds every setting to fs. Call Resolve after fs.Parse.
@@ -48,6 +50,7 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	str(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.IntVar(&c.Concurrency, "concurrency", envInt("concurrency", 0), "worker task slots per process; 0 means the number of CPUs (env "+EnvName("concurrency")+")")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", envDuration("shutdown-timeout", 30*time.Second), "how long shutdown waits for in-flight requests and tasks (env "+EnvName("shutdown-timeout")+")")
+	fs.Int64Var(&c.MaxUploadBytes, "max-upload-bytes", int64(envInt("max-upload-bytes", 2<<30)), "largest uploaded file in bytes (env "+EnvName("max-upload-bytes")+")")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
 }
 

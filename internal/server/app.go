@@ -25,6 +25,7 @@ import (
 	"github.com/plangraph/plangraph/internal/httpsonly"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tlsca"
+	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/rest"
 )
@@ -40,6 +41,7 @@ type App struct {
 	Resolver *graph.Resolver
 	Auth     *auth.Authenticator
 	REST     *rest.API
+	Uploads  *uploads.Service
 	metrics  *metrics
 }
 
@@ -69,7 +71,17 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	if err != nil {
 		return nil, fmt.Errorf("cursor secret: %w", err)
 	}
-	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log}
+	uploadKey, err := a.Store.Secret(ctx, "uploads")
+	if err != nil {
+		return nil, fmt.Errorf("upload secret: %w", err)
+	}
+	maxUpload := cfg.MaxUploadBytes
+	if maxUpload <= 0 {
+		maxUpload = 2 << 30
+	}
+	a.Uploads = &uploads.Service{DB: a.Store.Client, Bucket: a.Blobs, Key: uploadKey, PublicURL: cfg.PublicURL,
+		UploadTTL: 15 * time.Minute, MaxSize: maxUpload}
+	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue}
 	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
 	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, Log: log})
 	a.metrics = newMetrics(a.Queue)
@@ -165,6 +177,17 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 	}
 	if err := w.Start(); err != nil {
 		return nil, err
+	}
+	if a.Redis.Embedded {
+		// the in-process Redis starts empty: queue again what was accepted before a restart
+		n, err := jobs.Recover(context.Background(), a.Store.Client, a.Queue)
+		if err != nil {
+			w.Shutdown()
+			return nil, fmt.Errorf("recovering jobs: %w", err)
+		}
+		if n > 0 {
+			a.Log.Info("queued unfinished jobs again", "jobs", n)
+		}
 	}
 	return w, nil
 }

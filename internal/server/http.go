@@ -47,6 +47,7 @@ func (a *App) Handler() http.Handler {
 		a.authenticated(gql).ServeHTTP(w, r)
 	}))
 	mux.Handle("/v1/", a.authenticated(a.REST))
+	a.REST.Uploads(mux, a.Uploads)
 	mux.Handle("/", web.Handler())
 	return a.middleware(mux)
 }
