@@ -8,7 +8,7 @@ export CGO_ENABLED := 1
 # packages whose tests need PostgreSQL and Redis read this (scripts/services.sh may change it)
 export PLANGRAPH_TEST_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 
-.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean
+.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-api
 
 all: build
 
@@ -59,3 +59,9 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+# API latency against a bare net/http + pgx handler (needs PostgreSQL and Redis; see BENCHMARKS.md).
+bench-api: build
+	@eval "$$(scripts/services.sh)"; $(BIN) bench api --admin-url "$$PLANGRAPH_TEST_POSTGRES"
+
+bench: bench-api

@@ -33,6 +33,7 @@ Usage:
   plangraph keys create --org NAME [--name LABEL]
                       make an API key (prints only the key)
   plangraph migrate   create or update the database schema
+  plangraph bench api measure the API against a bare net/http + pgx handler
   plangraph version   print the version
 
 Run 'plangraph COMMAND --help' for the flags of a command. Every flag has a
@@ -65,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("usage: plangraph keys create --org NAME [--name LABEL]")
 		}
 		return keysCreate(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return benchCmd(ctx, args, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args, stdout, stderr)
 	case "version":

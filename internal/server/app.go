@@ -5,9 +5,11 @@ package server
 
 import (
 	"context"
+
 	"crypto/tls"
 	"errors"
 	"fmt"
+	cflog "github.com/cloudflare/cfssl/log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -110,6 +112,7 @@ func (a *App) TLSConfig() (*TLSResult, error) {
 	cert, key := a.Cfg.TLSCert, a.Cfg.TLSKey
 	res := &TLSResult{}
 	if cert == "" {
+		cflog.Level = cflog.LevelError // cfssl logs every key it makes at info level
 		var hosts []string
 		for _, h := range strings.Split(a.Cfg.TLSHosts, ",") {
 			if h = strings.TrimSpace(h); h != "" {

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/plangraph/plangraph/internal/bench"
+)
+
+func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: plangraph bench api [flags]")
+	}
+	switch args[0] {
+	case "api":
+		fs := flag.NewFlagSet("plangraph bench api", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		var o bench.APIOptions
+		fs.StringVar(&o.AdminURL, "admin-url", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL URL that may create and drop the benchmark's database")
+		fs.StringVar(&o.RedisURL, "redis-url", "redis://127.0.0.1:6379/15", "Redis for the queue and rate limits (empty: in-process)")
+		fs.IntVar(&o.Sheets, "sheets", 10000, "sheets to seed")
+		fs.IntVar(&o.Rate, "rate", 500, "requests per second offered to each target")
+		fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long each target is measured")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		o.Out = stdout
+		res, err := bench.API(ctx, o)
+		if err != nil {
+			return err
+		}
+		if len(res) == 3 && res[0].P50 > 0 {
+			fmt.Fprintf(stdout, "REST p50 / bare p50 = %.2f×, GraphQL p50 / bare p50 = %.2f×\n",
+				float64(res[1].P50)/float64(res[0].P50), float64(res[2].P50)/float64(res[0].P50))
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown benchmark %q (have: api)", args[0])
+}
