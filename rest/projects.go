@@ -41,7 +41,6 @@ func (a *API) createProject(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, projectOut(p))
 }
 
-
 func (a *API) updateProject(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Name *string `json:"name"`
@@ -61,5 +60,3 @@ func (a *API) updateProject(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, projectOut(p))
 }
-
-

@@ -19,6 +19,7 @@ type API struct {
 	maxBody int64
 	log     *slog.Logger
 	mux     *http.ServeMux
+	idem    http.Handler // mux behind Idempotency-Key handling
 }
 
 // Options configure the API.
@@ -36,6 +37,7 @@ func New(r *graph.Resolver, o Options) *API {
 	}
 	a := &API{r: r, cursors: cursorCodec{key: o.CursorKey}, maxBody: o.MaxBodyBytes, log: o.Log, mux: http.NewServeMux()}
 	a.routes()
+	a.idem = a.Idempotent(a.mux)
 	return a
 }
 
@@ -52,6 +54,10 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h, pattern := a.mux.Handler(r)
 	if pattern != "" {
 		httpx.InfoOf(r.Context()).Route = pattern
+		if r.Method == http.MethodPost {
+			a.idem.ServeHTTP(w, r)
+			return
+		}
 		a.mux.ServeHTTP(w, r)
 		return
 	}
@@ -60,7 +66,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(rec, r)
 	if rec.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", rec.header.Get("Allow"))
-		httpx.Problem(w, r, apierr.New(apierr.Validation, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, rec.header.Get("Allow")).WithCode("METHOD_NOT_ALLOWED"))
+		httpx.Problem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, rec.header.Get("Allow")))
 		return
 	}
 	httpx.Problem(w, r, apierr.NotFoundf("no endpoint %s %s", r.Method, r.URL.Path))

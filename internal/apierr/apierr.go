@@ -25,6 +25,7 @@ const (
 	Unauthorized
 	Forbidden
 	NotFound
+	MethodNotAllowed
 	Conflict
 	TooLarge
 	UnsupportedMedia
@@ -45,6 +46,7 @@ var kinds = map[Kind]kindInfo{
 	Unauthorized:     {http.StatusUnauthorized, "authentication", "Unauthorized", "UNAUTHORIZED"},
 	Forbidden:        {http.StatusForbidden, "forbidden", "Forbidden", "FORBIDDEN"},
 	NotFound:         {http.StatusNotFound, "not-found", "Not found", "NOT_FOUND"},
+	MethodNotAllowed: {http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed", "METHOD_NOT_ALLOWED"},
 	Conflict:         {http.StatusConflict, "conflict", "Conflict", "CONFLICT"},
 	TooLarge:         {http.StatusRequestEntityTooLarge, "payload-too-large", "Payload too large", "PAYLOAD_TOO_LARGE"},
 	UnsupportedMedia: {http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type", "UNSUPPORTED_MEDIA_TYPE"},

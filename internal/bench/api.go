@@ -229,7 +229,7 @@ func seedSheets(ctx context.Context, c *ent.Client, key string, n int) (string, 
 			batch = append(batch, c.Sheet.Create().SetProjectID(prj.ID).SetDrawingID(d.ID).SetPageNumber(i+1).
 				SetSheetNumber(num).SetSheetNumberNorm(strings.ReplaceAll(num, "-", "")).
 				SetTitle(fmt.Sprintf("FLOOR PLAN - LEVEL %02d", i%10+1)).SetDiscipline("architectural").
-				SetWidth(10800).SetHeight(7200).SetDpi(300).SetURI("blobs/sheets/" + d.ID + "/" + num + ".png"))
+				SetWidth(10800).SetHeight(7200).SetDpi(300).SetURI("blobs/sheets/"+d.ID+"/"+num+".png"))
 		}
 		if err := c.Sheet.CreateBulk(batch...).Exec(ctx); err != nil {
 			return "", err

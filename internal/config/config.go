@@ -31,6 +31,10 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxUploadBytes bounds one uploaded file.
 	MaxUploadBytes int64
+	// Rate limits per API key, requests per second and burst, for
+	// management and vision operations.
+	RateManagement, BurstManagement int
+	RateVision, BurstVision         int
 }
 
 // Flag binds every setting to fs. Call Resolve after fs.Parse.
@@ -51,6 +55,10 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.Concurrency, "concurrency", envInt("concurrency", 0), "worker task slots per process; 0 means the number of CPUs (env "+EnvName("concurrency")+")")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", envDuration("shutdown-timeout", 30*time.Second), "how long shutdown waits for in-flight requests and tasks (env "+EnvName("shutdown-timeout")+")")
 	fs.Int64Var(&c.MaxUploadBytes, "max-upload-bytes", int64(envInt("max-upload-bytes", 2<<30)), "largest uploaded file in bytes (env "+EnvName("max-upload-bytes")+")")
+	fs.IntVar(&c.RateManagement, "rate-management", envInt("rate-management", 50), "management requests per second per API key (env "+EnvName("rate-management")+")")
+	fs.IntVar(&c.BurstManagement, "burst-management", envInt("burst-management", 100), "management burst per API key (env "+EnvName("burst-management")+")")
+	fs.IntVar(&c.RateVision, "rate-vision", envInt("rate-vision", 5), "vision requests per second per API key (env "+EnvName("rate-vision")+")")
+	fs.IntVar(&c.BurstVision, "burst-vision", envInt("burst-vision", 10), "vision burst per API key (env "+EnvName("burst-vision")+")")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
 }
 
@@ -79,6 +87,11 @@ func (c *Config) Resolve() error {
 	case "debug", "info", "warn", "error":
 	default:
 		return fmt.Errorf("--log-level: %q is not debug, info, warn or error", c.LogLevel)
+	}
+	for name, v := range map[string]int{"rate-management": c.RateManagement, "burst-management": c.BurstManagement, "rate-vision": c.RateVision, "burst-vision": c.BurstVision} {
+		if v < 0 {
+			return fmt.Errorf("--%s must be 0 (default) or more", name)
+		}
 	}
 	if c.Concurrency < 0 {
 		return fmt.Errorf("--concurrency must be 0 or more")

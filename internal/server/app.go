@@ -25,6 +25,7 @@ import (
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/config"
 	"github.com/plangraph/plangraph/internal/httpsonly"
+	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tlsca"
 	"github.com/plangraph/plangraph/internal/uploads"
@@ -43,6 +44,7 @@ type App struct {
 	Resolver *graph.Resolver
 	Auth     *auth.Authenticator
 	REST     *rest.API
+	Limiter  *ratelimit.Limiter
 	Uploads  *uploads.Service
 	metrics  *metrics
 }
@@ -86,6 +88,11 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue}
 	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
 	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, Log: log})
+	a.Limiter = ratelimit.New(a.Redis.Client, ratelimit.Config{
+		Management: ratelimit.Limit{Rate: cfg.RateManagement, Burst: cfg.BurstManagement, Period: time.Second},
+		Vision:     ratelimit.Limit{Rate: cfg.RateVision, Burst: cfg.BurstVision, Period: time.Second},
+		Log:        log,
+	})
 	a.metrics = newMetrics(a.Queue)
 	return a, nil
 }

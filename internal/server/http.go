@@ -20,6 +20,7 @@ import (
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/httpx"
+	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/web"
 )
 
@@ -69,9 +70,10 @@ func (a *App) graphQL() http.Handler {
 	return srv
 }
 
-// authenticated requires an API key and scopes the request to its
-// organization.
+// authenticated requires an API key, scopes the request to its
+// organization and applies the key's rate limit.
 func (a *App) authenticated(next http.Handler) http.Handler {
+	limited := a.Limiter.Middleware(ratelimit.Classify)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := a.Auth.Check(r.Context(), auth.FromRequest(r))
 		if err != nil {
@@ -80,7 +82,7 @@ func (a *App) authenticated(next http.Handler) http.Handler {
 			return
 		}
 		httpx.InfoOf(r.Context()).Org = p.OrgID
-		next.ServeHTTP(w, r.WithContext(auth.With(r.Context(), p)))
+		limited.ServeHTTP(w, r.WithContext(auth.With(r.Context(), p)))
 	})
 }
 

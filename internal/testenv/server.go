@@ -44,7 +44,9 @@ type Server struct {
 //
 // The port is known only once it is bound, after server.Open, so
 // cfg.PublicURL (and the problem type base URL Open derives from it) are
-// set once the listener is open.
+// set once the listener is open. That base URL is process-wide
+// (apierr.TypesURL), so servers of one test binary must not run in
+// parallel.
 func StartServer(t testing.TB, cfg config.Config) *Server {
 	t.Helper()
 	cfg.Addr = "127.0.0.1:0"

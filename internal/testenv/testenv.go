@@ -7,8 +7,9 @@
 //
 // PostgreSQL and Redis are part of the test environment (`make test` starts
 // them): when they cannot be reached the test fails, it is never skipped.
-// PLANGRAPH_TEST_POSTGRES_URL (a URL of the maintenance database) and
-// PLANGRAPH_TEST_REDIS_ADDR (host:port) point the tests elsewhere.
+// PLANGRAPH_TEST_POSTGRES (a URL of the maintenance database, as
+// scripts/services.sh prints it) and PLANGRAPH_TEST_REDIS_ADDR (host:port)
+// point the tests elsewhere.
 package testenv
 
 import (
@@ -86,7 +87,7 @@ func Config(t testing.TB, databaseURL, redisURL string) config.Config {
 }
 
 func postgresAdminURL() string {
-	if u := os.Getenv("PLANGRAPH_TEST_POSTGRES_URL"); u != "" {
+	if u := os.Getenv("PLANGRAPH_TEST_POSTGRES"); u != "" {
 		return u
 	}
 	return defaultPostgresURL
@@ -125,7 +126,7 @@ func Postgres(t testing.TB) string {
 	if err := admin.PingContext(ctx); err != nil {
 		admin.Close()
 		t.Fatalf("testenv: PostgreSQL is not reachable at %s (%v): the postgres profile needs it; "+
-			"`make test` starts it, or set PLANGRAPH_TEST_POSTGRES_URL", u.Host, err)
+			"`make test` starts it, or set PLANGRAPH_TEST_POSTGRES", u.Host, err)
 	}
 	name := "plangraph_test_" + randomHex(8)
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
