@@ -1,0 +1,122 @@
+package sheetinfo
+
+import (
+	"testing"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// line makes the words of one line at x, y with type height h.
+func line(n int, x, y, h float64, s string) []text.Word {
+	var out []text.Word
+	for _, w := range splitWords(s) {
+		wd := float64(len(w)) * h * 0.6
+		out = append(out, text.Word{Text: w, Line: n, Conf: 1, Box: geom.Box{XMin: x, YMin: y, XMax: x + wd, YMax: y + h}})
+		x += wd + h*0.3
+	}
+	return out
+}
+
+func splitWords(s string) []string {
+	var out []string
+	cur := ""
+	for _, r := range s {
+		if r == ' ' {
+			if cur != "" {
+				out = append(out, cur)
+			}
+			cur = ""
+			continue
+		}
+		cur += string(r)
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func page(lines ...[]text.Word) []text.Word {
+	var out []text.Word
+	for _, l := range lines {
+		out = append(out, l...)
+	}
+	return out
+}
+
+func TestRightStripTitleBlockWithoutLabels(t *testing.T) {
+	// 42x30 in at 100 px/in: 4200 x 3000; a right strip like many US sets
+	words := page(
+		line(1, 400, 300, 12, "RECEPTION 101A"),
+		line(2, 900, 800, 12, "U-18"),
+		line(3, 1500, 1200, 24, "SEE E501 FOR DETAILS"),
+		line(4, 3890, 2540, 26, "FLOOR PLAN -"),
+		line(5, 3860, 2580, 26, "LEVEL 01 - AREA"),
+		line(6, 3915, 2620, 26, "A - POWER &"),
+		line(7, 3990, 2660, 26, "SIGNAL"),
+		line(8, 3850, 2750, 16, "DATE: APRIL 23, 2021"),
+		line(9, 3900, 2790, 16, "CONSTRUCTION"),
+		line(10, 3910, 2810, 16, "DOCUMENTS"),
+		line(11, 3890, 2855, 66, "E201A"),
+		line(12, 3740, 2945, 12, "COPYRIGHT SOMEBODY, INC."),
+	)
+	got := Read(words, 4200, 3000)
+	if got.Number != "E201A" || got.Discipline != "electrical" {
+		t.Fatalf("number %q discipline %q", got.Number, got.Discipline)
+	}
+	if got.Title != "FLOOR PLAN - LEVEL 01 - AREA A - POWER & SIGNAL" {
+		t.Fatalf("title %q", got.Title)
+	}
+}
+
+func TestBottomStripWithLabels(t *testing.T) {
+	words := page(
+		line(1, 320, 2430, 32, "FIRST FLOOR FINISH PLAN"), // the view title on the plan, not the sheet title
+		line(2, 3140, 2642, 16, "Project Title"),
+		line(3, 3154, 2662, 12, "RENOVATE BUILDING 28"),
+		line(4, 3154, 2677, 12, "FIRST FLOOR EAST RRTP"),
+		line(5, 3142, 2778, 16, "Drawing Title"),
+		line(6, 3143, 2803, 16, "FIRST FLOOR FINISH PLAN"),
+		line(7, 3140, 2848, 16, "Issue Date"),
+		line(8, 3146, 2868, 12, "MAY 22, 2020"),
+		line(9, 3423, 2767, 16, "Drawing Number"),
+		line(10, 3449, 2817, 42, "AF101"),
+		line(11, 3992, 2862, 16, "33"),
+	)
+	got := Read(words, 4200, 3000)
+	if got.Number != "AF101" || got.Discipline != "architectural" || got.Title != "FIRST FLOOR FINISH PLAN" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestMultiLineLabelledTitle(t *testing.T) {
+	words := page(
+		line(1, 3142, 2778, 16, "Drawing Title"),
+		line(2, 3143, 2803, 16, "MATERIAL AND ROOM FINISH"),
+		line(3, 3143, 2823, 16, "SCHEDULE"),
+		line(4, 3140, 2848, 16, "Issue Date"),
+		line(5, 3423, 2767, 16, "Drawing Number"),
+		line(6, 3449, 2817, 42, "AF600"),
+	)
+	got := Read(words, 4200, 3000)
+	if got.Number != "AF600" || got.Title != "MATERIAL AND ROOM FINISH SCHEDULE" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestNoSheetNumber(t *testing.T) {
+	got := Read(page(line(1, 10, 10, 12, "NOTES ONLY")), 1000, 800)
+	if got.Number != "" || got.Title != "" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestSheetNumberForms(t *testing.T) {
+	for _, n := range []string{"A3", "E201A", "AF101", "M-101", "S3.1", "FP-2.01", "A.100"} {
+		got := Read(page(line(1, 3800, 2850, 50, n)), 4200, 3000)
+		if got.Number != n {
+			t.Errorf("Read(%q) number = %q", n, got.Number)
+		}
+	}
+}
