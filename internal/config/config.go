@@ -35,6 +35,10 @@ type Config struct {
 	// management and vision operations.
 	RateManagement, BurstManagement int
 	RateVision, BurstVision         int
+	// Rendering of uploaded drawings.
+	RenderDPI     int
+	MaxPageMP     int
+	MaxPages      int
 }
 
 // Flag binds every setting to fs. Call Resolve after fs.Parse.
@@ -59,6 +63,9 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.BurstManagement, "burst-management", envInt("burst-management", 100), "management burst per API key (env "+EnvName("burst-management")+")")
 	fs.IntVar(&c.RateVision, "rate-vision", envInt("rate-vision", 5), "vision requests per second per API key (env "+EnvName("rate-vision")+")")
 	fs.IntVar(&c.BurstVision, "burst-vision", envInt("burst-vision", 10), "vision burst per API key (env "+EnvName("burst-vision")+")")
+	fs.IntVar(&c.RenderDPI, "render-dpi", envInt("render-dpi", 300), "DPI pages are rendered at, 72 to 600 (env "+EnvName("render-dpi")+")")
+	fs.IntVar(&c.MaxPageMP, "max-page-megapixels", envInt("max-page-megapixels", 250), "largest rendered page in megapixels; larger pages fail (env "+EnvName("max-page-megapixels")+")")
+	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 1000), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
 }
 
@@ -92,6 +99,21 @@ func (c *Config) Resolve() error {
 		if v < 0 {
 			return fmt.Errorf("--%s must be 0 (default) or more", name)
 		}
+	}
+	if c.RenderDPI == 0 {
+		c.RenderDPI = 300
+	}
+	if c.RenderDPI < 72 || c.RenderDPI > 600 {
+		return fmt.Errorf("--render-dpi must be from 72 to 600")
+	}
+	if c.MaxPageMP == 0 {
+		c.MaxPageMP = 250
+	}
+	if c.MaxPages == 0 {
+		c.MaxPages = 1000
+	}
+	if c.MaxPageMP < 0 || c.MaxPages < 0 {
+		return fmt.Errorf("--max-page-megapixels and --max-pages must be positive")
 	}
 	if c.Concurrency < 0 {
 		return fmt.Errorf("--concurrency must be 0 or more")

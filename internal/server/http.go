@@ -49,6 +49,7 @@ func (a *App) Handler() http.Handler {
 	}))
 	mux.Handle("/v1/", a.authenticated(a.REST))
 	a.REST.Uploads(mux, a.Uploads)
+	a.REST.SheetImages(a.Blobs)
 	mux.Handle("/", web.Handler())
 	return a.middleware(mux)
 }

@@ -1,0 +1,72 @@
+package rest
+
+import (
+	"io"
+	"net/http"
+	"path"
+	"regexp"
+	"strconv"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/jobs"
+)
+
+var tileName = regexp.MustCompile(`^\d{1,2}/\d{1,5}_\d{1,5}\.png$`)
+
+// SheetImages serves a sheet's rendered page, thumbnail and deep-zoom
+// tiles (GET /v1/sheets/{id}/image[?variant=thumbnail], /tiles.dzi,
+// /tiles_files/{level}/{col}_{row}.png) from the blob store.
+func (a *API) SheetImages(bucket *blob.Bucket) {
+	serve := func(w http.ResponseWriter, r *http.Request, suffix, ct string) {
+		id := r.PathValue("id")
+		s, err := a.r.Query().Sheet(r.Context(), id)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if s == nil {
+			a.fail(w, r, notFound("sheet", id))
+			return
+		}
+		org, _ := tenant.Org(r.Context())
+		rd, err := bucket.NewReader(r.Context(), jobs.SheetKey(org, s.DrawingID, s.PageNumber)+suffix, nil)
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			a.fail(w, r, apierr.NotFoundf("sheet %s has no such image", id))
+			return
+		}
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		defer rd.Close()
+		w.Header().Set("Content-Type", ct)
+		w.Header().Set("Content-Length", strconv.FormatInt(rd.Size(), 10))
+		w.Header().Set("Cache-Control", "private, max-age=3600")
+		_, _ = io.Copy(w, rd)
+	}
+	a.mux.HandleFunc("GET /v1/sheets/{id}/image", func(w http.ResponseWriter, r *http.Request) {
+		switch v := r.URL.Query().Get("variant"); v {
+		case "", "full":
+			serve(w, r, ".png", "image/png")
+		case "thumbnail":
+			serve(w, r, "-thumb.png", "image/png")
+		default:
+			a.fail(w, r, apierr.Invalid("variant", "must be full or thumbnail"))
+		}
+	})
+	a.mux.HandleFunc("GET /v1/sheets/{id}/tiles.dzi", func(w http.ResponseWriter, r *http.Request) {
+		serve(w, r, ".dzi", "application/xml")
+	})
+	a.mux.HandleFunc("GET /v1/sheets/{id}/tiles_files/{tile...}", func(w http.ResponseWriter, r *http.Request) {
+		t := path.Clean(r.PathValue("tile"))
+		if !tileName.MatchString(t) {
+			a.fail(w, r, apierr.NotFoundf("no tile %q", t))
+			return
+		}
+		serve(w, r, "_files/"+t, "image/png")
+	})
+}
