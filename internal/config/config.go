@@ -36,9 +36,9 @@ type Config struct {
 	RateManagement, BurstManagement int
 	RateVision, BurstVision         int
 	// Rendering of uploaded drawings.
-	RenderDPI     int
-	MaxPageMP     int
-	MaxPages      int
+	RenderDPI int
+	MaxPageMP int
+	MaxPages  int
 }
 
 // Flag binds every setting to fs. Call Resolve after fs.Parse.
