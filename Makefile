@@ -54,8 +54,9 @@ test: test-deps
 
 FUZZTIME ?= 10s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzCursorDecode$$' -fuzztime $(FUZZTIME) ./rest
+	$(GO) test -run '^$$' -fuzz '^FuzzCursorDecode$$' -fuzztime $(FUZZTIME) ./internal/cursor
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/httpx
+	$(GO) test -run '^$$' -fuzz '^FuzzParseBBoxLayout$$' -fuzztime $(FUZZTIME) ./vision/text
 
 clean:
 	rm -rf bin

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -106,8 +107,7 @@ func NewWorker(r *Redis, cfg WorkerConfig, log *slog.Logger) *Worker {
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			log.Warn("task failed", "type", t.Type(), "err", err)
 		}),
-		// retries back off exponentially with jitter
-		RetryDelayFunc: asynq.DefaultRetryDelayFunc,
+		RetryDelayFunc: RetryDelay,
 	})
 	sched := asynq.NewScheduler(r.Opt, &asynq.SchedulerOpts{Logger: slogAdapter{log}, LogLevel: asynq.WarnLevel})
 	return &Worker{srv: srv, mux: asynq.NewServeMux(), sched: sched, log: log}
@@ -135,6 +135,16 @@ func (w *Worker) Start() error {
 func (w *Worker) Shutdown() {
 	w.sched.Shutdown()
 	w.srv.Shutdown()
+}
+
+// RetryDelay backs off exponentially from 2 s, doubling per attempt up to
+// 10 minutes, with up to 50% jitter so failed tasks do not retry in step.
+func RetryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+	d := 2 * time.Second << min(n, 9)
+	if d > 10*time.Minute {
+		d = 10 * time.Minute
+	}
+	return d + time.Duration(rand.Int64N(int64(d/2)+1))
 }
 
 type slogAdapter struct{ l *slog.Logger }

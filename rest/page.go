@@ -14,6 +14,7 @@ import (
 	"github.com/plangraph/plangraph/ent/intercept"
 
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/cursor"
 	"github.com/plangraph/plangraph/internal/tenant"
 )
 
@@ -47,7 +48,7 @@ type pageQuery[T any] interface {
 type listRequest struct {
 	Filters map[string]string
 	Limit   int
-	after   *cursor
+	after   *cursor.Cursor
 }
 
 // filterSpec names a list's filters; each parser checks one raw value.
@@ -98,7 +99,7 @@ func (a *API) parseList(ctx context.Context, q url.Values, list string, spec fil
 	}
 	org, _ := tenant.Org(ctx)
 	if c := q.Get("cursor"); c != "" {
-		cur, err := a.cursors.decode(c, org, list)
+		cur, err := a.cursors.Decode(c, org, list)
 		if err != nil {
 			return lr, err
 		}
@@ -195,7 +196,7 @@ func paginate[T any](ctx context.Context, a *API, eq pageQuery[T], list string, 
 	org, _ := tenant.Org(ctx)
 	mk := func(row T, toPrev bool) *string {
 		t, id := key(row)
-		s := a.cursors.encode(cursor{Org: org, List: list, Filters: lr.Filters, Limit: lr.Limit, Time: t, ID: id, Prev: toPrev})
+		s := a.cursors.Encode(cursor.Cursor{Org: org, List: list, Filters: lr.Filters, Limit: lr.Limit, Time: t, ID: id, Prev: toPrev})
 		return &s
 	}
 	// going forward there are newer rows whenever we started from a cursor;

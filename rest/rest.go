@@ -9,13 +9,14 @@ import (
 
 	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/cursor"
 	"github.com/plangraph/plangraph/internal/httpx"
 )
 
 // API serves /v1.
 type API struct {
 	r       *graph.Resolver
-	cursors cursorCodec
+	cursors cursor.Codec
 	maxBody int64
 	log     *slog.Logger
 	mux     *http.ServeMux
@@ -35,7 +36,7 @@ func New(r *graph.Resolver, o Options) *API {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
-	a := &API{r: r, cursors: cursorCodec{key: o.CursorKey}, maxBody: o.MaxBodyBytes, log: o.Log, mux: http.NewServeMux()}
+	a := &API{r: r, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, log: o.Log, mux: http.NewServeMux()}
 	a.routes()
 	a.idem = a.Idempotent(a.mux)
 	return a

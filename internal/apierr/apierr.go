@@ -12,8 +12,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-
-	"github.com/plangraph/plangraph/ent"
 )
 
 // Kind is a class of error; each maps to one HTTP status and problem type.
@@ -138,6 +136,13 @@ func Internalf(err error, format string, args ...any) *Error {
 	return &Error{Kind: Internal, Detail: fmt.Sprintf(format, args...), Err: err}
 }
 
+var classifiers []func(error) *Error
+
+// Classify teaches From about another package's errors (the data layer
+// registers its not-found, validation and constraint errors). Call it from
+// init functions only.
+func Classify(c func(error) *Error) { classifiers = append(classifiers, c) }
+
 // From turns any error into an *Error: ent's not-found, validation and
 // constraint errors get their own kinds; anything unknown is internal.
 func From(err error) *Error {
@@ -147,14 +152,13 @@ func From(err error) *Error {
 		return nil
 	case errors.As(err, &e):
 		return e
-	case ent.IsNotFound(err):
-		return &Error{Kind: NotFound, Detail: "the requested resource does not exist", Err: err}
-	case ent.IsValidationError(err):
-		var ve *ent.ValidationError
-		errors.As(err, &ve)
-		return Invalid(ve.Name, strings.TrimPrefix(ve.Error(), "ent: "))
-	case ent.IsConstraintError(err):
-		return &Error{Kind: Conflict, Detail: "the request conflicts with an existing resource", Err: err}
+	}
+	for _, c := range classifiers {
+		if e := c(err); e != nil {
+			return e
+		}
+	}
+	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Kind: Unavailable, Detail: "the request took too long", Err: err, Code: "TIMEOUT"}
 	case errors.Is(err, context.Canceled):

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,10 +21,27 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/setting"
+	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/tenant"
 
 	_ "github.com/plangraph/plangraph/ent/runtime" // schema hooks and interceptors
 )
+
+func init() {
+	apierr.Classify(func(err error) *apierr.Error {
+		switch {
+		case ent.IsNotFound(err):
+			return &apierr.Error{Kind: apierr.NotFound, Detail: "the requested resource does not exist", Err: err}
+		case ent.IsValidationError(err):
+			var ve *ent.ValidationError
+			errors.As(err, &ve)
+			return apierr.Invalid(ve.Name, strings.TrimPrefix(ve.Error(), "ent: "))
+		case ent.IsConstraintError(err):
+			return &apierr.Error{Kind: apierr.Conflict, Detail: "the request conflicts with an existing resource", Err: err}
+		}
+		return nil
+	})
+}
 
 // Store is the open database.
 type Store struct {

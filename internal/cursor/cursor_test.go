@@ -1,4 +1,4 @@
-package rest
+package cursor
 
 import (
 	"strings"
@@ -9,11 +9,11 @@ import (
 )
 
 func TestCursorRoundTripAndRejections(t *testing.T) {
-	c := cursorCodec{key: []byte("0123456789abcdef0123456789abcdef")}
-	in := cursor{Org: "org_a", List: "sheets", Filters: map[string]string{"project_id": "prj_x"}, Limit: 20,
+	c := Codec{Key: []byte("0123456789abcdef0123456789abcdef")}
+	in := Cursor{Org: "org_a", List: "sheets", Filters: map[string]string{"project_id": "prj_x"}, Limit: 20,
 		Time: time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC), ID: "sht_1", Prev: true}
-	s := c.encode(in)
-	out, err := c.decode(s, "org_a", "sheets")
+	s := c.Encode(in)
+	out, err := c.Decode(s, "org_a", "sheets")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,44 +25,44 @@ func TestCursorRoundTripAndRejections(t *testing.T) {
 		"", "abc", s + "x", payload + ".AAAA", "x" + payload[1:] + "." + sig,
 	}
 	for _, bad := range tampered {
-		if _, err := c.decode(bad, "org_a", "sheets"); apierr.From(err).MachineCode() != "INVALID_CURSOR" {
+		if _, err := c.Decode(bad, "org_a", "sheets"); apierr.From(err).MachineCode() != "INVALID_CURSOR" {
 			t.Errorf("decode(%q) = %v, want INVALID_CURSOR", bad, err)
 		}
 	}
-	if _, err := c.decode(s, "org_b", "sheets"); err == nil {
+	if _, err := c.Decode(s, "org_b", "sheets"); err == nil {
 		t.Error("another organization's cursor was accepted")
 	}
-	if _, err := c.decode(s, "org_a", "blocks"); err == nil {
+	if _, err := c.Decode(s, "org_a", "blocks"); err == nil {
 		t.Error("another list's cursor was accepted")
 	}
-	other := cursorCodec{key: []byte("another key, another deployment")}
-	if _, err := other.decode(s, "org_a", "sheets"); err == nil {
+	other := Codec{Key: []byte("another key, another deployment")}
+	if _, err := other.Decode(s, "org_a", "sheets"); err == nil {
 		t.Error("a cursor signed with another key was accepted")
 	}
 }
 
 func TestCursorExpires(t *testing.T) {
-	c := cursorCodec{key: []byte("k")}
-	in := cursor{Org: "o", List: "l", ID: "x"}
+	c := Codec{Key: []byte("k")}
+	in := Cursor{Org: "o", List: "l", ID: "x"}
 	in.V = 1
 	// craft an expired one with a valid signature
-	s := c.encode(in)
-	cur, _ := c.decode(s, "o", "l")
+	s := c.Encode(in)
+	cur, _ := c.Decode(s, "o", "l")
 	cur.Exp = time.Now().Add(-time.Minute).Unix()
-	expired := c.seal(cur)
-	if _, err := c.decode(expired, "o", "l"); err == nil || !strings.Contains(err.Error(), "expired") {
+	expired := c.Seal(cur)
+	if _, err := c.Decode(expired, "o", "l"); err == nil || !strings.Contains(err.Error(), "expired") {
 		t.Fatalf("expired cursor: got %v", err)
 	}
 }
 
 func FuzzCursorDecode(f *testing.F) {
-	c := cursorCodec{key: []byte("fuzz-key")}
-	f.Add(c.encode(cursor{Org: "o", List: "l", ID: "x", Limit: 5}))
+	c := Codec{Key: []byte("fuzz-key")}
+	f.Add(c.Encode(Cursor{Org: "o", List: "l", ID: "x", Limit: 5}))
 	f.Add("")
 	f.Add("a.b")
 	f.Add("eyJ2IjoxfQ.")
 	f.Fuzz(func(t *testing.T, s string) {
-		cur, err := c.decode(s, "o", "l")
+		cur, err := c.Decode(s, "o", "l")
 		if err == nil && (cur.Org != "o" || cur.List != "l") {
 			t.Fatalf("accepted a cursor for another list: %+v", cur)
 		}

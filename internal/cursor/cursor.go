@@ -1,4 +1,7 @@
-package rest
+// Package cursor makes the opaque list cursors of the REST API: the state
+// of a list walk, sealed with an HMAC so clients can neither read nor forge
+// it.
+package cursor
 
 import (
 	"crypto/hmac"
@@ -11,12 +14,12 @@ import (
 	"github.com/plangraph/plangraph/internal/apierr"
 )
 
-// cursorTTL is how long a cursor stays valid.
-const cursorTTL = 24 * time.Hour
+// TTL is how long a cursor stays valid.
+const TTL = 24 * time.Hour
 
-// cursor is the signed state of a list walk: who may use it, which list
+// Cursor is the signed state of a list walk: who may use it, which list
 // and filters it continues, and the key of the row it continues from.
-type cursor struct {
+type Cursor struct {
 	V       int               `json:"v"`
 	Org     string            `json:"o"`
 	List    string            `json:"l"`
@@ -32,31 +35,32 @@ func errCursor(msg string) error {
 	return apierr.New(apierr.Validation, "%s", msg).WithCode("INVALID_CURSOR").Field("cursor", msg)
 }
 
-type cursorCodec struct{ key []byte }
+// Codec seals and opens cursors with Key (shared by every api process).
+type Codec struct{ Key []byte }
 
-func (c cursorCodec) sign(payload string) string {
-	m := hmac.New(sha256.New, c.key)
+func (c Codec) sign(payload string) string {
+	m := hmac.New(sha256.New, c.Key)
 	m.Write([]byte(payload))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
 }
 
-// encode seals cur; clients cannot read or change what it says.
-func (c cursorCodec) encode(cur cursor) string {
+// Encode seals cur; clients cannot read or change what it says.
+func (c Codec) Encode(cur Cursor) string {
 	cur.V = 1
-	cur.Exp = time.Now().Add(cursorTTL).Unix()
-	return c.seal(cur)
+	cur.Exp = time.Now().Add(TTL).Unix()
+	return c.Seal(cur)
 }
 
-// seal signs cur as it is.
-func (c cursorCodec) seal(cur cursor) string {
+// Seal signs cur as it is (its expiry included).
+func (c Codec) Seal(cur Cursor) string {
 	b, _ := json.Marshal(cur)
 	p := base64.RawURLEncoding.EncodeToString(b)
 	return p + "." + c.sign(p)
 }
 
-// decode checks the signature, version, expiry, organization and list.
-func (c cursorCodec) decode(s, org, list string) (cursor, error) {
-	var cur cursor
+// Decode checks the signature, version, expiry, organization and list.
+func (c Codec) Decode(s, org, list string) (Cursor, error) {
+	var cur Cursor
 	p, sig, ok := strings.Cut(s, ".")
 	if !ok || len(s) > 4096 || !hmac.Equal([]byte(sig), []byte(c.sign(p))) {
 		return cur, errCursor("the cursor is not valid: pass _meta.next or _meta.prev from a previous response unchanged")

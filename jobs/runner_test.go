@@ -1,0 +1,234 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/store"
+	"github.com/plangraph/plangraph/internal/tenant"
+)
+
+type runnerEnv struct {
+	db     *ent.Client
+	q      *Queue
+	w      *Worker
+	runner *Runner
+	ctx    context.Context
+}
+
+func newRunnerEnv(t *testing.T) *runnerEnv {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := OpenRedis(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	q := NewQueue(rd)
+	w := NewWorker(rd, WorkerConfig{Concurrency: 4, ShutdownTimeout: 5 * time.Second}, log)
+	env := &runnerEnv{db: st.Client, q: q, w: w, runner: NewRunner(st.Client, q, log), ctx: tenant.WithOrg(ctx, "org_test")}
+	t.Cleanup(func() {
+		w.Shutdown()
+		q.Close()
+		rd.Close()
+		st.Close()
+	})
+	return env
+}
+
+func (e *runnerEnv) wait(t *testing.T, id string) *ent.Job {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		j, err := e.db.Job.Get(e.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jobstatus.Terminal(string(j.Status)) {
+			return j
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("job %s did not finish", id)
+	return nil
+}
+
+func TestRunnerParentWaitsForChildrenAndFinalizesOnce(t *testing.T) {
+	e := newRunnerEnv(t)
+	var finalized, childRuns atomic.Int32
+	e.runner.Handle(e.w, "test_parent", func(ctx context.Context, j *ent.Job) (any, error) {
+		for i := 0; i < 5; i++ {
+			if _, err := e.runner.StartChild(ctx, j, "test_child", job.TargetTypeProject, "prj_x", map[string]int{"n": i}); err != nil {
+				return nil, err
+			}
+		}
+		return nil, ErrWaitChildren
+	})
+	e.runner.Handle(e.w, "test_child", func(ctx context.Context, j *ent.Job) (any, error) {
+		childRuns.Add(1)
+		var in map[string]int
+		_ = json.Unmarshal(j.Input, &in)
+		time.Sleep(time.Duration(in["n"]*20) * time.Millisecond)
+		return map[string]int{"double": in["n"] * 2}, nil
+	})
+	e.runner.Finalize("test_parent", func(ctx context.Context, p *ent.Job, children []*ent.Job) (any, error) {
+		finalized.Add(1)
+		sum := 0
+		for _, c := range children {
+			var r map[string]int
+			_ = json.Unmarshal(c.Result, &r)
+			sum += r["double"]
+		}
+		return map[string]int{"sum": sum, "children": len(children)}, nil
+	})
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(e.ctx, e.db, e.q, NewJob{Type: "test_parent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.wait(t, p.ID)
+	if got.Status != job.StatusCompleted || got.Progress != 1 || got.StartedAt == nil || got.CompletedAt == nil {
+		t.Fatalf("parent: %+v", got)
+	}
+	var res map[string]int
+	_ = json.Unmarshal(got.Result, &res)
+	if res["sum"] != 20 || res["children"] != 5 {
+		t.Fatalf("result %s", got.Result)
+	}
+	if finalized.Load() != 1 || childRuns.Load() != 5 {
+		t.Fatalf("finalized %d times, children ran %d times", finalized.Load(), childRuns.Load())
+	}
+	// a duplicate delivery of a finished job does nothing
+	if err := Enqueue(e.ctx, e.q, got, ""); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if finalized.Load() != 1 || childRuns.Load() != 5 {
+		t.Fatal("finished work ran again")
+	}
+	n, _ := e.db.Job.Query().Where(job.ParentID(p.ID), job.StatusEQ(job.StatusCompleted)).Count(e.ctx)
+	if n != 5 {
+		t.Fatalf("%d completed children", n)
+	}
+}
+
+func TestRunnerPermanentFailureFailsParent(t *testing.T) {
+	e := newRunnerEnv(t)
+	var attempts atomic.Int32
+	e.runner.Handle(e.w, "test_parent", func(ctx context.Context, j *ent.Job) (any, error) {
+		for i := 0; i < 3; i++ {
+			if _, err := e.runner.StartChild(ctx, j, "test_child", "", "", map[string]int{"n": i}); err != nil {
+				return nil, err
+			}
+		}
+		return nil, ErrWaitChildren
+	})
+	e.runner.Handle(e.w, "test_child", func(ctx context.Context, j *ent.Job) (any, error) {
+		var in map[string]int
+		_ = json.Unmarshal(j.Input, &in)
+		if in["n"] == 1 {
+			attempts.Add(1)
+			return nil, Fail("PAGE_TOO_LARGE", "page 2 is 300 MP; the limit is 250 MP")
+		}
+		return nil, nil
+	})
+	e.runner.Finalize("test_parent", func(ctx context.Context, p *ent.Job, children []*ent.Job) (any, error) {
+		for _, c := range children {
+			if c.Status == job.StatusFailed {
+				return nil, Fail(c.Error.Code, "child: %s", c.Error.Message)
+			}
+		}
+		return nil, nil
+	})
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(e.ctx, e.db, e.q, NewJob{Type: "test_parent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.wait(t, p.ID)
+	if got.Status != job.StatusFailed || got.Error == nil || got.Error.Code != "PAGE_TOO_LARGE" {
+		t.Fatalf("parent: status %s error %+v", got.Status, got.Error)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if attempts.Load() != 1 {
+		t.Fatalf("a permanent failure was retried: %d attempts", attempts.Load())
+	}
+}
+
+func TestRunnerTransientErrorIsRetried(t *testing.T) {
+	e := newRunnerEnv(t)
+	var attempts atomic.Int32
+	e.runner.Handle(e.w, "test_flaky", func(ctx context.Context, j *ent.Job) (any, error) {
+		if attempts.Add(1) == 1 {
+			return nil, errors.New("database hiccup")
+		}
+		return map[string]bool{"ok": true}, nil
+	})
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Start(e.ctx, e.db, e.q, NewJob{Type: "test_flaky"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// asynq's first retry waits some seconds; poll long enough
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		got, _ := e.db.Job.Get(e.ctx, j.ID)
+		if got.Status == job.StatusCompleted {
+			if attempts.Load() != 2 {
+				t.Fatalf("%d attempts", attempts.Load())
+			}
+			return
+		}
+		if got.Status == job.StatusFailed {
+			t.Fatalf("a transient error failed the job: %+v", got.Error)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("job was not retried to completion")
+}
+
+func TestRecoverQueuesUnfinishedJobs(t *testing.T) {
+	e := newRunnerEnv(t)
+	var ran atomic.Int32
+	e.runner.Handle(e.w, "test_once", func(ctx context.Context, j *ent.Job) (any, error) {
+		ran.Add(1)
+		return nil, nil
+	})
+	// a job recorded before a restart whose task the in-process Redis lost
+	j, err := e.db.Job.Create().SetType("test_once").Save(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := Recover(context.Background(), e.db, e.q)
+	if err != nil || n != 1 {
+		t.Fatalf("Recover = %d, %v", n, err)
+	}
+	if got := e.wait(t, j.ID); got.Status != job.StatusCompleted || ran.Load() != 1 {
+		t.Fatalf("status %s, ran %d", got.Status, ran.Load())
+	}
+}
