@@ -21,6 +21,7 @@ import (
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ratelimit"
+	"github.com/plangraph/plangraph/rest"
 	"github.com/plangraph/plangraph/web"
 )
 
@@ -49,6 +50,7 @@ func (a *App) Handler() http.Handler {
 	}))
 	mux.Handle("/v1/", a.authenticated(a.REST))
 	a.REST.Uploads(mux, a.Uploads)
+	mux.HandleFunc(rest.OpenAPIPattern, a.REST.OpenAPI) // public: no key needed to read the API's description
 	a.REST.SheetImages(a.Blobs)
 	mux.Handle("/", web.Handler())
 	return a.middleware(mux)
