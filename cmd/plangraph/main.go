@@ -33,6 +33,10 @@ Usage:
   plangraph keys create --org NAME [--name LABEL]
                       make an API key (prints only the key)
   plangraph migrate   create or update the database schema
+  plangraph ingest FILE
+                      read a drawing file into sheets locally, without a server
+  plangraph synth --out DIR [--seed N] [--sheets K] [--revision] [--page 36x24|42x30|24x18]
+                      write synthetic drawing sets (vector PDF) with ground truth JSON
   plangraph bench api measure the API against a bare net/http + pgx handler
   plangraph version   print the version
 
@@ -68,6 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("usage: plangraph keys create --org NAME [--name LABEL]")
 		}
 		return keysCreate(ctx, args[1:], stdout, stderr)
+	case "synth":
+		return synthCmd(ctx, args, stdout, stderr)
 	case "bench":
 		return benchCmd(ctx, args, stdout, stderr)
 	case "migrate":
