@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -17,7 +18,7 @@ import (
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
-	_ "modernc.org/sqlite"             // registers "sqlite"
+	"modernc.org/sqlite"               // registers "sqlite"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/setting"
@@ -40,6 +41,21 @@ func init() {
 			return &apierr.Error{Kind: apierr.Conflict, Detail: "the request conflicts with an existing resource", Err: err}
 		}
 		return nil
+	})
+}
+
+func init() {
+	// SQLite's LOWER() folds ASCII only, so a case-insensitive filter
+	// (ent's ContainsFold: LOWER(col) LIKE lower(arg)) missed "Étage" for
+	// "étage". Replace it with Go's Unicode lower-casing on every connection.
+	sqlite.MustRegisterDeterministicScalarFunction("lower", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case string:
+			return strings.ToLower(v), nil
+		case []byte:
+			return []byte(strings.ToLower(string(v))), nil
+		}
+		return args[0], nil
 	})
 }
 

@@ -76,6 +76,7 @@ func StartServer(t testing.TB, cfg config.Config) *Server {
 	addr := ln.Addr().String()
 	s := &Server{App: app, Worker: w, URL: "https://" + addr, PlainURL: "http://" + addr, CAFile: tc.CAFile}
 	app.Cfg.PublicURL = s.URL
+	app.Uploads.PublicURL = s.URL
 	apierr.TypesURL = s.URL + "/errors"
 
 	if s.CAFile == "" {
