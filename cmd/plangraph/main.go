@@ -72,6 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("usage: plangraph keys create --org NAME [--name LABEL]")
 		}
 		return keysCreate(ctx, args[1:], stdout, stderr)
+	case "ingest":
+		return ingestCmd(ctx, args, stdout, stderr)
 	case "synth":
 		return synthCmd(ctx, args, stdout, stderr)
 	case "bench":

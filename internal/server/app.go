@@ -31,6 +31,7 @@ import (
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/rest"
+	"github.com/plangraph/plangraph/vision/render"
 )
 
 // App is an open service: its stores and the API built on them.
@@ -185,6 +186,10 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 	if err := jobs.RegisterMaintenance(w, a.Store.Client); err != nil {
 		return nil, err
 	}
+	runner := jobs.NewRunner(a.Store.Client, a.Queue, a.Log)
+	ingest := &jobs.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
+		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}
+	ingest.Register(w)
 	if err := w.Start(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/internal/auth"
+	"github.com/plangraph/plangraph/internal/config"
+	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/server"
+	"github.com/plangraph/plangraph/internal/uploads"
+)
+
+// ingestCmd runs the ingestion pipeline on a local file without a server:
+// a throwaway embedded instance (SQLite, in-process queue) in a temp dir.
+func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plangraph ingest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "write the sheets as JSON to this file (default: standard output)")
+	dpi := fs.Int("dpi", 300, "render DPI (72 to 600)")
+	keep := fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: plangraph ingest [flags] FILE\n\nReads a PDF, PNG, JPEG or TIFF into sheets (number, title, discipline, size).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("one FILE is required")
+	}
+	path := fs.Arg(0)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	ct := uploads.Sniff(data[:min(len(data), 1024)])
+	if ct == "" {
+		return fmt.Errorf("%s is not a PDF, PNG, JPEG or TIFF", path)
+	}
+	dir := *keep
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "plangraph-ingest-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	}
+	cfg := config.Config{DataDir: dir, Addr: "127.0.0.1:0", RenderDPI: *dpi, LogLevel: "error", ShutdownTimeout: 10 * time.Second}
+	if err := cfg.Resolve(); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	app, err := server.Open(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer app.Close()
+	w, err := app.StartWorker()
+	if err != nil {
+		return err
+	}
+	defer w.Shutdown()
+
+	_, key, err := auth.CreateKey(ctx, app.Store.Client, "local", "ingest")
+	if err != nil {
+		return err
+	}
+	ctx = auth.With(ctx, auth.Principal{OrgID: key.OrgID, KeyID: key.ID})
+	m := app.Resolver.Mutation()
+	prj, err := m.CreateProject(ctx, ent.CreateProjectInput{Name: "local"})
+	if err != nil {
+		return err
+	}
+	up, err := m.CreateFileUpload(ctx, generated.CreateFileUploadInput{ProjectID: prj.ID, Filename: filepath.Base(path), ContentType: ct, Size: len(data)})
+	if err != nil {
+		return err
+	}
+	if err := app.Blobs.WriteAll(ctx, up.File.StorageKey, data, nil); err != nil {
+		return err
+	}
+	if _, err := m.ConfirmFile(ctx, up.File.ID); err != nil {
+		return err
+	}
+	res, err := m.CreateDrawing(ctx, generated.CreateDrawingInput{ProjectID: prj.ID, FileID: up.File.ID})
+	if err != nil {
+		return err
+	}
+	final, err := waitJob(ctx, app.Store.Client, res.Job.ID, stderr)
+	if err != nil {
+		return err
+	}
+	if final.Status != job.StatusCompleted {
+		msg := "failed"
+		if final.Error != nil {
+			msg = final.Error.Code + ": " + final.Error.Message
+		}
+		return fmt.Errorf("ingest %s: %s", path, msg)
+	}
+	sheets, err := app.Store.Client.Sheet.Query().Where(sheet.DrawingID(res.Drawing.ID)).Order(ent.Asc(sheet.FieldPageNumber)).All(ctx)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		Page        int    `json:"page_number"`
+		SheetNumber string `json:"sheet_number"`
+		Title       string `json:"title"`
+		Discipline  string `json:"discipline"`
+		Width       int    `json:"width"`
+		Height      int    `json:"height"`
+		DPI         int    `json:"dpi"`
+	}
+	rows := make([]row, len(sheets))
+	for i, s := range sheets {
+		rows[i] = row{s.PageNumber, s.SheetNumber, s.Title, s.Discipline, s.Width, s.Height, s.Dpi}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"file": path, "sheets": rows}); err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = stdout.Write(buf.Bytes())
+		return err
+	}
+	return os.WriteFile(*out, buf.Bytes(), 0o644)
+}
+
+// waitJob polls a job until it ends, drawing a progress bar on w.
+func waitJob(ctx context.Context, db *ent.Client, id string, w io.Writer) (*ent.Job, error) {
+	start := time.Now()
+	last := ""
+	for {
+		j, err := db.Job.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		done := int(j.Progress * 40)
+		line := fmt.Sprintf("[%s%s] %3.0f%%  %s  %.0fs", strings.Repeat("#", done), strings.Repeat(".", 40-done), j.Progress*100, j.Status, time.Since(start).Seconds())
+		if line != last {
+			fmt.Fprint(w, "\r"+line)
+			last = line
+		}
+		if jobstatus.Terminal(string(j.Status)) {
+			fmt.Fprintln(w)
+			return j, nil
+		}
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(w)
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,306 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+
+	"gocloud.dev/blob"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/drawing"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/internal/sheetmeta"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/sheetinfo"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// Job type of the per-page stage of ingestion.
+const TypeSheetPreprocess = "sheet_preprocess"
+
+// Ingest turns an uploaded file into a drawing's sheets:
+// drawing_preprocess (per file: open, count pages, start one child per
+// page) → sheet_preprocess (per page, spread over workers: render, read the
+// text layer and the title block, store the page image, thumbnail and
+// deep-zoom tiles, save the sheet).
+type Ingest struct {
+	R      *Runner
+	Blobs  *blob.Bucket
+	Limits render.Limits
+}
+
+// Register adds the ingestion handlers to w.
+func (in *Ingest) Register(w *Worker) {
+	in.R.Handle(w, TypeDrawingPreprocess, in.drawing)
+	in.R.Handle(w, TypeSheetPreprocess, in.sheet)
+	in.R.Finalize(TypeDrawingPreprocess, in.finishDrawing)
+}
+
+type pageInput struct {
+	Page int `json:"page"`
+}
+
+// asFailure maps vision errors to permanent job failures.
+func asFailure(err error) error {
+	var re *render.Error
+	if errors.As(err, &re) {
+		return &Failure{Code: re.Code, Message: re.Message}
+	}
+	return err
+}
+
+// fetch copies a file's bytes to a temporary file (MuPDF and poppler read
+// paths) and returns its path and a clean-up function.
+func (in *Ingest) fetch(ctx context.Context, f *ent.File) (string, func(), error) {
+	rd, err := in.Blobs.NewReader(ctx, f.StorageKey, nil)
+	if err != nil {
+		return "", nil, fmt.Errorf("reading %s: %w", f.ID, err)
+	}
+	defer rd.Close()
+	tmp, err := os.CreateTemp("", "plangraph-*")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
+	if _, err := io.Copy(tmp, rd); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return tmp.Name(), cleanup, tmp.Close()
+}
+
+func (in *Ingest) load(ctx context.Context, j *ent.Job) (*ent.Drawing, *ent.File, error) {
+	d, err := in.R.DB.Drawing.Get(ctx, j.TargetID)
+	if ent.IsNotFound(err) {
+		return nil, nil, Fail("NOT_FOUND", "drawing %s no longer exists", j.TargetID)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := in.R.DB.File.Get(ctx, d.FileID)
+	if ent.IsNotFound(err) {
+		return nil, nil, Fail("NOT_FOUND", "the file of drawing %s no longer exists", d.ID)
+	}
+	return d, f, err
+}
+
+func (in *Ingest) drawing(ctx context.Context, j *ent.Job) (any, error) {
+	d, f, err := in.load(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	path, cleanup, err := in.fetch(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	doc, err := render.Open(path, f.ContentType, in.Limits)
+	if err != nil {
+		err = asFailure(err)
+		var fail *Failure
+		if errors.As(err, &fail) {
+			_ = in.R.DB.Drawing.UpdateOne(d).SetStatus(drawing.StatusFailed).Exec(ctx)
+		}
+		return nil, err
+	}
+	pages := doc.Pages()
+	doc.Close()
+	if err := in.R.DB.Drawing.UpdateOne(d).SetStatus(drawing.StatusProcessing).SetPageCount(pages).Exec(ctx); err != nil {
+		return nil, err
+	}
+	// a retried task finds the children it already made
+	existing, err := in.R.DB.Job.Query().Where(job.ParentID(j.ID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	have := map[int]*ent.Job{}
+	for _, c := range existing {
+		var p pageInput
+		_ = json.Unmarshal(c.Input, &p)
+		have[p.Page] = c
+	}
+	for p := 1; p <= pages; p++ {
+		if c, ok := have[p]; ok {
+			if err := Enqueue(ctx, in.R.Queue, c, QueueDefault); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if _, err := in.R.StartChild(ctx, j, TypeSheetPreprocess, job.TargetTypeDrawing, d.ID, pageInput{Page: p}); err != nil {
+			return nil, err
+		}
+	}
+	return nil, ErrWaitChildren
+}
+
+// SheetResult is what a sheet_preprocess job reports.
+type SheetResult struct {
+	SheetID     string `json:"sheet_id"`
+	PageNumber  int    `json:"page_number"`
+	SheetNumber string `json:"sheet_number"`
+	Title       string `json:"title"`
+	Discipline  string `json:"discipline"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	DPI         int    `json:"dpi"`
+	Words       int    `json:"words"`
+}
+
+func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
+	var p pageInput
+	if err := json.Unmarshal(j.Input, &p); err != nil || p.Page < 1 {
+		return nil, Fail("BAD_INPUT", "sheet job %s has no page number", j.ID)
+	}
+	d, f, err := in.load(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	path, cleanup, err := in.fetch(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	doc, err := render.Open(path, f.ContentType, in.Limits)
+	if err != nil {
+		return nil, asFailure(err)
+	}
+	defer doc.Close()
+	if p.Page > doc.Pages() {
+		return nil, Fail("BAD_INPUT", "page %d is past the end of the document", p.Page)
+	}
+	w, h, dpi, err := doc.PageSize(p.Page - 1)
+	if err != nil {
+		return nil, asFailure(err)
+	}
+	img, err := render.RenderContext(ctx, doc, p.Page-1)
+	if err != nil {
+		return nil, asFailure(err)
+	}
+	var words []text.Word
+	if f.ContentType == "application/pdf" {
+		pg, err := text.PDFPage(ctx, path, p.Page, float64(dpi)/72)
+		if err != nil {
+			return nil, err
+		}
+		words = pg.Words
+	}
+	info := sheetinfo.Read(words, float64(w), float64(h))
+	org, _ := tenant.Org(ctx)
+	key := SheetKey(org, d.ID, p.Page)
+	if err := in.storeImages(ctx, key, img); err != nil {
+		return nil, err
+	}
+	wb, _ := json.Marshal(words)
+	if err := in.Blobs.WriteAll(ctx, key+"-words.json", wb, &blob.WriterOptions{ContentType: "application/json"}); err != nil {
+		return nil, err
+	}
+	img = nil // the page is stored; let it go before the database work
+	s, err := in.saveSheet(ctx, d, p.Page, info, w, h, dpi)
+	if err != nil {
+		return nil, err
+	}
+	return SheetResult{SheetID: s.ID, PageNumber: p.Page, SheetNumber: s.SheetNumber, Title: s.Title, Discipline: s.Discipline,
+		Width: w, Height: h, DPI: dpi, Words: len(words)}, nil
+}
+
+func (in *Ingest) storeImages(ctx context.Context, key string, img *image.Gray) error {
+	put := func(ctx context.Context, name string, data []byte) error {
+		return in.Blobs.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "image/png"})
+	}
+	bw, err := in.Blobs.NewWriter(ctx, key+".png", &blob.WriterOptions{ContentType: "image/png"})
+	if err != nil {
+		return err
+	}
+	if err := render.EncodePNG(bw, img); err != nil {
+		bw.Close()
+		return err
+	}
+	if err := bw.Close(); err != nil {
+		return err
+	}
+	tw, err := in.Blobs.NewWriter(ctx, key+"-thumb.png", &blob.WriterOptions{ContentType: "image/png"})
+	if err != nil {
+		return err
+	}
+	if err := render.EncodePNG(tw, render.Thumbnail(img, 1024)); err != nil {
+		tw.Close()
+		return err
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	desc, err := render.WriteDZI(ctx, img, 256, 1, "png", func(ctx context.Context, name string, data []byte) error {
+		return put(ctx, key+"_files/"+name, data)
+	})
+	if err != nil {
+		return err
+	}
+	return in.Blobs.WriteAll(ctx, key+".dzi", desc, &blob.WriterOptions{ContentType: "application/xml"})
+}
+
+// saveSheet creates the page's sheet or, on a retry, updates it: the
+// (drawing, page) pair is unique, so a sheet is never made twice.
+func (in *Ingest) saveSheet(ctx context.Context, d *ent.Drawing, page int, info sheetinfo.Info, w, h, dpi int) (*ent.Sheet, error) {
+	s, err := in.R.DB.Sheet.Query().Where(sheet.DrawingID(d.ID), sheet.PageNumber(page)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		id := ids.New(ids.Sheet)
+		return in.R.DB.Sheet.Create().SetID(id).SetURI(SheetURI(id)).SetProjectID(d.ProjectID).SetDrawingID(d.ID).SetPageNumber(page).
+			SetSheetNumber(info.Number).SetSheetNumberNorm(sheetmeta.Normalize(info.Number)).SetTitle(info.Title).
+			SetDiscipline(info.Discipline).SetWidth(w).SetHeight(h).SetDpi(dpi).Save(ctx)
+	case err != nil:
+		return nil, err
+	}
+	return in.R.DB.Sheet.UpdateOne(s).SetSheetNumber(info.Number).SetSheetNumberNorm(sheetmeta.Normalize(info.Number)).
+		SetTitle(info.Title).SetDiscipline(info.Discipline).SetWidth(w).SetHeight(h).SetDpi(dpi).Save(ctx)
+}
+
+// DrawingResult is what a completed drawing_preprocess job reports.
+type DrawingResult struct {
+	DrawingID string        `json:"drawing_id"`
+	Sheets    []SheetResult `json:"sheets"`
+}
+
+// finishDrawing runs when every page is done. One failed page fails the
+// drawing and removes its sheets, so nothing half-made is left behind.
+func (in *Ingest) finishDrawing(ctx context.Context, parent *ent.Job, children []*ent.Job) (any, error) {
+	var failed *ent.Job
+	res := DrawingResult{DrawingID: parent.TargetID}
+	for _, c := range children {
+		if c.Status != job.StatusCompleted {
+			if failed == nil {
+				failed = c
+			}
+			continue
+		}
+		var sr SheetResult
+		if err := json.Unmarshal(c.Result, &sr); err == nil {
+			res.Sheets = append(res.Sheets, sr)
+		}
+	}
+	if failed != nil {
+		if _, err := in.R.DB.Sheet.Delete().Where(sheet.DrawingID(parent.TargetID)).Exec(ctx); err != nil {
+			return nil, err
+		}
+		_ = in.R.DB.Drawing.UpdateOneID(parent.TargetID).SetStatus(drawing.StatusFailed).Exec(ctx)
+		var p pageInput
+		_ = json.Unmarshal(failed.Input, &p)
+		code, msg := "PAGE_FAILED", "a page could not be processed"
+		if failed.Error != nil {
+			code, msg = failed.Error.Code, failed.Error.Message
+		}
+		return nil, Fail(code, "page %d: %s", p.Page, msg)
+	}
+	if err := in.R.DB.Drawing.UpdateOneID(parent.TargetID).SetStatus(drawing.StatusReady).Exec(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
+}

@@ -1,0 +1,216 @@
+package jobs_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/drawing"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/internal/blobs"
+	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/store"
+	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/render"
+)
+
+type ingestEnv struct {
+	ctx     context.Context
+	db      *ent.Client
+	q       *jobs.Queue
+	ingest  *jobs.Ingest
+	project *ent.Project
+}
+
+func newIngestEnv(t *testing.T, lim render.Limits) *ingestEnv {
+	t.Helper()
+	base := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(base, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Migrate(base); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := jobs.OpenRedis(base, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucket, err := blobs.Open(base, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	q := jobs.NewQueue(rd)
+	w := jobs.NewWorker(rd, jobs.WorkerConfig{Concurrency: 2, ShutdownTimeout: 10 * time.Second}, log)
+	in := &jobs.Ingest{R: jobs.NewRunner(st.Client, q, log), Blobs: bucket, Limits: lim}
+	in.Register(w)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		w.Shutdown()
+		q.Close()
+		rd.Close()
+		bucket.Close()
+		st.Close()
+	})
+	ctx := tenant.WithOrg(base, "org_test")
+	p, err := st.Client.Project.Create().SetName("ingest").Save(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ingestEnv{ctx: ctx, db: st.Client, q: q, ingest: in, project: p}
+}
+
+// submit stores data as a ready file, makes a drawing and queues its processing.
+func (e *ingestEnv) submit(t *testing.T, data []byte, ct string) (*ent.Drawing, *ent.Job) {
+	t.Helper()
+	key := uploads.StorageKey("org_test", "fil_"+t.Name())
+	if err := e.ingest.Blobs.WriteAll(e.ctx, key, data, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := e.db.File.Create().SetProjectID(e.project.ID).SetFilename("set.pdf").SetContentType(ct).
+		SetSize(int64(len(data))).SetStorageKey(key).SetStatus("ready").Save(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.db.Drawing.Create().SetProjectID(e.project.ID).SetFileID(f.ID).SetName("set").Save(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := jobs.Start(e.ctx, e.db, e.q, jobs.NewJob{Type: jobs.TypeDrawingPreprocess, ProjectID: e.project.ID,
+		TargetType: job.TargetTypeDrawing, TargetID: d.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, j
+}
+
+func (e *ingestEnv) wait(t *testing.T, id string) *ent.Job {
+	t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for time.Now().Before(deadline) {
+		j, err := e.db.Job.Get(e.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jobstatus.Terminal(string(j.Status)) {
+			return j
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("job %s did not finish", id)
+	return nil
+}
+
+func TestIngestSyntheticSet(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Seed: 11, Sheets: 3, PageSize: "24x18"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pdf bytes.Buffer
+	if err := set.WritePDF(&pdf); err != nil {
+		t.Fatal(err)
+	}
+	e := newIngestEnv(t, render.Limits{DPI: 100, MaxPixels: 250_000_000, MaxPages: 1000})
+	d, j := e.submit(t, pdf.Bytes(), "application/pdf")
+	got := e.wait(t, j.ID)
+	if got.Status != job.StatusCompleted {
+		t.Fatalf("drawing job %s: %+v", got.Status, got.Error)
+	}
+	children, _ := e.db.Job.Query().Where(job.ParentID(j.ID)).All(e.ctx)
+	if len(children) != 3 {
+		t.Fatalf("%d sheet jobs, want 3", len(children))
+	}
+	for _, c := range children {
+		if c.Type != jobs.TypeSheetPreprocess || c.Status != job.StatusCompleted || c.StartedAt == nil || c.CompletedAt == nil {
+			t.Fatalf("child %+v", c)
+		}
+	}
+	dr, _ := e.db.Drawing.Get(e.ctx, d.ID)
+	if dr.Status != drawing.StatusReady || dr.PageCount != 3 {
+		t.Fatalf("drawing %s with %d pages", dr.Status, dr.PageCount)
+	}
+	sheets, _ := e.db.Sheet.Query().Where(sheet.DrawingID(d.ID)).Order(ent.Asc(sheet.FieldPageNumber)).All(e.ctx)
+	if len(sheets) != 3 {
+		t.Fatalf("%d sheets", len(sheets))
+	}
+	for i, s := range sheets {
+		want := set.Truth.Sheets[i]
+		if s.SheetNumber != want.SheetNumber || s.Title != want.Title || s.Discipline != want.Discipline {
+			t.Errorf("page %d: got %q %q %q, want %q %q %q", i+1, s.SheetNumber, s.Title, s.Discipline, want.SheetNumber, want.Title, want.Discipline)
+		}
+		if s.Dpi != 100 || s.Width != 2400 || s.Height != 1800 || s.URI != jobs.SheetURI(s.ID) {
+			t.Errorf("page %d: %dx%d at %d dpi, uri %q", i+1, s.Width, s.Height, s.Dpi, s.URI)
+		}
+		key := jobs.SheetKey("org_test", d.ID, s.PageNumber)
+		for _, suffix := range []string{".png", "-thumb.png", ".dzi", "_files/0/0_0.png", "-words.json"} {
+			if ok, _ := e.ingest.Blobs.Exists(e.ctx, key+suffix); !ok {
+				t.Errorf("page %d: %s was not stored", i+1, key+suffix)
+			}
+		}
+	}
+	// processing the drawing again (a duplicate delivery after a crash)
+	// neither duplicates nor loses sheets
+	if err := e.db.Job.UpdateOneID(j.ID).SetStatus(job.StatusQueued).Exec(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := jobs.Enqueue(e.ctx, e.q, got, ""); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	if n, _ := e.db.Sheet.Query().Where(sheet.DrawingID(d.ID)).Count(e.ctx); n != 3 {
+		t.Fatalf("%d sheets after reprocessing", n)
+	}
+	if n, _ := e.db.Job.Query().Where(job.ParentID(j.ID)).Count(e.ctx); n != 3 {
+		t.Fatalf("%d sheet jobs after reprocessing", n)
+	}
+}
+
+func TestIngestBadInputFailsCleanly(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Seed: 5, Sheets: 2, PageSize: "24x18"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pdf bytes.Buffer
+	if err := set.WritePDF(&pdf); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		lim  render.Limits
+		code string
+	}{
+		{"truncated PDF", pdf.Bytes()[:len(pdf.Bytes())/3], render.Limits{DPI: 72, MaxPixels: 1e8, MaxPages: 100}, "CORRUPT_FILE"},
+		{"not a PDF at all", []byte("%PDF-1.7\nthis is not really a pdf"), render.Limits{DPI: 72, MaxPixels: 1e8, MaxPages: 100}, "CORRUPT_FILE"},
+		{"pages over the cap", pdf.Bytes(), render.Limits{DPI: 300, MaxPixels: 10_000_000, MaxPages: 100}, "PAGE_TOO_LARGE"},
+		{"too many pages", pdf.Bytes(), render.Limits{DPI: 72, MaxPixels: 1e8, MaxPages: 1}, "TOO_MANY_PAGES"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newIngestEnv(t, tt.lim)
+			d, j := e.submit(t, tt.data, "application/pdf")
+			got := e.wait(t, j.ID)
+			if got.Status != job.StatusFailed || got.Error == nil || got.Error.Code != tt.code || got.Error.Message == "" {
+				t.Fatalf("status %s, error %+v; want Failed %s", got.Status, got.Error, tt.code)
+			}
+			if n, _ := e.db.Sheet.Query().Where(sheet.DrawingID(d.ID)).Count(e.ctx); n != 0 {
+				t.Fatalf("%d sheets left behind", n)
+			}
+			if dr, _ := e.db.Drawing.Get(e.ctx, d.ID); dr.Status != drawing.StatusFailed {
+				t.Fatalf("drawing status %s, want failed", dr.Status)
+			}
+		})
+	}
+}
