@@ -65,7 +65,7 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.BurstVision, "burst-vision", envInt("burst-vision", 10), "vision burst per API key (env "+EnvName("burst-vision")+")")
 	fs.IntVar(&c.RenderDPI, "render-dpi", envInt("render-dpi", 300), "DPI pages are rendered at, 72 to 600 (env "+EnvName("render-dpi")+")")
 	fs.IntVar(&c.MaxPageMP, "max-page-megapixels", envInt("max-page-megapixels", 250), "largest rendered page in megapixels; larger pages fail (env "+EnvName("max-page-megapixels")+")")
-	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 1000), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
+	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 500), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
 }
 
@@ -110,7 +110,7 @@ func (c *Config) Resolve() error {
 		c.MaxPageMP = 250
 	}
 	if c.MaxPages == 0 {
-		c.MaxPages = 1000
+		c.MaxPages = 500
 	}
 	if c.MaxPageMP < 0 || c.MaxPages < 0 {
 		return fmt.Errorf("--max-page-megapixels and --max-pages must be positive")

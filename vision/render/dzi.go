@@ -1,0 +1,144 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"math/bits"
+	"runtime"
+	"sync"
+)
+
+// DZI defaults for the web viewer (OpenSeadragon).
+const (
+	DZITileSize = 256
+	DZIOverlap  = 1
+	DZIFormat   = "png"
+)
+
+// DZILevels is the number of levels of a Deep Zoom pyramid for a w × h
+// image: levels 0..ceil(log2(max(w,h))), level L being
+// ceil(w/2^(max-L)) × ceil(h/2^(max-L)).
+func DZILevels(w, h int) int {
+	return bits.Len(uint(max(w, h, 1)-1)) + 1
+}
+
+// DZILevelSize is the size of level L of a w × h image's pyramid.
+func DZILevelSize(w, h, level int) (int, int) {
+	shift := DZILevels(w, h) - 1 - level
+	div := 1 << shift
+	return (w + div - 1) / div, (h + div - 1) / div
+}
+
+// WriteDZI makes the Deep Zoom tile pyramid of src. It calls put for each
+// tile, named "{level}/{col}_{row}.{format}" (store them under
+// "NAME_files/" next to the descriptor "NAME.dzi"), and returns the
+// descriptor XML. format is "png" or "jpg".
+//
+// Levels are made by successive 2× area-average reductions, each from the
+// one above, so besides src at most two reduced levels (1/4 and 1/16 of its
+// size) are alive at once. Tiles are encoded and put by a pool of
+// GOMAXPROCS goroutines; put may be called concurrently and owns the data
+// it receives. The first error from put or ctx stops the work and is
+// returned.
+func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, format string,
+	put func(ctx context.Context, name string, data []byte) error) (descriptor []byte, err error) {
+	b := src.Bounds()
+	w, h := b.Dx(), b.Dy()
+	switch {
+	case w == 0 || h == 0:
+		return nil, errors.New("render: DZI of an empty image")
+	case tileSize < 1:
+		return nil, fmt.Errorf("render: DZI tile size %d", tileSize)
+	case overlap < 0 || overlap >= tileSize:
+		return nil, fmt.Errorf("render: DZI overlap %d with tile size %d", overlap, tileSize)
+	case put == nil:
+		return nil, errors.New("render: WriteDZI needs a put function")
+	}
+	var encode func(*bytes.Buffer, *image.Gray) error
+	switch format {
+	case "png":
+		encode = func(buf *bytes.Buffer, m *image.Gray) error { return EncodePNG(buf, m) }
+	case "jpg", "jpeg":
+		encode = func(buf *bytes.Buffer, m *image.Gray) error { return jpeg.Encode(buf, m, &jpeg.Options{Quality: 85}) }
+	default:
+		return nil, fmt.Errorf("render: DZI format %q (want png or jpg)", format)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	type tile struct {
+		name string
+		img  *image.Gray
+	}
+	tiles := make(chan tile, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	var bufs sync.Pool
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range tiles {
+				if ctx.Err() != nil {
+					continue // drain
+				}
+				buf, _ := bufs.Get().(*bytes.Buffer)
+				if buf == nil {
+					buf = new(bytes.Buffer)
+				}
+				buf.Reset()
+				if err := encode(buf, t.img); err != nil {
+					cancel(fmt.Errorf("render: encoding tile %s: %w", t.name, err))
+					continue
+				}
+				data := bytes.Clone(buf.Bytes())
+				bufs.Put(buf)
+				if err := put(ctx, t.name, data); err != nil {
+					cancel(fmt.Errorf("render: storing tile %s: %w", t.name, err))
+				}
+			}
+		}()
+	}
+
+	maxLevel := DZILevels(w, h) - 1
+	level := src
+produce:
+	for l := maxLevel; l >= 0; l-- {
+		lb := level.Bounds()
+		lw, lh := lb.Dx(), lb.Dy()
+		cols, rows := (lw+tileSize-1)/tileSize, (lh+tileSize-1)/tileSize
+		for r := 0; r < rows; r++ {
+			for c := 0; c < cols; c++ {
+				x0, y0 := c*tileSize, r*tileSize
+				if c > 0 {
+					x0 -= overlap
+				}
+				if r > 0 {
+					y0 -= overlap
+				}
+				x1, y1 := min(lw, (c+1)*tileSize+overlap), min(lh, (r+1)*tileSize+overlap)
+				rect := image.Rect(x0, y0, x1, y1).Add(lb.Min)
+				t := tile{name: fmt.Sprintf("%d/%d_%d.%s", l, c, r, format), img: level.SubImage(rect).(*image.Gray)}
+				select {
+				case tiles <- t:
+				case <-ctx.Done():
+					break produce
+				}
+			}
+		}
+		if l > 0 {
+			level = Halve(level) // the encoders still read the level above; it is freed when they finish
+		}
+	}
+	close(tiles)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(nil, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+
+		`<Image TileSize="%d" Overlap="%d" Format="%s" xmlns="http://schemas.microsoft.com/deepzoom/2008"><Size Width="%d" Height="%d"/></Image>`+"\n",
+		tileSize, overlap, format, w, h), nil
+}
