@@ -180,18 +180,29 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	if err != nil {
 		return nil, asFailure(err)
 	}
+	// the text layer is read by a separate process: overlap it with rendering
+	type textResult struct {
+		words []text.Word
+		err   error
+	}
+	textc := make(chan textResult, 1)
+	go func() {
+		if f.ContentType != "application/pdf" {
+			textc <- textResult{}
+			return
+		}
+		pg, err := text.PDFPage(ctx, path, p.Page, float64(dpi)/72)
+		textc <- textResult{pg.Words, err}
+	}()
 	img, err := render.RenderContext(ctx, doc, p.Page-1)
+	tr := <-textc
 	if err != nil {
 		return nil, asFailure(err)
 	}
-	var words []text.Word
-	if f.ContentType == "application/pdf" {
-		pg, err := text.PDFPage(ctx, path, p.Page, float64(dpi)/72)
-		if err != nil {
-			return nil, err
-		}
-		words = pg.Words
+	if tr.err != nil {
+		return nil, tr.err
 	}
+	words := tr.words
 	info := sheetinfo.Read(words, float64(w), float64(h))
 	org, _ := tenant.Org(ctx)
 	key := SheetKey(org, d.ID, p.Page)
@@ -215,17 +226,31 @@ func (in *Ingest) storeImages(ctx context.Context, key string, img *image.Gray) 
 	put := func(ctx context.Context, name string, data []byte) error {
 		return in.Blobs.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "image/png"})
 	}
-	bw, err := in.Blobs.NewWriter(ctx, key+".png", &blob.WriterOptions{ContentType: "image/png"})
-	if err != nil {
+	// the full-page PNG is one long single-threaded encode: run it beside
+	// the tile pyramid, which spreads over the other cores
+	pngc := make(chan error, 1)
+	go func() {
+		bw, err := in.Blobs.NewWriter(ctx, key+".png", &blob.WriterOptions{ContentType: "image/png"})
+		if err != nil {
+			pngc <- err
+			return
+		}
+		if err := render.EncodePNG(bw, img); err != nil {
+			bw.Close()
+			pngc <- err
+			return
+		}
+		pngc <- bw.Close()
+	}()
+	if err := in.storeTiles(ctx, key, img, put); err != nil {
+		<-pngc
 		return err
 	}
-	if err := render.EncodePNG(bw, img); err != nil {
-		bw.Close()
-		return err
-	}
-	if err := bw.Close(); err != nil {
-		return err
-	}
+	return <-pngc
+}
+
+// storeTiles writes the thumbnail and the deep-zoom pyramid.
+func (in *Ingest) storeTiles(ctx context.Context, key string, img *image.Gray, put func(context.Context, string, []byte) error) error {
 	tw, err := in.Blobs.NewWriter(ctx, key+"-thumb.png", &blob.WriterOptions{ContentType: "image/png"})
 	if err != nil {
 		return err

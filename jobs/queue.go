@@ -102,8 +102,11 @@ func NewWorker(r *Redis, cfg WorkerConfig, log *slog.Logger) *Worker {
 		Concurrency:     cfg.Concurrency,
 		Queues:          QueueWeights,
 		ShutdownTimeout: cfg.ShutdownTimeout,
-		Logger:          slogAdapter{log},
-		LogLevel:        asynq.WarnLevel,
+		// idle workers look for new tasks this often; stages of a job tree
+		// wait for it once each, so keep it short
+		TaskCheckInterval: 200 * time.Millisecond,
+		Logger:            slogAdapter{log},
+		LogLevel:          asynq.WarnLevel,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			log.Warn("task failed", "type", t.Type(), "err", err)
 		}),

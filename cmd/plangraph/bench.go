@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/plangraph/plangraph/internal/bench"
@@ -24,8 +26,20 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.IntVar(&o.Sheets, "sheets", 10000, "sheets to seed")
 		fs.IntVar(&o.Rate, "rate", 500, "requests per second offered to each target")
 		fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long each target is measured")
+		cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
+		}
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
 		}
 		o.Out = stdout
 		res, err := bench.API(ctx, o)
@@ -37,6 +51,20 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				float64(res[1].P50)/float64(res[0].P50), float64(res[2].P50)/float64(res[0].P50))
 		}
 		return nil
+	case "render":
+		fs := flag.NewFlagSet("plangraph bench render", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		page := fs.Int("page", 1, "page to render (1-based)")
+		dpi := fs.Int("dpi", 300, "DPI")
+		runs := fs.Int("runs", 3, "runs of each; the best time counts")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if fs.NArg() != 1 {
+			return fmt.Errorf("usage: plangraph bench render [--page N] [--dpi D] FILE.pdf")
+		}
+		_, err := bench.Render(ctx, fs.Arg(0), *page, *dpi, *runs, stdout)
+		return err
 	}
-	return fmt.Errorf("unknown benchmark %q (have: api)", args[0])
+	return fmt.Errorf("unknown benchmark %q (have: api, render)", args[0])
 }
