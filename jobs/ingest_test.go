@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
@@ -136,6 +137,10 @@ func TestIngestSyntheticSet(t *testing.T) {
 		if c.Type != jobs.TypeSheetPreprocess || c.Status != job.StatusCompleted || c.StartedAt == nil || c.CompletedAt == nil {
 			t.Fatalf("child %+v", c)
 		}
+		grand, _ := e.db.Job.Query().Where(job.ParentID(c.ID)).All(e.ctx)
+		if len(grand) != 1 || grand[0].Type != jobs.TypeBlockPreprocess || grand[0].Status != job.StatusCompleted {
+			t.Fatalf("block jobs of %s: %+v", c.ID, grand)
+		}
 	}
 	dr, _ := e.db.Drawing.Get(e.ctx, d.ID)
 	if dr.Status != drawing.StatusReady || dr.PageCount != 3 {
@@ -152,6 +157,28 @@ func TestIngestSyntheticSet(t *testing.T) {
 		}
 		if s.Dpi != 100 || s.Width != 2400 || s.Height != 1800 || s.URI != jobs.SheetURI(s.ID) {
 			t.Errorf("page %d: %dx%d at %d dpi, uri %q", i+1, s.Width, s.Height, s.Dpi, s.URI)
+		}
+		// blocks: every truth block found with the right type (segmentation
+		// quality itself is measured in vision/layout)
+		blocks, _ := e.db.Block.Query().Where(block.SheetID(s.ID)).All(e.ctx)
+		types := map[string]int{}
+		for _, b := range blocks {
+			types[string(b.Type)]++
+			if b.URI != jobs.BlockURI(b.ID) || !b.Bounds.Valid() || b.Description == "" {
+				t.Errorf("page %d: block %+v", i+1, b)
+			}
+			if ok, _ := e.ingest.Blobs.Exists(e.ctx, jobs.BlockKey("org_test", b.ID)+".png"); !ok {
+				t.Errorf("page %d: block %s image was not stored", i+1, b.ID)
+			}
+		}
+		wantTypes := map[string]int{}
+		for _, b := range want.Blocks {
+			wantTypes[b.Type]++
+		}
+		for typ, n := range wantTypes {
+			if types[typ] != n {
+				t.Errorf("page %d: %d %s blocks, want %d (got %v)", i+1, types[typ], typ, n, types)
+			}
 		}
 		key := jobs.SheetKey("org_test", d.ID, s.PageNumber)
 		for _, suffix := range []string{".png", "-thumb.png", ".dzi", "_files/0/0_0.png", "-words.json"} {
@@ -174,6 +201,9 @@ func TestIngestSyntheticSet(t *testing.T) {
 	}
 	if n, _ := e.db.Job.Query().Where(job.ParentID(j.ID)).Count(e.ctx); n != 3 {
 		t.Fatalf("%d sheet jobs after reprocessing", n)
+	}
+	if n, _ := e.db.Block.Query().Count(e.ctx); n == 0 || n > 3*12 {
+		t.Fatalf("%d blocks after reprocessing", n)
 	}
 }
 

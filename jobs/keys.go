@@ -10,3 +10,10 @@ func SheetURI(id string) string { return "/v1/sheets/" + id + "/image" }
 func SheetKey(orgID, drawingID string, page int) string {
 	return fmt.Sprintf("sheets/%s/%s/%d", orgID, drawingID, page)
 }
+
+// BlockURI is where a block's image is served (relative to the API).
+func BlockURI(id string) string { return "/v1/blocks/" + id + "/image" }
+
+// BlockKey is the blob key prefix of a block's image (KEY.png) and words
+// (KEY-words.json, boxes in block pixels).
+func BlockKey(orgID, blockID string) string { return "blocks/" + orgID + "/" + blockID }

@@ -19,7 +19,8 @@ var tileName = regexp.MustCompile(`^\d{1,2}/\d{1,5}_\d{1,5}\.png$`)
 
 // SheetImages serves a sheet's rendered page, thumbnail and deep-zoom
 // tiles (GET /v1/sheets/{id}/image[?variant=thumbnail], /tiles.dzi,
-// /tiles_files/{level}/{col}_{row}.png) from the blob store.
+// /tiles_files/{level}/{col}_{row}.png) and block images
+// (GET /v1/blocks/{id}/image) from the blob store.
 func (a *API) SheetImages(bucket *blob.Bucket) {
 	serve := func(w http.ResponseWriter, r *http.Request, suffix, ct string) {
 		id := r.PathValue("id")
@@ -33,20 +34,7 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 			return
 		}
 		org, _ := tenant.Org(r.Context())
-		rd, err := bucket.NewReader(r.Context(), jobs.SheetKey(org, s.DrawingID, s.PageNumber)+suffix, nil)
-		if gcerrors.Code(err) == gcerrors.NotFound {
-			a.fail(w, r, apierr.NotFoundf("sheet %s has no such image", id))
-			return
-		}
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		defer rd.Close()
-		w.Header().Set("Content-Type", ct)
-		w.Header().Set("Content-Length", strconv.FormatInt(rd.Size(), 10))
-		w.Header().Set("Cache-Control", "private, max-age=3600")
-		_, _ = io.Copy(w, rd)
+		a.serveBlob(w, r, bucket, jobs.SheetKey(org, s.DrawingID, s.PageNumber)+suffix, ct, "sheet "+id+" has no such image")
 	}
 	a.mux.HandleFunc("GET /v1/sheets/{id}/image", func(w http.ResponseWriter, r *http.Request) {
 		switch v := r.URL.Query().Get("variant"); v {
@@ -57,6 +45,20 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 		default:
 			a.fail(w, r, apierr.Invalid("variant", "must be full or thumbnail"))
 		}
+	})
+	a.mux.HandleFunc("GET /v1/blocks/{id}/image", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		b, err := a.r.Query().Block(r.Context(), id)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if b == nil {
+			a.fail(w, r, notFound("block", id))
+			return
+		}
+		org, _ := tenant.Org(r.Context())
+		a.serveBlob(w, r, bucket, jobs.BlockKey(org, b.ID)+".png", "image/png", "block "+id+" has no image")
 	})
 	a.mux.HandleFunc("GET /v1/sheets/{id}/tiles.dzi", func(w http.ResponseWriter, r *http.Request) {
 		serve(w, r, ".dzi", "application/xml")
@@ -69,4 +71,22 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 		}
 		serve(w, r, "_files/"+t, "image/png")
 	})
+}
+
+// serveBlob streams one stored image.
+func (a *API) serveBlob(w http.ResponseWriter, r *http.Request, bucket *blob.Bucket, key, ct, missing string) {
+	rd, err := bucket.NewReader(r.Context(), key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		a.fail(w, r, apierr.NotFoundf("%s", missing))
+		return
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	defer rd.Close()
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Length", strconv.FormatInt(rd.Size(), 10))
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	_, _ = io.Copy(w, rd)
 }

@@ -805,6 +805,13 @@ func operations() []op {
 			errs:    getErrs,
 			errText: map[int]string{404: "No such sheet or tile (NOT_FOUND)."}},
 
+		op{method: "GET", path: "/v1/blocks/{id}/image", id: "getBlockImage", tag: "Blocks", summary: "A block's image",
+			desc:    "The block cut from its sheet's page image (block pixels: parse results' bounds are relative to it).",
+			params:  []node{pathID("blk", "block")},
+			ok:      map[int]node{200: imageResponse("The PNG image.", "image/png")},
+			errs:    getErrs,
+			errText: map[int]string{404: "No such block, or it has no image yet (NOT_FOUND)."}},
+
 		op{method: "PUT", path: "/uploads/{id}", id: "uploadFileBytes", tag: "Files", summary: "Upload a file's bytes (signed URL)",
 			desc: "The `upload_url` of POST /v1/files: its signature is the credential (no API key). Send exactly `size` bytes with the returned headers; nothing is kept unless all of them arrive.",
 			params: []node{
