@@ -16,5 +16,5 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo_() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 echo "installing: ${missing[*]}" >&2
-sudo_ apt-get update -qq
-sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+sudo_ apt-get -o DPkg::Lock::Timeout=600 update -qq
+sudo_ env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"

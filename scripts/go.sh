@@ -22,8 +22,8 @@ sudo_() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 boot=$(command -v go 2>/dev/null || true)
 if [ -z "$boot" ]; then
   echo "installing Debian's golang-go to bootstrap $want_version" >&2
-  sudo_ apt-get update -qq >&2
-  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go ca-certificates unzip >&2
+  sudo_ apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq golang-go ca-certificates unzip >&2
   boot=$(command -v go)
 fi
 arch=$(uname -m); case "$arch" in x86_64) arch=amd64 ;; aarch64|arm64) arch=arm64 ;; esac
