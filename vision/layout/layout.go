@@ -6,11 +6,17 @@
 // long side is at most maxSide pixels (min-pooling rather than averaging
 // keeps hairlines inked). Steps:
 //
-//  1. find the sheet border (long lines near the edges) and work inside it;
+//  1. find the sheet border (four long lines meeting at their ends, so a
+//     page-edge line or a ruler band is not taken for it) and work inside it;
 //  2. find separator lines spanning most of the frame; the title block is the
-//     strip beyond the separator nearest the sheet number;
+//     strip beyond the separator nearest the sheet number — or, failing
+//     one, beyond the nearest long (possibly cell-by-cell) line above or
+//     left of the number;
 //  3. split the rest by the remaining separators, then by recursive XY-cut
-//     on whitespace gaps wider than cutGapEm text heights;
+//     on whitespace gaps wider than cutGapEm text heights; a notes', legend's
+//     or schedule's heading found below a cell's top splits the cell (across
+//     when centred, else by taking out the heading's text column); without
+//     a title block, the cells stacked round the sheet number become one;
 //  4. re-join what the cut split too finely: a view's title (a short text
 //     region just under a drawing) joins the view above it, a legend's,
 //     notes' or schedule's heading joins the body below it, an untitled
@@ -49,6 +55,7 @@ const (
 	marginEm  = 0.9  // margin reported around a block's ink (≈1/9 in)
 	sepFrac   = 0.97 // a separator spans (nearly) all of its area, end to end
 	frameFrac = 0.5  // a border line spans this fraction of the page
+	stripFrac = 0.3  // a title strip's dividing line spans this fraction of the frame
 )
 
 // mask is a binary ink image.
@@ -118,7 +125,11 @@ func Segment(img *image.Gray, words []text.Word, titleNumber geom.Box) []Block {
 	if !bordered && !num.Valid() {
 		vs, hs = nil, nil
 	}
-	if tb, rest, ok := titleBlock(inner, frame, vs, hs, num); ok {
+	tb, rest, ok := titleBlock(inner, frame, vs, hs, num)
+	if !ok && bordered && num.Valid() {
+		tb, rest, ok = m.numberStrip(inner, frame, num, em)
+	}
+	if ok {
 		regions = append(regions, region{r: tb, tb: true})
 		work = rest
 	}
@@ -132,13 +143,6 @@ func Segment(img *image.Gray, words []text.Word, titleNumber geom.Box) []Block {
 	if bordered {
 		parts = m.splitBySeparators(work)
 	}
-	for _, c := range parts {
-		cells = append(cells, m.xycut(c, gap)...)
-	}
-	for _, c := range cells {
-		regions = append(regions, region{r: c, framed: m.framed(c)})
-	}
-
 	// words in mask coordinates
 	mw := make([]text.Word, len(words))
 	for i, w := range words {
@@ -146,13 +150,32 @@ func Segment(img *image.Gray, words []text.Word, titleNumber geom.Box) []Block {
 		mw[i].Box = geom.Box{XMin: (w.Box.XMin - float64(b.Min.X)) * k, YMin: (w.Box.YMin - float64(b.Min.Y)) * k,
 			XMax: (w.Box.XMax - float64(b.Min.X)) * k, YMax: (w.Box.YMax - float64(b.Min.Y)) * k}
 	}
+	for _, c := range parts {
+		cells = append(cells, m.xycut(c, gap)...)
+	}
+	cells, carved := m.splitHeadings(cells, mw, em, gap)
+	for _, c := range cells {
+		regions = append(regions, region{r: c, framed: m.framed(c)})
+	}
+	for _, c := range carved {
+		regions = append(regions, region{r: c})
+	}
+	hasTB := false
+	for _, rg := range regions {
+		hasTB = hasTB || rg.tb
+	}
+	if !hasTB && num.Valid() {
+		regions = numberCluster(regions, num, inner, em, mw)
+	}
+
 	regions = attachCaptions(regions, mw, em)
 	regions = joinFragments(regions, mw, em)
 	regions = absorbSmall(regions, em)
+	regions = dropStrips(regions, em)
 
 	margin := marginEm * em
 	out := make([]Block, 0, len(regions))
-	for _, rg := range regions {
+	for i, rg := range regions {
 		bx := geom.Box{XMin: float64(rg.r.x0), YMin: float64(rg.r.y0), XMax: float64(rg.r.x1), YMax: float64(rg.r.y1)}
 		if !rg.tb && !m.framed(rg.r) { // a frame is the block's edge; else add the margin
 			bx = geom.Box{XMin: bx.XMin - margin, YMin: bx.YMin - margin, XMax: bx.XMax + margin, YMax: bx.YMax + margin}
@@ -161,7 +184,7 @@ func Segment(img *image.Gray, words []text.Word, titleNumber geom.Box) []Block {
 		if rg.tb {
 			blk.Type = "TitleBlock"
 		} else {
-			blk = classify(rg.r, mw, em)
+			blk = classify(rg.r, ownWords(regions, i, mw), em)
 		}
 		blk.Box = geom.Box{
 			XMin: clampF(bx.XMin/k+float64(b.Min.X), float64(b.Min.X), float64(b.Max.X)),
@@ -263,60 +286,130 @@ func (m *mask) vRun(x, y0, y1 int) int {
 	return best
 }
 
-// frame finds the sheet border: the outermost long lines near each edge.
-// It returns the area inside the border lines and the border itself (the
-// lines' centres); both are the ink box when there is no border.
+// frame finds the sheet border: long lines near each edge, the four
+// meeting at their ends (so that a page-edge line or a ruler band's outer
+// line is not taken for one side of an inner border). Among such
+// rectangles the outermost wins; failing any, the outermost long line on
+// each side is used. It returns the area inside the border lines and the
+// border itself (the lines' centres); both are the ink box when there is
+// no border.
 func (m *mask) frame() (inner, frame rect, ok bool) {
 	all := m.bbox(rect{0, 0, m.w, m.h})
 	inner, frame = all, all
-	// top/bottom
-	var hl []int
+	if all.empty() {
+		return inner, frame, false
+	}
+	// a long line: its rows (or columns) [a, b] and its longest run [s, e)
+	type fl struct{ a, b, s, e int }
+	var hl, vl []int
 	for y := all.y0; y < all.y1; y++ {
 		if m.hRun(y, all.x0, all.x1) >= int(frameFrac*float64(all.w())) {
 			hl = append(hl, y)
 		}
 	}
-	var vl []int
 	for x := all.x0; x < all.x1; x++ {
 		if m.vRun(x, all.y0, all.y1) >= int(frameFrac*float64(all.h())) {
 			vl = append(vl, x)
 		}
 	}
-	edge := func(ls []int, lo, hi int, fromLow bool) (in, centre int, ok bool) {
-		band := (hi - lo) / 6
-		if len(ls) == 0 {
-			return 0, 0, false
-		}
-		if fromLow {
-			if ls[0] > lo+band {
-				return 0, 0, false
+	var hs, vs []fl
+	for _, g := range groups(hl) {
+		best := fl{a: g.a, b: g.b}
+		for y := g.a; y <= g.b; y++ {
+			if s, e := m.hRunExt(y, all.x0, all.x1); e-s > best.e-best.s {
+				best.s, best.e = s, e
 			}
-			e := ls[0]
-			for i := 1; i < len(ls) && ls[i] == e+1; i++ {
-				e = ls[i]
+		}
+		hs = append(hs, best)
+	}
+	for _, g := range groups(vl) {
+		best := fl{a: g.a, b: g.b}
+		for x := g.a; x <= g.b; x++ {
+			if s, e := m.vRunExt(x, all.y0, all.y1); e-s > best.e-best.s {
+				best.s, best.e = s, e
 			}
-			return e + 1, (ls[0] + e) / 2, true
 		}
-		n := len(ls) - 1
-		if ls[n] < hi-band {
-			return 0, 0, false
-		}
-		s := ls[n]
-		for i := n - 1; i >= 0 && ls[i] == s-1; i-- {
-			s = ls[i]
-		}
-		return s, (s + ls[n] + 1) / 2, true
+		vs = append(vs, best)
 	}
-	t, tc, okT := edge(hl, all.y0, all.y1, true)
-	bo, bc, okB := edge(hl, all.y0, all.y1, false)
-	l, lc, okL := edge(vl, all.x0, all.x1, true)
-	r, rc, okR := edge(vl, all.x0, all.x1, false)
-	if okT && okB && okL && okR && bo > t && r > l {
-		inner = rect{l, t, r, bo}
-		frame = rect{lc, tc, rc, bc}
-		ok = true
+	if len(hs) < 2 || len(vs) < 2 {
+		return inner, frame, false
 	}
-	return inner, frame, ok
+	bandH, bandW := all.h()/6, all.w()/6
+	lo := func(g fl) int { return (g.a + g.b) / 2 }
+	hi := func(g fl) int { return (g.a + g.b + 1) / 2 }
+	tol := max(all.w(), all.h()) / 50
+	near := func(a, b int) bool { return a-b <= tol && b-a <= tol }
+	bestArea := -1
+	for _, t := range hs {
+		if t.a > all.y0+bandH {
+			continue
+		}
+		for _, bo := range hs {
+			if bo.b < all.y1-bandH || bo.a <= t.b {
+				continue
+			}
+			for _, l := range vs {
+				if l.a > all.x0+bandW {
+					continue
+				}
+				for _, r := range vs {
+					if r.b < all.x1-bandW || r.a <= l.b {
+						continue
+					}
+					fr := rect{lo(l), lo(t), hi(r), hi(bo)}
+					if !near(t.s, fr.x0) || !near(t.e, fr.x1) || !near(bo.s, fr.x0) || !near(bo.e, fr.x1) ||
+						!near(l.s, fr.y0) || !near(l.e, fr.y1) || !near(r.s, fr.y0) || !near(r.e, fr.y1) {
+						continue
+					}
+					if a := fr.area(); a > bestArea {
+						bestArea = a
+						frame = fr
+						inner = rect{l.b + 1, t.b + 1, r.a, bo.a}
+					}
+				}
+			}
+		}
+	}
+	if bestArea >= 0 {
+		return inner, frame, true
+	}
+	// no four lines meet: the outermost line on each side
+	t, bo, l, r := hs[0], hs[len(hs)-1], vs[0], vs[len(vs)-1]
+	if t.a > all.y0+bandH || bo.b < all.y1-bandH || l.a > all.x0+bandW || r.b < all.x1-bandW || bo.a <= t.b || r.a <= l.b {
+		return inner, frame, false
+	}
+	return rect{l.b + 1, t.b + 1, r.a, bo.a}, rect{lo(l), lo(t), hi(r), hi(bo)}, true
+}
+
+// hRunExt is the longest horizontal ink run [s, e) on row y within [x0, x1).
+func (m *mask) hRunExt(y, x0, x1 int) (s, e int) {
+	row := m.ink[y*m.w:]
+	cur := x0
+	for x := x0; x < x1; x++ {
+		if !row[x] {
+			cur = x + 1
+			continue
+		}
+		if x+1-cur > e-s {
+			s, e = cur, x+1
+		}
+	}
+	return s, e
+}
+
+// vRunExt is the longest vertical ink run [s, e) on column x within [y0, y1).
+func (m *mask) vRunExt(x, y0, y1 int) (s, e int) {
+	cur := y0
+	for y := y0; y < y1; y++ {
+		if !m.ink[y*m.w+x] {
+			cur = y + 1
+			continue
+		}
+		if y+1-cur > e-s {
+			s, e = cur, y+1
+		}
+	}
+	return s, e
 }
 
 // clearOutside removes ink outside r.
@@ -412,6 +505,213 @@ func titleBlock(inner, frame rect, vs, hs []line, num geom.Box) (tb, rest rect, 
 		}
 	}
 	return best.tb, best.rest, true
+}
+
+// numberStrip finds the title block from the sheet number when no line
+// spans the whole frame: the strip below the nearest long horizontal line
+// above the number, or right of the nearest long vertical line left of it
+// (a line crossing the number's centre and spanning stripFrac of the
+// frame; title strips are often built of separate cells, so the dividing
+// line may stop short of the border). The smaller strip wins.
+func (m *mask) numberStrip(inner, frame rect, num geom.Box, gapEm float64) (tb, rest rect, ok bool) {
+	cx, cy := int((num.XMin+num.XMax)/2), int((num.YMin+num.YMax)/2)
+	if cx < inner.x0 || cx >= inner.x1 || cy < inner.y0 || cy >= inner.y1 {
+		return rect{}, inner, false
+	}
+	// the line through (cx, y) or (x, cy), bridging gaps of up to g
+	// between a strip's cells; a line is nearly all ink, text is not
+	g := max(int(gapEm), 1)
+	span := func(at func(int) bool, c, lo, hi int) int {
+		if !at(c) {
+			return 0
+		}
+		a, b, n := c, c, 1
+		for i, last := c-1, c; i >= lo && last-i <= g; i-- {
+			if at(i) {
+				a, last = i, i
+				n++
+			}
+		}
+		for i, last := c+1, c; i < hi && i-last <= g; i++ {
+			if at(i) {
+				b, last = i, i
+				n++
+			}
+		}
+		if float64(n) < 0.9*float64(b-a+1) {
+			return 0
+		}
+		return b - a + 1
+	}
+	runH := func(y int) int { return span(func(x int) bool { return m.at(x, y) }, cx, inner.x0, inner.x1) }
+	runV := func(x int) int { return span(func(y int) bool { return m.at(x, y) }, cy, inner.y0, inner.y1) }
+	type cand struct{ tb, rest rect }
+	var cs []cand
+	if cy > inner.y0+inner.h()/2 {
+		for y := int(num.YMin) - 1; y > inner.y0+inner.h()/2; y-- {
+			if float64(runH(y)) < stripFrac*float64(inner.w()) {
+				continue
+			}
+			a := y
+			for a-1 > inner.y0 && float64(runH(a-1)) >= stripFrac*float64(inner.w()) {
+				a--
+			}
+			cs = append(cs, cand{rect{frame.x0, (a + y) / 2, frame.x1, frame.y1}, rect{inner.x0, inner.y0, inner.x1, a}})
+			break
+		}
+	}
+	if cx > inner.x0+inner.w()/2 {
+		for x := int(num.XMin) - 1; x > inner.x0+inner.w()/2; x-- {
+			if float64(runV(x)) < stripFrac*float64(inner.h()) {
+				continue
+			}
+			a := x
+			for a-1 > inner.x0 && float64(runV(a-1)) >= stripFrac*float64(inner.h()) {
+				a--
+			}
+			cs = append(cs, cand{rect{(a + x) / 2, frame.y0, frame.x1, frame.y1}, rect{inner.x0, inner.y0, a, inner.y1}})
+			break
+		}
+	}
+	if len(cs) == 0 {
+		return rect{}, inner, false
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		if c.tb.area() < best.tb.area() {
+			best = c
+		}
+	}
+	return best.tb, best.rest, true
+}
+
+// headingKinds are the kinds whose heading sits above a body of text or a
+// table, and so may start a block inside a larger region.
+var headingKinds = map[string]bool{"KeyNotes": true, "GeneralNotes": true, "SheetNotes": true, "Schedule": true, "Legend": true}
+
+// isHeading reports whether l reads as a notes', legend's or schedule's
+// heading: a short line of headline-sized type naming such a kind.
+func isHeading(l text.Line, em float64) bool {
+	return len(l.Words) <= 8 && hasLetters(l.Text) && headingKinds[kindOf(l.Text)] && lineHeight(l) >= 1.3*em
+}
+
+// splitHeadings splits cells that hold more than their own block: a
+// heading below a cell's top starts another block. A heading centred over
+// the cell (stacked schedules) cuts it across; any other (a notes column
+// beside a plan it is not separated from by a clear gap) takes its text
+// body out of the cell as a block of its own. Returns the cells and the
+// blocks taken out.
+func (m *mask) splitHeadings(cells []rect, words []text.Word, em float64, gap int) (out, carved []rect) {
+	used := map[geom.Box]bool{}
+	queue := append([]rect(nil), cells...)
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		ls := text.Lines(wordsIn(c, words))
+		sort.SliceStable(ls, func(i, j int) bool { return ls[i].Box.YMin < ls[j].Box.YMin })
+		hi := -1
+		for i, l := range ls {
+			if !used[l.Box] && isHeading(l, em) && l.Box.YMin-float64(c.y0) > 3*em {
+				hi = i
+				break
+			}
+		}
+		if hi < 0 {
+			out = append(out, c)
+			continue
+		}
+		h := ls[hi]
+		used[h.Box] = true
+		if hc, cc := (h.Box.XMin+h.Box.XMax)/2, float64(c.x0+c.x1)/2; math.Abs(hc-cc) <= 0.1*float64(c.w()) {
+			y := int(h.Box.YMin - 0.3*em)
+			queue = append(queue, m.xycut(rect{c.x0, c.y0, c.x1, y}, gap)...)
+			queue = append(queue, m.xycut(rect{c.x0, y, c.x1, c.y1}, gap)...)
+			continue
+		}
+		bx := growText(h, ls, em)
+		pad := 0.8 * em
+		r := rect{int(bx.XMin - pad), int(bx.YMin - pad), int(math.Ceil(bx.XMax + pad)), int(math.Ceil(bx.YMax + pad))}
+		r = rect{max(r.x0, c.x0), max(r.y0, c.y0), min(r.x1, c.x1), min(r.y1, c.y1)}
+		if r.area() > c.area()/2 {
+			out = append(out, c)
+			continue
+		}
+		if ib := m.bbox(r); !ib.empty() {
+			carved = append(carved, ib)
+		}
+		m.clearRect(r)
+		queue = append(queue, m.xycut(c, gap)...)
+	}
+	return out, carved
+}
+
+// growText is the box of heading h and the text below it: lines starting
+// in its column, each within a few line gaps of the last, up to the next
+// heading; then the item numbers printed left of those lines.
+func growText(h text.Line, ls []text.Line, em float64) geom.Box {
+	cur := h.Box
+	lim := max(2.5*em, 2*lineHeight(h))
+	for _, l := range ls {
+		if l.Box.YMin < h.Box.YMax-0.5*em || !hasLetters(l.Text) {
+			continue
+		}
+		if l.Box.XMin < cur.XMin-15*em || l.Box.XMin > cur.XMax+3*em {
+			continue
+		}
+		if l.Box.YMin-cur.YMax > lim || isHeading(l, em) {
+			break
+		}
+		cur = boxUnion(cur, l.Box)
+		lim = 2.5 * em
+	}
+	for _, l := range ls {
+		if !hasLetters(l.Text) && l.Box.YMin >= cur.YMin && l.Box.YMax <= cur.YMax+0.5*em &&
+			l.Box.XMax <= cur.XMax && l.Box.XMin >= cur.XMin-4*em {
+			cur = boxUnion(cur, l.Box)
+		}
+	}
+	return cur
+}
+
+// numberCluster makes a title block, when no line set one apart, of the
+// region holding the sheet number and the small regions stacked with it
+// in its column (an unframed title block's name, date and number cells).
+func numberCluster(rs []region, num geom.Box, inner rect, em float64, words []text.Word) []region {
+	cx, cy := (num.XMin+num.XMax)/2, (num.YMin+num.YMax)/2
+	small := func(r rect) bool { return r.area() <= inner.area()/12 }
+	ti := -1
+	for i, rg := range rs {
+		if cx >= float64(rg.r.x0) && cx < float64(rg.r.x1) && cy >= float64(rg.r.y0) && cy < float64(rg.r.y1) && small(rg.r) {
+			ti = i
+			break
+		}
+	}
+	if ti < 0 {
+		return rs
+	}
+	rs[ti].tb = true
+	for changed := true; changed; {
+		changed = false
+		for i, rg := range rs {
+			t := rs[ti].r
+			if i == ti || !small(rg.r) || headingKinds[headingKind(rg.r, words, em)] {
+				continue
+			}
+			ov := min(t.x1, rg.r.x1) - max(t.x0, rg.r.x0)
+			g := max(t.y0-rg.r.y1, rg.r.y0-t.y1)
+			if float64(ov) < 0.5*float64(min(t.w(), rg.r.w())) || float64(g) > 4*cutGapEm*em || !small(t.union(rg.r)) {
+				continue
+			}
+			rs[ti].r = t.union(rg.r)
+			rs = append(rs[:i], rs[i+1:]...)
+			if i < ti {
+				ti--
+			}
+			changed = true
+			break
+		}
+	}
+	return rs
 }
 
 // splitBySeparators cuts r at lines spanning it, clearing the lines.
@@ -560,11 +860,17 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 		changed = false
 		for i := range rs {
 			c := rs[i]
-			if c.tb || c.framed || float64(c.r.h()) > 6*em {
+			if c.tb || c.framed || float64(c.r.h()) > 10*em {
 				continue
 			}
 			ls := text.Lines(wordsIn(c.r, words))
-			if len(ls) == 0 || len(ls) > 3 {
+			lettered := 0 // a scale bar's figures are not caption lines
+			for _, l := range ls {
+				if hasLetters(l.Text) {
+					lettered++
+				}
+			}
+			if len(ls) == 0 || lettered > 3 {
 				continue
 			}
 			kind := headingKind(c.r, words, em)
@@ -593,6 +899,11 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 				ov := min(a.r.x1, c.r.x1) - max(a.r.x0, c.r.x0)
 				if float64(ov) < 0.5*float64(min(c.r.w(), a.r.w())) {
 					continue
+				}
+				if up && kind != "" && float64(ov) >= 0.8*float64(a.r.w()) {
+					// a view's title bar, ruled under its whole width,
+					// may sit further below it
+					g /= 2
 				}
 				if g < bestGap {
 					best, bestGap = j, g
@@ -630,6 +941,11 @@ func joinFragments(rs []region, words []text.Word, em float64) []region {
 				}
 				yov := min(a.r.y1, f.r.y1) - max(a.r.y0, f.r.y0)
 				xov := min(a.r.x1, f.r.x1) - max(a.r.x0, f.r.x0)
+				if xov > 0 && yov > 0 && 5*xov*yov >= 4*a.r.area() {
+					// a block taken out of f (a notes column within a
+					// plan's extent) is not a fragment's neighbour
+					continue
+				}
 				var g float64
 				switch {
 				case yov > 0 && float64(yov) >= 0.6*float64(min(a.r.h(), f.r.h())):
@@ -827,4 +1143,54 @@ func boxDist(a, b geom.Box) float64 {
 	dx := max(0, a.XMin-b.XMax, b.XMin-a.XMax)
 	dy := max(0, a.YMin-b.YMax, b.YMin-a.YMax)
 	return math.Hypot(dx, dy)
+}
+
+func boxUnion(a, b geom.Box) geom.Box {
+	return geom.Box{XMin: min(a.XMin, b.XMin), YMin: min(a.YMin, b.YMin), XMax: max(a.XMax, b.XMax), YMax: max(a.YMax, b.YMax)}
+}
+
+// ownWords is the words of region i, less those of any other region lying
+// within it (a notes column taken out of a plan's extent).
+func ownWords(rs []region, i int, words []text.Word) []text.Word {
+	r := rs[i].r
+	var inside []rect
+	for j, o := range rs {
+		if j == i {
+			continue
+		}
+		ix := rect{max(r.x0, o.r.x0), max(r.y0, o.r.y0), min(r.x1, o.r.x1), min(r.y1, o.r.y1)}
+		if !ix.empty() && 5*ix.area() >= 4*o.r.area() {
+			inside = append(inside, o.r)
+		}
+	}
+	if len(inside) == 0 {
+		return words
+	}
+	var out []text.Word
+	for _, w := range wordsIn(r, words) {
+		cx, cy := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
+		in := false
+		for _, o := range inside {
+			in = in || cx >= float64(o.x0) && cx < float64(o.x1) && cy >= float64(o.y0) && cy < float64(o.y1)
+		}
+		if !in {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// dropStrips removes long thin regions, a few text heights across and
+// many times as long: a line of margin text (a file path printed up the
+// sheet's edge) or the residue of a rule, never a block of its own.
+func dropStrips(rs []region, em float64) []region {
+	out := rs[:0]
+	for _, r := range rs {
+		short, long := min(r.r.w(), r.r.h()), max(r.r.w(), r.r.h())
+		if !r.tb && float64(short) < 4*em && long > 15*short {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
