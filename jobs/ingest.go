@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"gocloud.dev/blob"
 
@@ -306,6 +307,7 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 	}
 	var out []made
 	for _, b := range found {
+		b.Title = strings.TrimSpace(strings.TrimRight(b.Title, ": ")) // "GENERAL NOTES:" → "GENERAL NOTES"
 		id := ids.New(ids.Block)
 		r := image.Rect(int(b.Box.XMin), int(b.Box.YMin), int(math.Ceil(b.Box.XMax)), int(math.Ceil(b.Box.YMax))).Intersect(img.Rect)
 		if r.Empty() {
