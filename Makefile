@@ -57,6 +57,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCursorDecode$$' -fuzztime $(FUZZTIME) ./internal/cursor
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/httpx
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBBoxLayout$$' -fuzztime $(FUZZTIME) ./vision/text
+	@# decoders of uploaded files: sniffing, PDF, PNG, JPEG, TIFF
+	for f in FuzzSniff FuzzOpenPDF FuzzOpenPNG FuzzOpenJPEG FuzzOpenTIFF; do \
+	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime 5s ./vision/render || exit 1; done
 
 clean:
 	rm -rf bin

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/graph/generated"
@@ -22,6 +23,8 @@ import (
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/server"
 	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/vision/layout"
+	"github.com/plangraph/plangraph/vision/render"
 )
 
 // ingestCmd runs the ingestion pipeline on a local file without a server:
@@ -32,6 +35,7 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "write the sheets as JSON to this file (default: standard output)")
 	dpi := fs.Int("dpi", 300, "render DPI (72 to 600)")
 	keep := fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)")
+	debugDir := fs.String("debug-dir", "", "write page-N.png pictures with the blocks found drawn on each page")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: plangraph ingest [flags] FILE\n\nReads a PDF, PNG, JPEG or TIFF into sheets (number, title, discipline, size).\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -114,6 +118,11 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if *debugDir != "" {
+		if err := writeDebug(ctx, app, path, ct, sheets, *debugDir, stderr); err != nil {
+			return err
+		}
+	}
 	type row struct {
 		Page        int    `json:"page_number"`
 		SheetNumber string `json:"sheet_number"`
@@ -167,4 +176,50 @@ func waitJob(ctx context.Context, db *ent.Client, id string, w io.Writer) (*ent.
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// writeDebug draws each sheet's blocks on a ~2400 px rendering of its page.
+func writeDebug(ctx context.Context, app *server.App, path, ct string, sheets []*ent.Sheet, dir string, stderr io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, s := range sheets {
+		blocks, err := app.Store.Client.Block.Query().Where(block.SheetID(s.ID)).All(ctx)
+		if err != nil {
+			return err
+		}
+		dpi := s.Dpi
+		if long := max(s.Width, s.Height); long > 2400 {
+			dpi = max(render.MinDPI, s.Dpi*2400/long)
+		}
+		lim := render.DefaultLimits()
+		lim.DPI = dpi
+		doc, err := render.Open(path, ct, lim)
+		if err != nil {
+			return err
+		}
+		img, err := render.RenderContext(ctx, doc, s.PageNumber-1)
+		doc.Close()
+		if err != nil {
+			return err
+		}
+		lb := make([]layout.Block, len(blocks))
+		for i, b := range blocks {
+			lb[i] = layout.Block{Type: string(b.Type), Title: b.Title, Scale: b.Scale, Box: b.Bounds}
+		}
+		out := filepath.Join(dir, fmt.Sprintf("page-%d.png", s.PageNumber))
+		f, err := os.Create(out)
+		if err != nil {
+			return err
+		}
+		err = render.EncodePNG(f, layout.Draw(img, lb, float64(img.Bounds().Dx())/float64(s.Width)))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s (%d blocks)\n", out, len(blocks))
+	}
+	return nil
 }
