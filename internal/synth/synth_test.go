@@ -415,7 +415,7 @@ func TestTruthJSON(t *testing.T) {
 func pdftext(t *testing.T, data []byte, args ...string) string {
 	t.Helper()
 	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) not installed")
+		t.Fatal("pdftotext (poppler-utils) is not installed: run scripts/deps.sh")
 	}
 	f := filepath.Join(t.TempDir(), "in.pdf")
 	if err := os.WriteFile(f, data, 0o600); err != nil {
@@ -500,7 +500,7 @@ func TestPDFText(t *testing.T) {
 // the ink: each box holds its symbol's ink and nothing of it leaks outside.
 func TestRenderedInk(t *testing.T) {
 	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		t.Skip("pdftoppm (poppler-utils) not installed")
+		t.Fatal("pdftoppm (poppler-utils) is not installed: run scripts/deps.sh")
 	}
 	const dpi = 150
 	for _, c := range []struct {
