@@ -574,7 +574,7 @@ func TestFileUpload(t *testing.T) {
 			})
 
 			// the real upload, then confirm
-			res = putBytes(t, s, up.UploadURL, "application/pdf", minimalPDF).ExpectStatus(t, http.StatusOK)
+			putBytes(t, s, up.UploadURL, "application/pdf", minimalPDF).ExpectStatus(t, http.StatusOK)
 			var ready fileRec
 			postJSON(t, s, key, "/v1/files/"+up.ID+"/confirm", nil).ExpectStatus(t, http.StatusOK).JSON(t, &ready)
 			if ready.ID != up.ID || ready.Status != "ready" || ready.SHA256 == nil || *ready.SHA256 != sha256Hex(minimalPDF) ||

@@ -158,7 +158,6 @@ func (d *dlist) line(a, b pt, lw float64) { d.add(op{k: opLine, pts: []pt{a, b},
 func (d *dlist) dashed(a, b pt, lw float64) {
 	d.add(op{k: opLine, pts: []pt{a, b}, lw: lw, style: "D", dash: true})
 }
-func (d *dlist) polyline(p []pt, lw float64) { d.add(op{k: opPolyline, pts: p, lw: lw, style: "D"}) }
 func (d *dlist) poly(p []pt, lw float64, style string) {
 	d.add(op{k: opPoly, pts: p, lw: lw, style: style})
 }
@@ -301,11 +300,10 @@ func renderText(f *fpdf.Fpdf, t textItem) {
 
 // penState avoids re-emitting unchanged graphics state.
 type penState struct {
-	init        bool
-	lw          float64
-	gray, fill  int
-	dash        bool
-	transformed bool
+	init       bool
+	lw         float64
+	gray, fill int
+	dash       bool
 }
 
 func (s *penState) apply(f *fpdf.Fpdf, o op) {
