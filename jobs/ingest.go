@@ -23,6 +23,7 @@ import (
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/vision/layout"
+	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
 	"github.com/plangraph/plangraph/vision/text"
@@ -170,6 +171,7 @@ type SheetResult struct {
 	Height      int    `json:"height"`
 	DPI         int    `json:"dpi"`
 	Words       int    `json:"words"`
+	TextSource  string `json:"text_source"` // pdf (text layer) or ocr
 	Blocks      int    `json:"blocks"`
 }
 
@@ -217,6 +219,15 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 		return nil, tr.err
 	}
 	words := tr.words
+	textSource := "pdf"
+	if ocr.Needed(words, w, h) {
+		// a scan, or text drawn as outlines: read the page image instead
+		ow, err := ocr.Words(ctx, img, dpi, ocr.Options{})
+		if err != nil {
+			return nil, err
+		}
+		words, textSource = ow, "ocr"
+	}
 	info := sheetinfo.Read(words, float64(w), float64(h))
 	org, _ := tenant.Org(ctx)
 	key := SheetKey(org, d.ID, p.Page)
@@ -233,7 +244,7 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 		return nil, err
 	}
 	res := SheetResult{SheetID: s.ID, PageNumber: p.Page, SheetNumber: s.SheetNumber, Title: s.Title, Discipline: s.Discipline,
-		Width: w, Height: h, DPI: dpi, Words: len(words)}
+		Width: w, Height: h, DPI: dpi, Words: len(words), TextSource: textSource}
 	// keep what this stage found on the job; block_preprocess adds to it
 	rb, _ := json.Marshal(res)
 	if err := in.R.DB.Job.UpdateOne(j).SetResult(rb).SetProgress(0.5).Exec(ctx); err != nil {

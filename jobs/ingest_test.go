@@ -3,8 +3,10 @@ package jobs_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -242,5 +244,58 @@ func TestIngestBadInputFailsCleanly(t *testing.T) {
 				t.Fatalf("drawing status %s, want failed", dr.Status)
 			}
 		})
+	}
+}
+
+// A scanned sheet (a PNG with no text layer) gets its number and title by OCR.
+func TestIngestScannedSheet(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Seed: 21, Sheets: 1, PageSize: "24x18", DPI: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pdf bytes.Buffer
+	if err := set.WritePDF(&pdf); err != nil {
+		t.Fatal(err)
+	}
+	// "scan" the sheet: render it to a PNG, dropping the text layer
+	dir := t.TempDir()
+	pdfPath := dir + "/set.pdf"
+	if err := os.WriteFile(pdfPath, pdf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := render.Open(pdfPath, "application/pdf", render.Limits{DPI: 150, MaxPixels: 250_000_000, MaxPages: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := doc.Render(0)
+	doc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var png bytes.Buffer
+	if err := render.EncodePNG(&png, img); err != nil {
+		t.Fatal(err)
+	}
+	e := newIngestEnv(t, render.Limits{DPI: 150, MaxPixels: 250_000_000, MaxPages: 10})
+	d, j := e.submit(t, png.Bytes(), "image/png")
+	if got := e.wait(t, j.ID); got.Status != job.StatusCompleted {
+		t.Fatalf("job %s: %+v", got.Status, got.Error)
+	}
+	s, err := e.db.Sheet.Query().Where(sheet.DrawingID(d.ID)).Only(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := set.Truth.Sheets[0]
+	if s.SheetNumber != want.SheetNumber || s.Discipline != want.Discipline {
+		t.Fatalf("OCR read %q (%s), want %q (%s)", s.SheetNumber, s.Discipline, want.SheetNumber, want.Discipline)
+	}
+	if s.Title != want.Title {
+		t.Logf("OCR title %q, truth %q", s.Title, want.Title)
+	}
+	sj, _ := e.db.Job.Query().Where(job.ParentID(j.ID)).Only(e.ctx)
+	var res jobs.SheetResult
+	_ = json.Unmarshal(sj.Result, &res)
+	if res.TextSource != "ocr" || res.Words < 10 {
+		t.Fatalf("sheet result %+v", res)
 	}
 }

@@ -1,0 +1,264 @@
+// Package ocr reads the words of a rendered drawing page with Tesseract
+// (through gosseract, so it needs cgo, libtesseract and the traineddata of
+// the languages used). It is the fallback for scans and for PDFs whose text
+// was converted to outlines: Needed tells when a page's text layer is
+// missing or unusable, Words reads a whole page and Regions reads only
+// parts of it (e.g. the title-block strips), which is much faster on large
+// sheets. Words come back as text.Word with boxes in the pixels of the
+// image passed in, so they can be fed to sheetinfo.Read and layout.Segment
+// like words from a text layer.
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/otiai10/gosseract/v2"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxPixels = 25_000_000
+	DefaultMinConf   = 0.4
+)
+
+// Options tune OCR. The zero value uses the defaults.
+type Options struct {
+	// Languages are Tesseract language codes (default ["eng"]); their
+	// traineddata must be installed.
+	Languages []string
+	// MaxPixels caps the image Tesseract works on (default 25 MP). Larger
+	// images (or regions) are downscaled first and the boxes scaled back.
+	MaxPixels int
+	// MinConf drops words whose confidence (0..1) is lower (default 0.4).
+	// A negative value keeps every word.
+	MinConf float64
+}
+
+func (o Options) withDefaults() Options {
+	if len(o.Languages) == 0 {
+		o.Languages = []string{"eng"}
+	}
+	if o.MaxPixels <= 0 {
+		o.MaxPixels = DefaultMaxPixels
+	}
+	if o.MinConf == 0 {
+		o.MinConf = DefaultMinConf
+	}
+	return o
+}
+
+// pageSegMode is the segmentation used: sparse text finds isolated labels
+// scattered between line work, where the automatic modes look for
+// paragraphs and columns and miss or merge much of a drawing's text. It
+// is set as a variable because gosseract's SetPageSegMode, called before
+// Tesseract's Init, is lost.
+const pageSegMode = gosseract.PSM_SPARSE_TEXT
+
+// Words OCRs the whole of img, rendered at dpi (0 if unknown), and returns
+// its words with boxes in img's pixels (relative to img.Bounds().Min),
+// Conf in 0..1 and Line numbering each text line. A cancelled ctx is
+// checked before and after recognition; a running recognition cannot be
+// interrupted.
+func Words(ctx context.Context, img *image.Gray, dpi int, opt Options) ([]text.Word, error) {
+	if img == nil {
+		return nil, errors.New("ocr: nil image")
+	}
+	return Regions(ctx, img, dpi, []geom.Box{pageBox(img)}, opt)
+}
+
+// Regions OCRs only the given boxes of img (in img's pixels; clipped to the
+// image, empty ones skipped) and returns their words with boxes in img's
+// pixels. Line numbers are unique across regions. Words found twice where
+// regions overlap are kept once. ctx is checked between regions.
+func Regions(ctx context.Context, img *image.Gray, dpi int, boxes []geom.Box, opt Options) ([]text.Word, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if img == nil {
+		return nil, errors.New("ocr: nil image")
+	}
+	opt = opt.withDefaults()
+	var (
+		client *gosseract.Client
+		out    []text.Word
+		line   int
+	)
+	defer func() {
+		if client != nil {
+			client.Close()
+		}
+	}()
+	b := img.Bounds()
+	for _, rb := range boxes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r := image.Rect(
+			int(math.Floor(rb.XMin)), int(math.Floor(rb.YMin)),
+			int(math.Ceil(rb.XMax)), int(math.Ceil(rb.YMax)),
+		).Add(b.Min).Intersect(b)
+		if r.Empty() {
+			continue
+		}
+		sub := img.SubImage(r).(*image.Gray)
+		if blank(sub) {
+			continue
+		}
+		if client == nil {
+			var err error
+			if client, err = newClient(opt, dpi); err != nil {
+				return nil, err
+			}
+		}
+		ws, n, err := recognize(client, sub, dpi, opt)
+		if err != nil {
+			return nil, err
+		}
+		dx, dy := float64(r.Min.X-b.Min.X), float64(r.Min.Y-b.Min.Y)
+		for _, w := range ws {
+			w.Box = w.Box.Translate(dx, dy)
+			w.Line += line
+			out = append(out, w)
+		}
+		line += n
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(boxes) > 1 {
+		out = dedupe(out)
+	}
+	return out, nil
+}
+
+func pageBox(img *image.Gray) geom.Box {
+	b := img.Bounds()
+	return geom.Box{XMax: float64(b.Dx()), YMax: float64(b.Dy())}
+}
+
+func newClient(opt Options, dpi int) (*gosseract.Client, error) {
+	c := gosseract.NewClient()
+	if err := c.SetLanguage(opt.Languages...); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("ocr: %w", err)
+	}
+	if err := c.SetVariable("tessedit_pageseg_mode", strconv.Itoa(int(pageSegMode))); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("ocr: %w", err)
+	}
+	// Keep Tesseract's diagnostics ("Estimating resolution…") off stderr.
+	if err := c.SetVariable("debug_file", "/dev/null"); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("ocr: %w", err)
+	}
+	return c, nil
+}
+
+// recognize OCRs img (downscaled to opt.MaxPixels if needed) and returns
+// its words with boxes relative to img.Bounds().Min, lines numbered from 1,
+// and the number of lines.
+func recognize(c *gosseract.Client, img *image.Gray, dpi int, opt Options) ([]text.Word, int, error) {
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	work := image.Image(img)
+	sx, sy := 1.0, 1.0
+	if px := float64(w) * float64(h); px > float64(opt.MaxPixels) {
+		f := math.Sqrt(float64(opt.MaxPixels) / px)
+		ww, hh := max(1, int(float64(w)*f)), max(1, int(float64(h)*f))
+		work = render.Resize(img, ww, hh)
+		sx, sy = float64(w)/float64(ww), float64(h)/float64(hh)
+		if dpi > 0 {
+			dpi = max(1, int(math.Round(float64(dpi)/sx)))
+		}
+	}
+	if dpi > 0 {
+		if err := c.SetVariable("user_defined_dpi", strconv.Itoa(dpi)); err != nil {
+			return nil, 0, fmt.Errorf("ocr: %w", err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := render.EncodePNG(&buf, work); err != nil {
+		return nil, 0, fmt.Errorf("ocr: encode: %w", err)
+	}
+	if err := c.SetImageFromBytes(buf.Bytes()); err != nil {
+		return nil, 0, fmt.Errorf("ocr: %w", err)
+	}
+	bbs, err := c.GetBoundingBoxesVerbose()
+	if err != nil {
+		return nil, 0, fmt.Errorf("ocr: %w", err)
+	}
+	type key struct{ block, par, line int }
+	lines := map[key]int{}
+	var out []text.Word
+	for _, bb := range bbs {
+		s := strings.TrimSpace(bb.Word)
+		conf := bb.Confidence / 100
+		if s == "" || conf < opt.MinConf || bb.Box.Empty() {
+			continue
+		}
+		k := key{bb.BlockNum, bb.ParNum, bb.LineNum}
+		ln, ok := lines[k]
+		if !ok {
+			ln = len(lines) + 1
+			lines[k] = ln
+		}
+		out = append(out, text.Word{
+			Text: s,
+			Box: geom.Box{
+				XMin: float64(bb.Box.Min.X) * sx, YMin: float64(bb.Box.Min.Y) * sy,
+				XMax: float64(bb.Box.Max.X) * sx, YMax: float64(bb.Box.Max.Y) * sy,
+			},
+			Line: ln,
+			Conf: max(0, min(1, conf)),
+		})
+	}
+	return out, len(lines), nil
+}
+
+// blank reports an image without any dark pixel, which has no text to find
+// (and would cost Tesseract a full layout analysis for nothing).
+func blank(img *image.Gray) bool {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		i := img.PixOffset(b.Min.X, y)
+		for _, p := range img.Pix[i : i+b.Dx()] {
+			if p < 128 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// dedupe drops words that repeat a word of the same text mostly covering
+// the same place (found twice in overlapping regions), keeping the more
+// confident.
+func dedupe(ws []text.Word) []text.Word {
+	out := ws[:0:0]
+	for _, w := range ws {
+		dup := false
+		for i := range out {
+			if strings.EqualFold(out[i].Text, w.Text) && out[i].Box.IoU(w.Box) > 0.5 {
+				if w.Conf > out[i].Conf {
+					out[i] = w
+				}
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, w)
+		}
+	}
+	return out
+}
