@@ -33,6 +33,9 @@ func (r *queryResolver) Blocks(ctx context.Context, after *entgql.Cursor[string]
 	if err != nil {
 		return nil, err
 	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.BlockOrder{{Field: ent.BlockOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+	}
 	return r.Client.Block.Query().Paginate(ctx, after, first, before, last, ent.WithBlockOrder(orderBy), ent.WithBlockFilter(where.Filter))
 }
 
@@ -41,6 +44,9 @@ func (r *queryResolver) Drawings(ctx context.Context, after *entgql.Cursor[strin
 	first, last, err := pageSize(first, last)
 	if err != nil {
 		return nil, err
+	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.DrawingOrder{{Field: ent.DrawingOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Drawing.Query().Paginate(ctx, after, first, before, last, ent.WithDrawingOrder(orderBy), ent.WithDrawingFilter(where.Filter))
 }
@@ -51,6 +57,9 @@ func (r *queryResolver) Features(ctx context.Context, after *entgql.Cursor[strin
 	if err != nil {
 		return nil, err
 	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.FeatureOrder{{Field: ent.FeatureOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+	}
 	return r.Client.Feature.Query().Paginate(ctx, after, first, before, last, ent.WithFeatureOrder(orderBy), ent.WithFeatureFilter(where.Filter))
 }
 
@@ -59,6 +68,9 @@ func (r *queryResolver) Files(ctx context.Context, after *entgql.Cursor[string],
 	first, last, err := pageSize(first, last)
 	if err != nil {
 		return nil, err
+	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.FileOrder{{Field: ent.FileOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.File.Query().Paginate(ctx, after, first, before, last, ent.WithFileOrder(orderBy), ent.WithFileFilter(where.Filter))
 }
@@ -69,6 +81,9 @@ func (r *queryResolver) Jobs(ctx context.Context, after *entgql.Cursor[string], 
 	if err != nil {
 		return nil, err
 	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.JobOrder{{Field: ent.JobOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+	}
 	return r.Client.Job.Query().Paginate(ctx, after, first, before, last, ent.WithJobOrder(orderBy), ent.WithJobFilter(where.Filter))
 }
 
@@ -77,6 +92,9 @@ func (r *queryResolver) Overlays(ctx context.Context, after *entgql.Cursor[strin
 	first, last, err := pageSize(first, last)
 	if err != nil {
 		return nil, err
+	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.OverlayOrder{{Field: ent.OverlayOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Overlay.Query().Paginate(ctx, after, first, before, last, ent.WithOverlayOrder(orderBy), ent.WithOverlayFilter(where.Filter))
 }
@@ -87,6 +105,9 @@ func (r *queryResolver) Projects(ctx context.Context, after *entgql.Cursor[strin
 	if err != nil {
 		return nil, err
 	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.ProjectOrder{{Field: ent.ProjectOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+	}
 	return r.Client.Project.Query().Paginate(ctx, after, first, before, last, ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
 }
 
@@ -95,6 +116,9 @@ func (r *queryResolver) Sheets(ctx context.Context, after *entgql.Cursor[string]
 	first, last, err := pageSize(first, last)
 	if err != nil {
 		return nil, err
+	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.SheetOrder{{Field: ent.SheetOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Sheet.Query().Paginate(ctx, after, first, before, last, ent.WithSheetOrder(orderBy), ent.WithSheetFilter(where.Filter))
 }
