@@ -477,12 +477,12 @@ func (in *Ingest) saveSheet(ctx context.Context, d *ent.Drawing, page int, info 
 		id := ids.New(ids.Sheet)
 		return in.R.DB.Sheet.Create().SetID(id).SetURI(SheetURI(id)).SetProjectID(d.ProjectID).SetDrawingID(d.ID).SetPageNumber(page).
 			SetSheetNumber(info.Number).SetSheetNumberNorm(sheetmeta.Normalize(info.Number)).SetTitle(info.Title).
-			SetDiscipline(info.Discipline).SetWidth(w).SetHeight(h).SetDpi(dpi).Save(ctx)
+			SetDiscipline(info.Discipline).SetRevision(info.Revision).SetWidth(w).SetHeight(h).SetDpi(dpi).Save(ctx)
 	case err != nil:
 		return nil, err
 	}
 	return in.R.DB.Sheet.UpdateOne(s).SetSheetNumber(info.Number).SetSheetNumberNorm(sheetmeta.Normalize(info.Number)).
-		SetTitle(info.Title).SetDiscipline(info.Discipline).SetWidth(w).SetHeight(h).SetDpi(dpi).Save(ctx)
+		SetTitle(info.Title).SetDiscipline(info.Discipline).SetRevision(info.Revision).SetWidth(w).SetHeight(h).SetDpi(dpi).Save(ctx)
 }
 
 // DrawingResult is what a completed drawing_preprocess job reports.

@@ -157,6 +157,13 @@ func TestIngestSyntheticSet(t *testing.T) {
 		if s.SheetNumber != want.SheetNumber || s.Title != want.Title || s.Discipline != want.Discipline {
 			t.Errorf("page %d: got %q %q %q, want %q %q %q", i+1, s.SheetNumber, s.Title, s.Discipline, want.SheetNumber, want.Title, want.Discipline)
 		}
+		for _, b := range want.Blocks {
+			for _, f := range b.Fields {
+				if f.Key == "revision" && s.Revision != f.Value {
+					t.Errorf("page %d: revision %q, want %q", i+1, s.Revision, f.Value)
+				}
+			}
+		}
 		if s.Dpi != 100 || s.Width != 2400 || s.Height != 1800 || s.URI != jobs.SheetURI(s.ID) {
 			t.Errorf("page %d: %dx%d at %d dpi, uri %q", i+1, s.Width, s.Height, s.Dpi, s.URI)
 		}

@@ -128,13 +128,14 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		SheetNumber string `json:"sheet_number"`
 		Title       string `json:"title"`
 		Discipline  string `json:"discipline"`
+		Revision    string `json:"revision"`
 		Width       int    `json:"width"`
 		Height      int    `json:"height"`
 		DPI         int    `json:"dpi"`
 	}
 	rows := make([]row, len(sheets))
 	for i, s := range sheets {
-		rows[i] = row{s.PageNumber, s.SheetNumber, s.Title, s.Discipline, s.Width, s.Height, s.Dpi}
+		rows[i] = row{s.PageNumber, s.SheetNumber, s.Title, s.Discipline, s.Revision, s.Width, s.Height, s.Dpi}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

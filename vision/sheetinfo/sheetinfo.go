@@ -21,17 +21,22 @@ import (
 
 // Info is what was read.
 type Info struct {
-	Number     string   `json:"sheet_number"`
-	Title      string   `json:"title"`
-	Discipline string   `json:"discipline"`
-	NumberBox  geom.Box `json:"number_box"`
-	TitleBox   geom.Box `json:"title_box"`
+	Number     string `json:"sheet_number"`
+	Title      string `json:"title"`
+	Discipline string `json:"discipline"`
+	// Revision is the sheet's current revision mark ("0", "3", "B") when a
+	// REV / REVISION field of the title block shows one.
+	Revision  string   `json:"revision"`
+	NumberBox geom.Box `json:"number_box"`
+	TitleBox  geom.Box `json:"title_box"`
 }
 
 var (
 	numberRE      = regexp.MustCompile(`^[A-Z]{1,3}[-.]?\d{1,4}(?:\.\d{1,3})?[A-Z]?$`)
 	numberLabelRE = regexp.MustCompile(`(?i)^(sheet|drawing|dwg)\.?\s*(no\.?|number|num\.?|#)\s*:?$`)
 	titleLabelRE  = regexp.MustCompile(`(?i)^((sheet|drawing|dwg)\.?\s+)?title\s*:?$`)
+	revLabelRE    = regexp.MustCompile(`(?i)^(rev\.?|revision)\s*(no\.?|#)?\s*:?\s*([A-Z0-9]{1,3})?$`)
+	revValueRE    = regexp.MustCompile(`^[A-Z0-9]{1,3}$`)
 	dateRE        = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}[/-]\d{1,2}[/-]\d{2,4}\b`)
 	// words that label title-block fields rather than fill them
 	labelWords = []string{"date", "drawn", "checked", "approved", "project", "scale", "issue", "phase", "location",
@@ -50,7 +55,40 @@ func Read(words []text.Word, width, height float64) Info {
 		return info
 	}
 	info.Title, info.TitleBox = findTitle(lines, numBox, width, height)
+	info.Revision = findRevision(lines, numBox, width, height)
 	return info
+}
+
+// findRevision reads the REV / REVISION field nearest the sheet number: a
+// value on the label's line ("REV 3") or the short token just below it.
+func findRevision(lines []text.Line, num geom.Box, w, h float64) string {
+	best, bestD := "", math.Inf(1)
+	for _, l := range lines {
+		m := revLabelRE.FindStringSubmatch(strings.TrimSpace(l.Text))
+		if m == nil {
+			continue
+		}
+		d := math.Hypot(l.Box.XMin-num.XMin, l.Box.YMin-num.YMin)
+		if d > 0.5*math.Max(w, h) || d >= bestD {
+			continue
+		}
+		val := strings.ToUpper(m[3])
+		if val == "" {
+			lh := l.Box.Height()
+			below := math.Inf(1)
+			for _, v := range lines {
+				t := strings.ToUpper(strings.TrimSpace(v.Text))
+				dy := v.Box.YMin - l.Box.YMax
+				if revValueRE.MatchString(t) && dy > -0.2*lh && dy < 4*lh && math.Abs(v.Box.XMin-l.Box.XMin) < 2*lh && dy < below {
+					val, below = t, dy
+				}
+			}
+		}
+		if val != "" {
+			best, bestD = val, d
+		}
+	}
+	return best
 }
 
 func cleanToken(s string) string {

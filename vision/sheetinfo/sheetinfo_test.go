@@ -120,3 +120,32 @@ func TestSheetNumberForms(t *testing.T) {
 		}
 	}
 }
+
+func TestRevision(t *testing.T) {
+	tests := []struct {
+		name  string
+		words []text.Word
+		want  string
+	}{
+		{"value below the label", page(
+			line(1, 3830, 2600, 16, "REVISION"),
+			line(2, 3832, 2622, 16, "3"),
+			line(3, 3830, 2850, 50, "A-101"),
+		), "3"},
+		{"value on the label's line", page(
+			line(1, 3830, 2600, 16, "REV. B"),
+			line(2, 3830, 2850, 50, "A-101"),
+		), "B"},
+		{"no field", page(line(1, 3830, 2850, 50, "A-101")), ""},
+		{"a label far from the title block does not count", page(
+			line(1, 100, 100, 16, "REV"),
+			line(2, 100, 122, 16, "7"),
+			line(3, 3830, 2850, 50, "A-101"),
+		), ""},
+	}
+	for _, tt := range tests {
+		if got := Read(tt.words, 4200, 3000).Revision; got != tt.want {
+			t.Errorf("%s: revision %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
