@@ -147,13 +147,10 @@ func (in *Ingest) drawing(ctx context.Context, j *ent.Job) (any, error) {
 		have[p.Page] = c
 	}
 	for p := 1; p <= pages; p++ {
-		if c, ok := have[p]; ok {
-			if err := Enqueue(ctx, in.R.Queue, c, QueueDefault); err != nil {
-				return nil, err
-			}
+		if _, ok := have[p]; ok {
 			continue
 		}
-		if _, err := in.R.StartChild(ctx, j, TypeSheetPreprocess, job.TargetTypeDrawing, d.ID, pageInput{Page: p}); err != nil {
+		if _, err := in.R.AddChild(ctx, j, TypeSheetPreprocess, job.TargetTypeDrawing, d.ID, pageInput{Page: p}); err != nil {
 			return nil, err
 		}
 	}
@@ -250,18 +247,14 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	if err := in.R.DB.Job.UpdateOne(j).SetResult(rb).SetProgress(0.5).Exec(ctx); err != nil {
 		return nil, err
 	}
-	existing, err := in.R.DB.Job.Query().Where(job.ParentID(j.ID)).All(ctx)
+	exists, err := in.R.DB.Job.Query().Where(job.ParentID(j.ID)).Exist(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(existing) > 0 { // a retry: the block job exists already
-		if err := Enqueue(ctx, in.R.Queue, existing[0], QueueDefault); err != nil {
+	if !exists { // on a retry the block job exists already
+		if _, err := in.R.AddChild(ctx, j, TypeBlockPreprocess, job.TargetTypeSheet, s.ID, pageInput{Page: p.Page}); err != nil {
 			return nil, err
 		}
-		return nil, ErrWaitChildren
-	}
-	if _, err := in.R.StartChild(ctx, j, TypeBlockPreprocess, job.TargetTypeSheet, s.ID, pageInput{Page: p.Page}); err != nil {
-		return nil, err
 	}
 	return nil, ErrWaitChildren
 }

@@ -102,7 +102,17 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 	res, err := h(ctx, j)
 	switch {
 	case errors.Is(err, ErrWaitChildren):
-		// the children may all have finished already (tiny jobs)
+		// children are queued only now that all of them exist, so none can
+		// finish early and finalize the parent over a partial set
+		children, err := r.DB.Job.Query().Where(job.ParentID(j.ID), job.StatusIn(job.StatusQueued, job.StatusStarted)).All(ctx)
+		if err != nil {
+			return err
+		}
+		for _, c := range children {
+			if err := Enqueue(ctx, r.Queue, c, QueueDefault); err != nil {
+				return err
+			}
+		}
 		return r.maybeFinalize(ctx, j.ID)
 	case err == nil:
 		if err := r.complete(ctx, j, res); err != nil {
@@ -235,8 +245,22 @@ func (r *Runner) maybeFinalize(ctx context.Context, parentID string) error {
 	return r.afterChild(ctx, p)
 }
 
-// StartChild records a child job of parent and queues it.
-func (r *Runner) StartChild(ctx context.Context, parent *ent.Job, jobType string, targetType job.TargetType, targetID string, input any) (*ent.Job, error) {
-	return Start(ctx, r.DB, r.Queue, NewJob{Type: jobType, ProjectID: parent.ProjectID, TargetType: targetType,
-		TargetID: targetID, ParentID: parent.ID, Input: input})
+// AddChild records a child job of parent. It is queued when the parent's
+// handler returns ErrWaitChildren, after all its children exist.
+func (r *Runner) AddChild(ctx context.Context, parent *ent.Job, jobType string, targetType job.TargetType, targetID string, input any) (*ent.Job, error) {
+	c := r.DB.Job.Create().SetType(jobType).SetStatus(job.StatusQueued).SetParentID(parent.ID)
+	if parent.ProjectID != "" {
+		c.SetProjectID(parent.ProjectID)
+	}
+	if targetType != "" {
+		c.SetTargetType(targetType).SetTargetID(targetID)
+	}
+	if input != nil {
+		b, err := json.Marshal(input)
+		if err != nil {
+			return nil, err
+		}
+		c.SetInput(b)
+	}
+	return c.Save(ctx)
 }

@@ -74,7 +74,7 @@ func TestRunnerParentWaitsForChildrenAndFinalizesOnce(t *testing.T) {
 	var finalized, childRuns atomic.Int32
 	e.runner.Handle(e.w, "test_parent", func(ctx context.Context, j *ent.Job) (any, error) {
 		for i := 0; i < 5; i++ {
-			if _, err := e.runner.StartChild(ctx, j, "test_child", job.TargetTypeProject, "prj_x", map[string]int{"n": i}); err != nil {
+			if _, err := e.runner.AddChild(ctx, j, "test_child", job.TargetTypeProject, "prj_x", map[string]int{"n": i}); err != nil {
 				return nil, err
 			}
 		}
@@ -135,7 +135,7 @@ func TestRunnerPermanentFailureFailsParent(t *testing.T) {
 	var attempts atomic.Int32
 	e.runner.Handle(e.w, "test_parent", func(ctx context.Context, j *ent.Job) (any, error) {
 		for i := 0; i < 3; i++ {
-			if _, err := e.runner.StartChild(ctx, j, "test_child", "", "", map[string]int{"n": i}); err != nil {
+			if _, err := e.runner.AddChild(ctx, j, "test_child", "", "", map[string]int{"n": i}); err != nil {
 				return nil, err
 			}
 		}
