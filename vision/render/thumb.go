@@ -194,5 +194,8 @@ var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBu
 
 // EncodePNG writes img as PNG with fast compression.
 func EncodePNG(w io.Writer, img image.Image) error {
+	if g, ok := img.(*image.Gray); ok {
+		return encodeGrayPNG(w, g)
+	}
 	return pngEncoder.Encode(w, img)
 }

@@ -1,0 +1,52 @@
+package render
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestEncodeGrayPNGRoundTrips(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []image.Rectangle{
+		image.Rect(0, 0, 1, 1), image.Rect(0, 0, 300, 7), image.Rect(0, 0, 1000, 700), image.Rect(10, 20, 523, 211),
+	} {
+		img := image.NewGray(size)
+		for i := range img.Pix {
+			if r.IntN(10) == 0 {
+				img.Pix[i] = uint8(r.IntN(256))
+			} else {
+				img.Pix[i] = 255
+			}
+		}
+		// a sub-image whose rows are not contiguous in Pix
+		src := img
+		if size.Dx() > 100 {
+			src = img.SubImage(image.Rect(size.Min.X+5, size.Min.Y+3, size.Max.X-7, size.Max.Y-2)).(*image.Gray)
+		}
+		var buf bytes.Buffer
+		if err := EncodePNG(&buf, src); err != nil {
+			t.Fatal(err)
+		}
+		dec, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("%v: decode: %v", size, err)
+		}
+		g, ok := dec.(*image.Gray)
+		if !ok {
+			t.Fatalf("%v: decoded as %T", size, dec)
+		}
+		if g.Bounds().Dx() != src.Bounds().Dx() || g.Bounds().Dy() != src.Bounds().Dy() {
+			t.Fatalf("%v: size %v", size, g.Bounds())
+		}
+		for y := 0; y < g.Bounds().Dy(); y++ {
+			for x := 0; x < g.Bounds().Dx(); x++ {
+				if a, b := g.GrayAt(x, y), src.GrayAt(src.Bounds().Min.X+x, src.Bounds().Min.Y+y); a != b {
+					t.Fatalf("%v: pixel %d,%d = %v, want %v", size, x, y, a, b)
+				}
+			}
+		}
+	}
+}
