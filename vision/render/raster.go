@@ -13,15 +13,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"sync"
 
 	"golang.org/x/image/tiff"
 )
 
 // imageDoc is a one-page PNG or JPEG.
 type imageDoc struct {
-	mu   sync.Mutex
-	f    *os.File
+	lockedFile
 	size int64
 	typ  string
 	lim  Limits
@@ -48,7 +46,7 @@ func openImage(f *os.File, size int64, typ string, lim Limits) (Document, error)
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return nil, errorf(CodeCorruptFile, "%s has no pixels", what)
 	}
-	d := &imageDoc{f: f, size: size, typ: typ, lim: lim, w: cfg.Width, h: cfg.Height, dpi: DefaultDPI}
+	d := &imageDoc{lockedFile: lockedFile{f: f}, size: size, typ: typ, lim: lim, w: cfg.Width, h: cfg.Height, dpi: DefaultDPI}
 	px := int64(cfg.Width) * int64(cfg.Height)
 	var meta rasterMeta
 	if typ == TypePNG {
@@ -141,17 +139,6 @@ func (d *imageDoc) RenderContext(ctx context.Context, i int) (*image.Gray, error
 		return nil, err
 	}
 	return toGray(img), nil
-}
-
-func (d *imageDoc) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.f == nil {
-		return nil
-	}
-	err := d.f.Close()
-	d.f = nil
-	return err
 }
 
 // checkPixels enforces the page-size cap and the decoder memory budget.

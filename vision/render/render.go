@@ -38,6 +38,7 @@ import (
 	"mime"
 	"os"
 	"strings"
+	"sync"
 )
 
 // Error codes. They are stable: jobs store them and clients see them.
@@ -333,4 +334,23 @@ func checkIndex(i, n int) error {
 		return fmt.Errorf("render: page index %d out of range [0,%d)", i, n)
 	}
 	return nil
+}
+
+// lockedFile is the open file of a raster document; decoders share one
+// handle, so reads and Close are serialised by mu.
+type lockedFile struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+// Close closes the file once; later calls do nothing.
+func (l *lockedFile) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
 }

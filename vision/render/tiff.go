@@ -8,7 +8,6 @@ import (
 	"image"
 	"io"
 	"os"
-	"sync"
 
 	"golang.org/x/image/tiff"
 )
@@ -129,8 +128,7 @@ func (t *tiffFile) readIFD(off int64) (tiffIFD, int64, error) {
 }
 
 type tiffDoc struct {
-	mu    sync.Mutex
-	f     *os.File
+	lockedFile
 	t     *tiffFile
 	lim   Limits
 	pages []tiffIFD
@@ -145,7 +143,7 @@ func openTIFF(f *os.File, size int64, lim Limits) (Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tiffDoc{f: f, t: t, lim: lim, pages: pages}, nil
+	return &tiffDoc{lockedFile: lockedFile{f: f}, t: t, lim: lim, pages: pages}, nil
 }
 
 // pages walks the IFD chain without decoding any image. It stops with
@@ -282,15 +280,4 @@ func (d *tiffDoc) RenderContext(ctx context.Context, i int) (*image.Gray, error)
 		return nil, err
 	}
 	return toGray(img), nil
-}
-
-func (d *tiffDoc) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.f == nil {
-		return nil
-	}
-	err := d.f.Close()
-	d.f = nil
-	return err
 }
