@@ -1,0 +1,929 @@
+// Package legend reads a legend block: its entries, each a label, a
+// description and (unless the entry is text only) a symbol graphic.
+//
+// Parse works on the block's grey image and its words (text layer or OCR),
+// with every length measured in "em", the median word height, so the same
+// rules hold at every resolution. Steps:
+//
+//  1. ink is everything darker than inkLevel; table rulings are removed: long
+//     horizontal and vertical lines (at least rulingEm and rulingFrac of the
+//     block) and the shorter cell dividers whose two ends meet other rulings;
+//  2. the ink outside word boxes falls into connected components (slivers
+//     of glyphs poking out of their word's box are ignored); a word
+//     inside a component's box (the "S3" in a switch's square, the "AF10" in a
+//     keynote hexagon), or a short run of at most two words touching one
+//     (the "CPT" at the end of an arrow) with more text further along its
+//     row, belongs to the graphic, not to the entry's text;
+//  3. components closer than groupEm are one graphic; the remaining words
+//     make text runs (words on one line closer than runGapEm), and a run
+//     directly below another, left-aligned and with the same thing (or
+//     nothing) to its left, continues it (multi-line descriptions);
+//  4. headings (a run naming a legend or abbreviations, or one in a much
+//     larger font) and column header rows (every word a header word such
+//     as SYMBOL, TAG, DESCRIPTION) are dropped;
+//  5. graphics and text blocks that overlap vertically make a band (a
+//     legend row); a band read left to right splits into entries at each
+//     graphic, so a grid of "graphic | text | graphic | text" cells gives
+//     two entries, and a label column before the graphic stays with it;
+//  6. an entry's first text block is its Label and the rest its
+//     Description. With a single text block beside a graphic, Label and
+//     Description are both that text (the legend names the symbol only by
+//     its description). A row of text without a graphic is a text-only
+//     entry when it has at least two blocks (tag and meaning); a lone run
+//     (a note, a sub-heading) and a graphic with no text are not entries.
+//
+// Entries are returned row by row, top to bottom and left to right.
+package legend
+
+import (
+	"image"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// Entry is one legend row.
+type Entry struct {
+	Label       string
+	Description string
+	HasGraphic  bool
+	// Graphic is the symbol's tight box in block pixels (zero without a graphic).
+	Graphic geom.Box
+	// Box is the whole entry (graphic and text) in block pixels.
+	Box geom.Box
+	// Exemplar is the graphic cropped tightly, background white (nil without a graphic).
+	Exemplar *image.Gray
+}
+
+const (
+	inkLevel    = 160  // grey below this is ink
+	rulingEm    = 4.0  // a long ruling is at least this many em…
+	rulingFrac  = 0.4  // …and this fraction of the block's width (height)
+	dividerEm   = 1.2  // a cell divider between two rulings is at least this long
+	groupEm     = 0.5  // components this close are one graphic
+	attachEm    = 0.8  // a short run this close to a component is part of the graphic
+	runGapEm    = 1.0  // words on a line closer than this are one run
+	contGapEm   = 0.8  // a continuation line starts within this below the previous one
+	headingSize = 1.35 // a run this much taller than the median is a heading
+	maxSymbolEm = 12.0 // a component enclosing words is at most this big
+)
+
+// Parse reads the entries of a legend block from its image and its words
+// (in block pixels, the origin at the image's top-left corner), in
+// reading order.
+func Parse(img *image.Gray, words []text.Word) []Entry {
+	if img == nil || img.Bounds().Empty() {
+		return nil
+	}
+	p := newPage(img, words)
+	p.findRulings()
+	p.findComponents()
+	p.classifyWords()
+	graphics := p.groupGraphics()
+	blocks := p.textBlocks()
+	blocks = dropHeadings(blocks, graphics, p.em)
+	return p.entries(graphics, blocks)
+}
+
+// page is the working state of one Parse.
+type page struct {
+	img      *image.Gray
+	w, h     int
+	em       float64
+	ink      []bool
+	ruling   []bool
+	inWord   []bool // inside a (text) word's box
+	label    []int32
+	comps    []comp
+	words    []text.Word
+	graphicW []bool // words[i] is part of a graphic
+	wordComp []int  // component a graphic word belongs to (-1: none)
+}
+
+// comp is a connected component of non-text ink.
+type comp struct {
+	r       image.Rectangle
+	n       int
+	remnant bool // a bit of a glyph outside its word's box
+}
+
+func newPage(img *image.Gray, words []text.Word) *page {
+	b := img.Bounds()
+	p := &page{img: img, w: b.Dx(), h: b.Dy(), words: words}
+	p.ink = make([]bool, p.w*p.h)
+	for y := 0; y < p.h; y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+p.w]
+		for x, v := range row {
+			p.ink[y*p.w+x] = v < inkLevel
+		}
+	}
+	var hs []float64
+	for _, w := range words {
+		if h := w.Box.Height(); h > 0 {
+			hs = append(hs, h)
+		}
+	}
+	if len(hs) > 0 {
+		sort.Float64s(hs)
+		p.em = hs[len(hs)/2]
+	} else {
+		p.em = math.Max(float64(min(p.w, p.h))/40, 8)
+	}
+	return p
+}
+
+func (p *page) px(f float64) int { return int(math.Round(f * p.em)) }
+
+// findRulings marks table lines: long lines first, then dividers that run
+// from one ruling to another.
+func (p *page) findRulings() {
+	p.ruling = make([]bool, p.w*p.h)
+	hLen := max(p.px(rulingEm), int(rulingFrac*float64(p.w)))
+	vLen := max(p.px(rulingEm), int(rulingFrac*float64(p.h)))
+	p.markRuns(true, func(_, a0, a1 int) bool { return a1-a0 >= hLen })
+	p.markRuns(false, func(_, a0, a1 int) bool { return a1-a0 >= vLen })
+	div := max(p.px(dividerEm), 4)
+	for _, horiz := range []bool{false, true} {
+		p.markRuns(horiz, func(line, a0, a1 int) bool {
+			x0, y0, x1, y1 := line, a0, line, a1-1
+			if horiz {
+				x0, y0, x1, y1 = a0, line, a1-1, line
+			}
+			return a1-a0 >= div && p.rulingNear(x0, y0) && p.rulingNear(x1, y1) && !p.rulingAlong(horiz, line, a0, a1)
+		})
+	}
+}
+
+// rulingNear reports a ruling pixel within 2 px of (x, y).
+func (p *page) rulingNear(x, y int) bool {
+	for yy := max(y-2, 0); yy <= min(y+2, p.h-1); yy++ {
+		for xx := max(x-2, 0); xx <= min(x+2, p.w-1); xx++ {
+			if p.ruling[yy*p.w+xx] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// at is the pixel index of position pos along a row (horiz) or column.
+func (p *page) at(horiz bool, line, pos int) int {
+	if horiz {
+		return line*p.w + pos
+	}
+	return pos*p.w + line
+}
+
+// rulingAlong reports whether most of a run already is ruling (a run
+// inside a thick crossing line, not a divider).
+func (p *page) rulingAlong(horiz bool, line, a0, a1 int) bool {
+	n := 0
+	for a := a0; a < a1; a++ {
+		if p.ruling[p.at(horiz, line, a)] {
+			n++
+		}
+	}
+	return n*2 > a1-a0
+}
+
+// markRuns marks as ruling every ink run along rows (horiz) or columns
+// that keep accepts.
+func (p *page) markRuns(horiz bool, keep func(line, a0, a1 int) bool) {
+	lines, length := p.h, p.w
+	if !horiz {
+		lines, length = p.w, p.h
+	}
+	var marks [][3]int
+	for l := 0; l < lines; l++ {
+		for a := 0; a < length; {
+			if !p.ink[p.at(horiz, l, a)] {
+				a++
+				continue
+			}
+			a0 := a
+			for a < length && p.ink[p.at(horiz, l, a)] {
+				a++
+			}
+			if keep(l, a0, a) {
+				marks = append(marks, [3]int{l, a0, a})
+			}
+		}
+	}
+	for _, m := range marks {
+		for a := m[1]; a < m[2]; a++ {
+			p.ruling[p.at(horiz, m[0], a)] = true
+		}
+	}
+}
+
+// wordRect is a word's box in whole pixels, clipped to the image.
+func (p *page) wordRect(w text.Word) image.Rectangle {
+	return image.Rect(int(math.Floor(w.Box.XMin)), int(math.Floor(w.Box.YMin)),
+		int(math.Ceil(w.Box.XMax)), int(math.Ceil(w.Box.YMax))).Intersect(image.Rect(0, 0, p.w, p.h))
+}
+
+// findComponents labels the connected components of the ink that is neither
+// ruling nor inside a word.
+func (p *page) findComponents() {
+	p.inWord = make([]bool, p.w*p.h)
+	for _, w := range p.words {
+		r := p.wordRect(w)
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				p.inWord[y*p.w+x] = true
+			}
+		}
+	}
+	p.label = make([]int32, p.w*p.h)
+	for i := range p.label {
+		p.label[i] = -1
+	}
+	free := func(i int) bool { return p.ink[i] && !p.ruling[i] && !p.inWord[i] && p.label[i] < 0 }
+	var stack []int
+	for start := range p.ink {
+		if !free(start) {
+			continue
+		}
+		id := int32(len(p.comps))
+		c := comp{r: image.Rect(start%p.w, start/p.w, start%p.w+1, start/p.w+1)}
+		p.label[start] = id
+		stack = append(stack[:0], start)
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := i%p.w, i/p.w
+			c.n++
+			c.r = c.r.Union(image.Rect(x, y, x+1, y+1))
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= p.w || yy >= p.h {
+						continue
+					}
+					if j := yy*p.w + xx; free(j) {
+						p.label[j] = id
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		p.comps = append(p.comps, c)
+	}
+	// glyph remnants: small bits just outside a word's box
+	small := max(p.px(0.35), 2)
+	for i := range p.comps {
+		c := &p.comps[i]
+		thin := min(c.r.Dx(), c.r.Dy()) <= 3 && max(c.r.Dx(), c.r.Dy()) < p.px(0.8)
+		if (c.r.Dx() >= small || c.r.Dy() >= small) && !thin {
+			continue
+		}
+		for _, w := range p.words {
+			if gap(c.r, p.wordRect(w)) <= 2 {
+				c.remnant = true
+				break
+			}
+		}
+	}
+}
+
+// gap is the distance between two rectangles along the axis where they
+// are furthest apart (0 when they touch or overlap).
+func gap(a, b image.Rectangle) int {
+	dx := max(a.Min.X-b.Max.X, b.Min.X-a.Max.X, 0)
+	dy := max(a.Min.Y-b.Max.Y, b.Min.Y-a.Max.Y, 0)
+	return max(dx, dy)
+}
+
+// vOverlap is the vertical overlap of two rectangles in pixels.
+func vOverlap(a, b image.Rectangle) int {
+	return max(min(a.Max.Y, b.Max.Y)-max(a.Min.Y, b.Min.Y), 0)
+}
+
+// significant reports whether a component is more than specks.
+func (c comp) significant() bool { return c.n >= 4 && !c.remnant }
+
+// classifyWords decides which words belong to graphics: those inside a
+// component's box, and short runs touching a component.
+func (p *page) classifyWords() {
+	p.graphicW = make([]bool, len(p.words))
+	p.wordComp = make([]int, len(p.words))
+	maxSym := p.px(maxSymbolEm)
+	for i, w := range p.words {
+		p.wordComp[i] = -1
+		r := p.wordRect(w)
+		cx, cy := (r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2
+		for ci, c := range p.comps {
+			if !c.significant() || c.r.Dx() > maxSym || c.r.Dy() > maxSym {
+				continue
+			}
+			if image.Pt(cx, cy).In(c.r) && c.r.Dx()*c.r.Dy() > 2*r.Dx()*r.Dy() && r.Dy() < c.r.Dy() {
+				p.graphicW[i], p.wordComp[i] = true, ci
+				break
+			}
+		}
+	}
+	// short runs touching a component, when more text follows on the row
+	// (else the run is the entry's only text, not part of its graphic)
+	attach := p.px(attachEm)
+	runs := p.runs()
+	rects := make([]image.Rectangle, len(runs))
+	for i, run := range runs {
+		rects[i] = p.runRect(run)
+	}
+	textBeyond := func(i int, c image.Rectangle) bool {
+		x := max(rects[i].Max.X, c.Max.X)
+		for j, o := range rects {
+			if j != i && o.Min.X >= x && vOverlap(o, c)*10 >= 3*min(o.Dy(), c.Dy()) {
+				return true
+			}
+		}
+		return false
+	}
+	for ri, run := range runs {
+		if len(run) > 2 {
+			continue
+		}
+		rr := p.runRect(run)
+		if float64(rr.Dx()) > 3*p.em {
+			continue
+		}
+		for ci, c := range p.comps {
+			if !c.significant() || c.r.Dx() > maxSym || c.r.Dy() > maxSym {
+				continue
+			}
+			dx := max(rr.Min.X-c.r.Max.X, c.r.Min.X-rr.Max.X)
+			if dx <= attach && vOverlap(rr, c.r)*10 >= 3*min(rr.Dy(), c.r.Dy()) &&
+				!p.rulingBetween(rr, c.r) && c.r.Dx()+c.r.Dy() > rr.Dy() && textBeyond(ri, c.r) {
+				for _, i := range run {
+					p.graphicW[i], p.wordComp[i] = true, ci
+				}
+				break
+			}
+		}
+	}
+}
+
+// rulingBetween reports a ruling crossing the horizontal gap between two
+// rectangles at the height of their common part.
+func (p *page) rulingBetween(a, b image.Rectangle) bool {
+	if a.Min.X > b.Min.X {
+		a, b = b, a
+	}
+	y0, y1 := max(a.Min.Y, b.Min.Y), min(a.Max.Y, b.Max.Y)
+	if y1 <= y0 {
+		y0, y1 = (a.Min.Y+a.Max.Y)/2, (a.Min.Y+a.Max.Y)/2+1
+	}
+	y := (y0 + y1) / 2
+	for x := max(a.Max.X, 0); x < min(b.Min.X, p.w); x++ {
+		if p.ruling[y*p.w+x] {
+			return true
+		}
+	}
+	return false
+}
+
+// runs groups the words that are not part of a graphic into runs: words
+// on one line with small gaps, no ruling between them. Each run lists word
+// indexes left to right.
+func (p *page) runs() [][]int {
+	var idx []int
+	for i := range p.words {
+		if !p.graphicW[i] && p.words[i].Box.Valid() {
+			idx = append(idx, i)
+		}
+	}
+	sort.Slice(idx, func(a, b int) bool { return p.words[idx[a]].Box.XMin < p.words[idx[b]].Box.XMin })
+	maxGap := runGapEm * p.em
+	var out [][]int
+	used := make([]bool, len(p.words))
+	for _, i := range idx {
+		if used[i] {
+			continue
+		}
+		used[i] = true
+		run := []int{i}
+		last := p.words[i].Box
+		for _, j := range idx {
+			if used[j] {
+				continue
+			}
+			b := p.words[j].Box
+			ov := math.Min(last.YMax, b.YMax) - math.Max(last.YMin, b.YMin)
+			if ov < 0.5*math.Min(last.Height(), b.Height()) {
+				continue
+			}
+			if g := b.XMin - last.XMax; g > maxGap || g < -0.5*p.em {
+				continue
+			}
+			if p.rulingBetween(p.wordRect(p.words[run[len(run)-1]]), p.wordRect(p.words[j])) {
+				continue
+			}
+			used[j] = true
+			run = append(run, j)
+			last = b
+		}
+		out = append(out, run)
+	}
+	return out
+}
+
+func (p *page) runRect(run []int) image.Rectangle {
+	var r image.Rectangle
+	for k, i := range run {
+		if k == 0 {
+			r = p.wordRect(p.words[i])
+		} else {
+			r = r.Union(p.wordRect(p.words[i]))
+		}
+	}
+	return r
+}
+
+func runText(p *page, run []int) string {
+	var s []string
+	for _, i := range run {
+		s = append(s, p.words[i].Text)
+	}
+	return strings.Join(s, " ")
+}
+
+// graphic is a group of components (and graphic words) drawn as one symbol.
+type graphic struct {
+	comps []int
+	words []int
+	r     image.Rectangle
+}
+
+// groupGraphics joins components closer than groupEm; graphic words join
+// their component.
+func (p *page) groupGraphics() []*graphic {
+	var ids []int
+	for i, c := range p.comps {
+		if c.significant() {
+			ids = append(ids, i)
+		}
+	}
+	find, parent := unionFind(len(p.comps))
+	near := p.px(groupEm)
+	// graphic words count as part of their component's extent
+	ext := make([]image.Rectangle, len(p.comps))
+	for _, i := range ids {
+		ext[i] = p.comps[i].r
+	}
+	for wi, ci := range p.wordComp {
+		if ci >= 0 {
+			ext[ci] = ext[ci].Union(p.wordRect(p.words[wi]))
+		}
+	}
+	for a := 0; a < len(ids); a++ {
+		for b := a + 1; b < len(ids); b++ {
+			if gap(ext[ids[a]], ext[ids[b]]) <= near {
+				parent[find(ids[a])] = find(ids[b])
+			}
+		}
+	}
+	byRoot := map[int]*graphic{}
+	var out []*graphic
+	for _, i := range ids {
+		rt := find(i)
+		g := byRoot[rt]
+		if g == nil {
+			g = &graphic{r: ext[i]}
+			byRoot[rt] = g
+			out = append(out, g)
+		}
+		g.comps = append(g.comps, i)
+		g.r = g.r.Union(ext[i])
+	}
+	for wi, ci := range p.wordComp {
+		if ci >= 0 {
+			g := byRoot[find(ci)]
+			g.words = append(g.words, wi)
+		}
+	}
+	return out
+}
+
+// block is a text block: one run or several stacked lines.
+type block struct {
+	lines [][]int // runs, top to bottom
+	r     image.Rectangle
+	text  string
+	lineH float64 // median-ish line height
+}
+
+// textBlocks makes the runs and stacks continuation lines into blocks.
+func (p *page) textBlocks() []*block {
+	runs := p.runs()
+	rects := make([]image.Rectangle, len(runs))
+	for i, r := range runs {
+		rects[i] = p.runRect(r)
+	}
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return rects[order[a]].Min.Y < rects[order[b]].Min.Y })
+	// side finds what lies nearest on a run's line to its left (dir -1) or
+	// right (+1), not beyond a ruling: a run index, -2-component, or -1.
+	side := func(i, dir int, comps bool) int {
+		r := rects[i]
+		best, bd := -1, math.MaxInt
+		consider := func(o image.Rectangle, id int) {
+			if vOverlap(o, r)*2 < min(o.Dy(), r.Dy()) {
+				return
+			}
+			d := r.Min.X - o.Max.X
+			if dir > 0 {
+				d = o.Min.X - r.Max.X
+			}
+			if d < -p.px(0.2) || d >= bd || p.rulingBetween(o, r) {
+				return
+			}
+			best, bd = id, d
+		}
+		for j, o := range rects {
+			if j != i {
+				consider(o, j)
+			}
+		}
+		if comps {
+			for ci, c := range p.comps {
+				if c.significant() {
+					consider(c.r, -2-ci)
+				}
+			}
+		}
+		return best
+	}
+	left := func(i int) int { return side(i, -1, true) }
+	right := func(i int) int { return side(i, 1, false) }
+	next := make([]int, len(runs)) // continuation line below, or -1
+	prev := make([]int, len(runs))
+	for i := range next {
+		next[i], prev[i] = -1, -1
+	}
+	for _, i := range order {
+		a := rects[i]
+		for _, j := range order {
+			b := rects[j]
+			if j == i || prev[j] >= 0 || b.Min.Y <= a.Min.Y {
+				continue
+			}
+			g := b.Min.Y - a.Max.Y
+			if float64(g) > contGapEm*p.em || float64(g) < -0.4*float64(a.Dy()) {
+				continue
+			}
+			if math.Abs(float64(b.Min.X-a.Min.X)) > 0.7*p.em || p.rulingAcross(a, b) {
+				continue
+			}
+			// the same thing (or nothing) to the left: a description's next
+			// line, not the next row of a list
+			li, lj := left(i), left(j)
+			if lj != -1 && lj != li && !(lj <= -2 && li <= -2 && p.sameGraphicish(-2-li, -2-lj)) {
+				continue
+			}
+			// and not two tags each followed by their own text
+			if right(i) >= 0 && right(j) >= 0 {
+				continue
+			}
+			next[i], prev[j] = j, i
+			break
+		}
+	}
+	var out []*block
+	for _, i := range order {
+		if prev[i] >= 0 {
+			continue
+		}
+		b := &block{r: rects[i]}
+		var hs []float64
+		var parts []string
+		for k := i; k >= 0; k = next[k] {
+			b.lines = append(b.lines, runs[k])
+			b.r = b.r.Union(rects[k])
+			parts = append(parts, runText(p, runs[k]))
+			hs = append(hs, float64(rects[k].Dy()))
+		}
+		sort.Float64s(hs)
+		b.lineH = hs[len(hs)/2]
+		b.text = strings.Join(parts, " ")
+		out = append(out, b)
+	}
+	return out
+}
+
+// sameGraphicish reports whether two components are within groupEm (one
+// graphic to the left of both lines of a description).
+func (p *page) sameGraphicish(a, b int) bool {
+	return a == b || gap(p.comps[a].r, p.comps[b].r) <= p.px(groupEm)
+}
+
+// rulingAcross reports a horizontal ruling between a run and the run
+// below it.
+func (p *page) rulingAcross(a, b image.Rectangle) bool {
+	x := (max(a.Min.X, b.Min.X) + min(a.Max.X, b.Max.X)) / 2
+	if x < 0 || x >= p.w {
+		return false
+	}
+	for y := max(a.Max.Y, 0); y < min(b.Min.Y, p.h); y++ {
+		if p.ruling[y*p.w+x] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	headingRE  = regexp.MustCompile(`\bLEGENDS?\b|\bABBREVIATIONS?\b`)
+	headerWord = map[string]bool{
+		"SYMBOL": true, "SYMBOLS": true, "SYM": true, "TAG": true, "TAGS": true, "LABEL": true, "MARK": true,
+		"DESCRIPTION": true, "DESC": true, "ABBREVIATION": true, "ABBREVIATIONS": true, "ABBR": true,
+		"ITEM": true, "KEY": true, "TYPE": true, "NAME": true, "REMARKS": true, "MEANING": true,
+		"DESIGNATION": true, "GRAPHIC": true, "CODE": true, "NOTES": true, "DEFINITION": true, "&": true, "/": true,
+	}
+)
+
+// dropHeadings removes legend headings and column header rows.
+func dropHeadings(blocks []*block, graphics []*graphic, em float64) []*block {
+	var hs []float64
+	for _, b := range blocks {
+		hs = append(hs, b.lineH)
+	}
+	med := em
+	if len(hs) > 0 {
+		sort.Float64s(hs)
+		med = hs[len(hs)/2]
+	}
+	graphicBeside := func(r image.Rectangle) bool {
+		for _, g := range graphics {
+			if vOverlap(g.r, r)*2 >= min(g.r.Dy(), r.Dy()) && g.r.Dy() >= r.Dy()/2 {
+				return true
+			}
+		}
+		return false
+	}
+	// column header rows: every block on the row made only of header words
+	isHeaderText := func(s string) bool {
+		f := strings.Fields(strings.ToUpper(s))
+		for _, w := range f {
+			if !headerWord[strings.Trim(w, ":.,()")] {
+				return false
+			}
+		}
+		return len(f) > 0
+	}
+	drop := make([]bool, len(blocks))
+	for i, b := range blocks {
+		up := strings.ToUpper(b.text)
+		if graphicBeside(b.r) {
+			continue
+		}
+		if headingRE.MatchString(up) || b.lineH >= headingSize*med {
+			drop[i] = true
+			continue
+		}
+		if !isHeaderText(b.text) {
+			continue
+		}
+		all := true
+		for _, o := range blocks {
+			if vOverlap(o.r, b.r)*2 >= min(o.r.Dy(), b.r.Dy()) && !isHeaderText(o.text) {
+				all = false
+				break
+			}
+		}
+		if all {
+			drop[i] = true
+		}
+	}
+	var out []*block
+	for i, b := range blocks {
+		if !drop[i] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// item is a graphic or a text block placed in a band.
+type item struct {
+	g *graphic
+	b *block
+	r image.Rectangle
+}
+
+// entries bands the items into rows and splits each row into entries.
+func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
+	var items []item
+	for _, g := range graphics {
+		items = append(items, item{g: g, r: g.r})
+	}
+	for _, b := range blocks {
+		items = append(items, item{b: b, r: b.r})
+	}
+	n := len(items)
+	find, parent := unionFind(n)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			ra, rb := items[a].r, items[b].r
+			ov := vOverlap(ra, rb)
+			if ov == 0 {
+				continue
+			}
+			same := ov*2 >= min(ra.Dy(), rb.Dy())
+			if !same && (items[a].g != nil) != (items[b].g != nil) {
+				// a graphic's centre within a text block, or the reverse
+				ca, cb := (ra.Min.Y+ra.Max.Y)/2, (rb.Min.Y+rb.Max.Y)/2
+				same = (ca >= rb.Min.Y && ca < rb.Max.Y) || (cb >= ra.Min.Y && cb < ra.Max.Y)
+			}
+			if same {
+				parent[find(a)] = find(b)
+			}
+		}
+	}
+	bands := map[int][]item{}
+	var roots []int
+	for i := range items {
+		rt := find(i)
+		if _, ok := bands[rt]; !ok {
+			roots = append(roots, rt)
+		}
+		bands[rt] = append(bands[rt], items[i])
+	}
+	top := func(rt int) int {
+		y := math.MaxInt
+		for _, it := range bands[rt] {
+			y = min(y, it.r.Min.Y)
+		}
+		return y
+	}
+	sort.SliceStable(roots, func(a, b int) bool { return top(roots[a]) < top(roots[b]) })
+	var out []Entry
+	for _, rt := range roots {
+		row := bands[rt]
+		sort.SliceStable(row, func(a, b int) bool { return row[a].r.Min.X < row[b].r.Min.X })
+		var cur []item
+		flush := func() {
+			if e, ok := p.entry(cur); ok {
+				out = append(out, e)
+			}
+			cur = nil
+		}
+		for _, it := range row {
+			if it.g != nil {
+				hasG, texts := false, 0
+				for _, c := range cur {
+					if c.g != nil {
+						hasG = true
+					} else {
+						texts++
+					}
+				}
+				if hasG || texts > 1 {
+					flush()
+				}
+			}
+			cur = append(cur, it)
+		}
+		flush()
+	}
+	return out
+}
+
+// entry makes an Entry from a row's items: at most one graphic (several
+// are joined) and its text blocks, left to right.
+func (p *page) entry(items []item) (Entry, bool) {
+	var g *graphic
+	var texts []*block
+	var box image.Rectangle
+	for i, it := range items {
+		if i == 0 {
+			box = it.r
+		} else {
+			box = box.Union(it.r)
+		}
+		if it.g != nil {
+			if g == nil {
+				g = &graphic{r: it.g.r}
+			}
+			g.comps = append(g.comps, it.g.comps...)
+			g.words = append(g.words, it.g.words...)
+			g.r = g.r.Union(it.g.r)
+		} else {
+			texts = append(texts, it.b)
+		}
+	}
+	if len(texts) == 0 || (g == nil && len(texts) < 2) {
+		return Entry{}, false
+	}
+	e := Entry{Box: rectBox(box), Label: texts[0].text}
+	var desc []string
+	for _, t := range texts[1:] {
+		desc = append(desc, t.text)
+	}
+	e.Description = strings.Join(desc, " ")
+	if g != nil {
+		if e.Description == "" {
+			e.Description = e.Label
+		}
+		e.HasGraphic = true
+		e.Exemplar, e.Graphic = p.exemplar(g)
+	}
+	return e, true
+}
+
+// unionFind makes n singleton sets: find returns a set's root and
+// parent[find(a)] = find(b) joins two sets.
+func unionFind(n int) (find func(int) int, parent []int) {
+	parent = make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	return find, parent
+}
+
+func rectBox(r image.Rectangle) geom.Box {
+	return geom.Box{XMin: float64(r.Min.X), YMin: float64(r.Min.Y), XMax: float64(r.Max.X), YMax: float64(r.Max.Y)}
+}
+
+// exemplar crops a graphic from the image: its components' pixels (and the
+// ink of its words) with a one-pixel rim for anti-aliasing, everything else
+// white. It returns the crop and its tight box in block pixels.
+func (p *page) exemplar(g *graphic) (*image.Gray, geom.Box) {
+	keep := make([]bool, p.w*p.h)
+	mine := map[int32]bool{}
+	for _, c := range g.comps {
+		mine[int32(c)] = true
+	}
+	r := g.r.Inset(-2).Intersect(image.Rect(0, 0, p.w, p.h))
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if l := p.label[y*p.w+x]; l >= 0 && mine[l] {
+				keep[y*p.w+x] = true
+			}
+		}
+	}
+	for _, wi := range g.words {
+		wr := p.wordRect(p.words[wi])
+		for y := wr.Min.Y; y < wr.Max.Y; y++ {
+			for x := wr.Min.X; x < wr.Max.X; x++ {
+				if i := y*p.w + x; p.ink[i] && !p.ruling[i] {
+					keep[i] = true
+				}
+			}
+		}
+	}
+	// tight box of the kept ink
+	tight := image.Rectangle{}
+	first := true
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if keep[y*p.w+x] {
+				pr := image.Rect(x, y, x+1, y+1)
+				if first {
+					tight, first = pr, false
+				} else {
+					tight = tight.Union(pr)
+				}
+			}
+		}
+	}
+	if first {
+		return nil, geom.Box{}
+	}
+	out := image.NewGray(image.Rect(0, 0, tight.Dx(), tight.Dy()))
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	for y := tight.Min.Y; y < tight.Max.Y; y++ {
+		for x := tight.Min.X; x < tight.Max.X; x++ {
+			// a kept pixel or a light neighbour of one (the anti-aliased rim)
+			v := p.img.Pix[y*p.img.Stride+x]
+			in := keep[y*p.w+x]
+			if !in && !p.ruling[y*p.w+x] && !p.ink[y*p.w+x] {
+				for dy := -1; dy <= 1 && !in; dy++ {
+					for dx := -1; dx <= 1 && !in; dx++ {
+						xx, yy := x+dx, y+dy
+						in = xx >= 0 && yy >= 0 && xx < p.w && yy < p.h && keep[yy*p.w+xx]
+					}
+				}
+			}
+			if in {
+				out.Pix[(y-tight.Min.Y)*out.Stride+x-tight.Min.X] = v
+			}
+		}
+	}
+	return out, rectBox(tight)
+}

@@ -1,0 +1,231 @@
+package legend
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// TestSynthLegends parses the Legend blocks of synthetic sheets, found by
+// layout.Segment on 300 DPI renders with the PDF text layer, and checks
+// them against the generator's truth: entries with the right label,
+// description and has_graphic ≥ 98%, graphic boxes IoU ≥ 0.8, exemplars
+// non-blank and tight.
+func TestSynthLegends(t *testing.T) {
+	seeds := []int64{1, 2, 3, 4, 5, 6}
+	if testing.Short() {
+		seeds = seeds[:2]
+	}
+	if n, _ := strconv.Atoi(os.Getenv("PLANGRAPH_LEGEND_SEEDS")); n > 0 { // a longer run
+		seeds = nil
+		for s := int64(1); s <= int64(n); s++ {
+			seeds = append(seeds, 100+s)
+		}
+	}
+	debug := os.Getenv("PLANGRAPH_LEGEND_DEBUG") // folder for debug PNGs
+	var right, total, graphics, goodBox, extra int
+	for _, seed := range seeds {
+		for _, c := range synthLegends(t, seed, 3) {
+			got := Parse(c.img, c.words)
+			want := wantOf(c.want)
+			r, n := MatchEntries(got, want)
+			right += r
+			total += n
+			extra += max(len(got)-n, 0)
+			if r < n || len(got) != n {
+				t.Logf("%s: %d/%d right, %d found", c.name, r, n, len(got))
+				for _, e := range got {
+					t.Logf("   got  %q %q g=%v %v", e.Label, e.Description, e.HasGraphic, e.Graphic)
+				}
+				for _, e := range want {
+					t.Logf("   want %q %q g=%v %v", e.Label, e.Description, e.HasGraphic, e.Graphic)
+				}
+			}
+			for _, w := range want {
+				if !w.HasGraphic {
+					continue
+				}
+				graphics++
+				e, iou := bestGraphic(got, w.Graphic)
+				if iou >= 0.8 {
+					goodBox++
+				} else {
+					t.Logf("%s %q: graphic IoU %.2f (got %v want %v)", c.name, w.Label, iou, e.Graphic, w.Graphic)
+				}
+				if e.HasGraphic {
+					checkExemplar(t, c.name+" "+w.Label, e)
+				}
+			}
+			if debug != "" {
+				writeDebug(t, filepath.Join(debug, c.name+".png"), c.img, got)
+			}
+		}
+	}
+	acc := float64(right) / float64(max(total, 1))
+	boxAcc := float64(goodBox) / float64(max(graphics, 1))
+	t.Logf("synthetic legends: %d/%d entries right (%.1f%%), %d extra; graphic IoU ≥ 0.8: %d/%d (%.1f%%)",
+		right, total, 100*acc, extra, goodBox, graphics, 100*boxAcc)
+	if acc < 0.98 {
+		t.Errorf("entries right %.1f%% < 98%%", 100*acc)
+	}
+	if boxAcc < 0.98 {
+		t.Errorf("graphic boxes with IoU ≥ 0.8: %.1f%% < 98%%", 100*boxAcc)
+	}
+	if extra > total/50 {
+		t.Errorf("%d entries found that are not in the legends", extra)
+	}
+}
+
+func wantOf(es []synth.LegendEntryTruth) []WantEntry {
+	var out []WantEntry
+	for _, e := range es {
+		w := WantEntry{Label: e.Label, Description: e.Description, HasGraphic: e.HasGraphic}
+		if e.GraphicBox != nil {
+			w.Graphic = *e.GraphicBox
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// bestGraphic is the found entry whose graphic best overlaps b.
+func bestGraphic(got []Entry, b geom.Box) (Entry, float64) {
+	var best Entry
+	bi := 0.0
+	for _, e := range got {
+		if iou := e.Graphic.IoU(b); e.HasGraphic && iou > bi {
+			best, bi = e, iou
+		}
+	}
+	return best, bi
+}
+
+// checkExemplar: the exemplar has the graphic's size, has ink, and ink
+// reaches all four edges (tight).
+func checkExemplar(t *testing.T, name string, e Entry) {
+	t.Helper()
+	x := e.Exemplar
+	if x == nil {
+		t.Errorf("%s: no exemplar", name)
+		return
+	}
+	b := x.Bounds()
+	if b.Dx() != int(e.Graphic.Width()) || b.Dy() != int(e.Graphic.Height()) {
+		t.Errorf("%s: exemplar %v, graphic box %v", name, b, e.Graphic)
+	}
+	edges := [4]bool{}
+	ink := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x0 := b.Min.X; x0 < b.Max.X; x0++ {
+			if x.GrayAt(x0, y).Y < inkLevel {
+				ink++
+				edges[0] = edges[0] || x0 == b.Min.X
+				edges[1] = edges[1] || x0 == b.Max.X-1
+				edges[2] = edges[2] || y == b.Min.Y
+				edges[3] = edges[3] || y == b.Max.Y-1
+			}
+		}
+	}
+	if ink == 0 || edges != [4]bool{true, true, true, true} {
+		t.Errorf("%s: exemplar blank or not tight (ink %d, edges %v)", name, ink, edges)
+	}
+}
+
+// writeDebug draws the found entries over the block: graphic boxes dark,
+// entry boxes light.
+func writeDebug(t *testing.T, path string, img *image.Gray, es []Entry) {
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			v := img.Pix[y*img.Stride+x]
+			i := out.PixOffset(x, y)
+			out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = v, v, v, 255
+		}
+	}
+	rect := func(g geom.Box, r, gg, bb uint8) {
+		set := func(x, y int) {
+			if x >= 0 && y >= 0 && x < b.Dx() && y < b.Dy() {
+				i := out.PixOffset(x, y)
+				out.Pix[i], out.Pix[i+1], out.Pix[i+2] = r, gg, bb
+			}
+		}
+		for x := int(g.XMin); x <= int(g.XMax); x++ {
+			set(x, int(g.YMin))
+			set(x, int(g.YMax))
+		}
+		for y := int(g.YMin); y <= int(g.YMax); y++ {
+			set(int(g.XMin), y)
+			set(int(g.XMax), y)
+		}
+	}
+	for _, e := range es {
+		rect(e.Box, 0, 160, 255)
+		if e.HasGraphic {
+			rect(e.Graphic, 255, 0, 0)
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, out); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range es {
+		if e.Exemplar != nil {
+			ef, err := os.Create(fmt.Sprintf("%s-ex%02d.png", path[:len(path)-4], i))
+			if err == nil {
+				_ = png.Encode(ef, e.Exemplar)
+				ef.Close()
+			}
+		}
+	}
+}
+
+// TestDegenerate: no image, a blank block, words without ink and ink
+// without words give no entries and no panic.
+func TestDegenerate(t *testing.T) {
+	if got := Parse(nil, nil); got != nil {
+		t.Errorf("nil image: %v", got)
+	}
+	blank := image.NewGray(image.Rect(0, 0, 200, 100))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	if got := Parse(blank, nil); len(got) != 0 {
+		t.Errorf("blank: %v", got)
+	}
+	// a lone word (a note) is not an entry
+	words := []text.Word{{Text: "NOTE", Box: geom.Box{XMin: 10, YMin: 10, XMax: 60, YMax: 30}}}
+	if got := Parse(blank, words); len(got) != 0 {
+		t.Errorf("lone word: %v", got)
+	}
+	// a square with no text beside it is not an entry either
+	for y := 40; y < 70; y++ {
+		for x := 100; x < 130; x++ {
+			if y == 40 || y == 69 || x == 100 || x == 129 {
+				blank.Pix[y*blank.Stride+x] = 0
+			}
+		}
+	}
+	if got := Parse(blank, nil); len(got) != 0 {
+		t.Errorf("graphic without text: %v", got)
+	}
+	// with a description beside it, it is; the sub-image origin is honoured
+	words = append(words, text.Word{Text: "SQUARE", Box: geom.Box{XMin: 140, YMin: 45, XMax: 190, YMax: 65}})
+	got := Parse(blank.SubImage(image.Rect(0, 0, 200, 100)).(*image.Gray), words)
+	if len(got) != 1 || got[0].Label != "SQUARE" || !got[0].HasGraphic || got[0].Graphic != (geom.Box{XMin: 100, YMin: 40, XMax: 130, YMax: 70}) {
+		t.Fatalf("square: %+v", got)
+	}
+	checkExemplar(t, "square", got[0])
+}
