@@ -22,6 +22,7 @@ require (
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/vektah/gqlparser/v2 v2.5.64
 	gocloud.dev v0.47.0
+	gocv.io/x/gocv v0.32.0
 	golang.org/x/image v0.47.0
 	modernc.org/sqlite v1.60.1
 )

@@ -1,0 +1,806 @@
+package symbols
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+
+	"gocv.io/x/gocv"
+
+	"github.com/plangraph/plangraph/internal/geom"
+)
+
+// MinSymbolPx is the smallest symbol side searched (at 300 DPI).
+const MinSymbolPx = 10
+
+// Match searches img for every template at any rotation angle, mirrored or
+// not, at MinScale..MaxScale of the template's size.
+//
+// The search is coarse to fine. (1) Rotation-invariant ring profiles find
+// candidate centres and scales on a pyramid level where the symbol is 8–16
+// pixels in radius. (2) At a level four times finer, the angle comes from
+// correlating polar histograms, and a local search refines position, angle
+// and scale by masked normalised correlation. (3) Verification measures a
+// different similarity: how much of the template's centre lines lie on
+// ink (a chamfer test) and how much of the ink under the symbol the
+// template explains. (4) Detections of different symbols that overlap are
+// resolved in favour of the one that explains the pixels best.
+//
+// Strokes are compared at one width: the template is reduced to its centre
+// lines and redrawn at the drawing's stroke width, so legend and plan line
+// weights may differ.
+func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) (Result, error) {
+	if opt.MinScale <= 0 {
+		opt.MinScale = 0.5
+	}
+	if opt.MinConfidence <= 0 {
+		opt.MinConfidence = 0.5
+	}
+	if opt.MaxScale <= 0 {
+		opt.MaxScale = 2
+	}
+	if opt.MaxScale < opt.MinScale {
+		return Result{}, fmt.Errorf("symbols: max scale %g below min scale %g", opt.MaxScale, opt.MinScale)
+	}
+	cov := coverage(img)
+	sw := strokeWidth(cov)
+	removeFills(cov, sw)
+	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw}
+	var res Result
+	var prep []*prepared
+	for i, t := range tmpls {
+		p, reason := prepare(i, t)
+		if reason != "" {
+			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: reason})
+			continue
+		}
+		if p.bw > float64(m.levels[0].w)+1 || p.bh > float64(m.levels[0].h)+1 {
+			if p.bw*opt.MinScale > float64(m.levels[0].w) || p.bh*opt.MinScale > float64(m.levels[0].h) {
+				res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: "the symbol is larger than the searched image"})
+				continue
+			}
+		}
+		prep = append(prep, p)
+	}
+	if len(prep) == 0 || nothingDrawn(m.levels[0]) {
+		return res, nil
+	}
+	cands, err := m.ringPass(ctx, prep)
+	if err != nil {
+		return res, err
+	}
+	dets, err := m.refineAll(ctx, cands)
+	if err != nil {
+		return res, err
+	}
+	res.Detections = suppress(dets)
+	for i := range res.Detections {
+		res.Detections[i].Label = tmpls[res.Detections[i].Template].Label
+	}
+	return res, nil
+}
+
+// removeFills clears solid areas (poché walls, filled shapes): ink that
+// survives an opening by a disk wider than the drawing's strokes. Symbols
+// are drawn in strokes, so fills only add false matches, and removing them
+// leaves the doors and windows that sit between wall fills on their own.
+func removeFills(m *fimg, sw float64) {
+	bin := make([]byte, m.w*m.h)
+	for i, v := range m.p {
+		if v > 0.5 {
+			bin[i] = 255
+		}
+	}
+	src, _ := gocv.NewMatFromBytes(m.h, m.w, gocv.MatTypeCV8U, bin)
+	defer src.Close()
+	r := int(math.Ceil(sw*1.25)) + 1
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
+	defer k.Close()
+	opened := gocv.NewMat()
+	defer opened.Close()
+	gocv.MorphologyEx(src, &opened, gocv.MorphOpen, k)
+	// grow the fills a little so their antialiased rims go too
+	k2 := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(5, 5))
+	defer k2.Close()
+	gocv.Dilate(opened, &opened, k2)
+	b, _ := opened.DataPtrUint8()
+	for i, v := range b {
+		if v != 0 {
+			m.p[i] = 0
+		}
+	}
+}
+
+func nothingDrawn(m *fimg) bool {
+	for _, v := range m.p {
+		if v > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// prepared is a template reduced to centre lines around its ink centre.
+type prepared struct {
+	idx    int
+	pts    [][2]float64 // centre-line points relative to the ink centre, template pixels
+	radius float64      // ink radius from the centre
+	bw, bh float64      // ink box size
+	// sparse[k] keeps one centre-line point per 2^k-pixel cell, for
+	// drawing at reduced sizes
+	sparse [][][2]float64
+	// minScale is the smallest scale at which the symbol stays distinct
+	// when drawn at the drawing's stroke width
+	minScale float64
+}
+
+func prepare(i int, t Template) (*prepared, string) {
+	if t.Image == nil {
+		return nil, "no image"
+	}
+	cov := coverage(t.Image)
+	x0, y0, x1, y1 := cov.w, cov.h, -1, -1
+	for y := 0; y < cov.h; y++ {
+		for x := 0; x < cov.w; x++ {
+			if cov.p[y*cov.w+x] > 0 {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	if x1 < 0 {
+		return nil, "the symbol image is blank"
+	}
+	bw, bh := float64(x1-x0+1), float64(y1-y0+1)
+	if bw < MinSymbolPx || bh < MinSymbolPx {
+		return nil, fmt.Sprintf("the symbol is %gx%g px, under the %d px minimum", bw, bh, MinSymbolPx)
+	}
+	// pad by one pixel so thinning sees a background border
+	c := newF(x1-x0+3, y1-y0+3)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c.p[(y-y0+1)*c.w+x-x0+1] = cov.p[y*cov.w+x]
+		}
+	}
+	sk := thin(c)
+	cx, cy := float64(c.w-1)/2, float64(c.h-1)/2
+	p := &prepared{idx: i, bw: bw, bh: bh}
+	for _, q := range sk {
+		dx, dy := float64(q[0])-cx, float64(q[1])-cy
+		p.pts = append(p.pts, [2]float64{dx, dy})
+		p.radius = max(p.radius, math.Hypot(dx, dy))
+	}
+	p.radius += 1
+	p.sparse = [][][2]float64{p.pts}
+	for k := 1; k <= 5; k++ {
+		cell := float64(int(1) << k)
+		seen := map[[2]int]bool{}
+		var out [][2]float64
+		for _, q := range p.pts {
+			key := [2]int{int(math.Floor(q[0] / cell)), int(math.Floor(q[1] / cell))}
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, q)
+			}
+		}
+		p.sparse = append(p.sparse, out)
+	}
+	if len(p.pts) < 8 {
+		return nil, "the symbol has too little ink to match"
+	}
+	return p, ""
+}
+
+type matcher struct {
+	opt    Options
+	sw     float64 // stroke width of the drawing, full-resolution pixels
+	mu     sync.Mutex
+	levels []*fimg
+	dts    map[int][]float32
+	blurs  map[int]*fimg
+}
+
+// blurred returns level l smoothed (two 3×3 box passes), which widens the
+// basin of the local pose search.
+func (m *matcher) blurred(l int) *fimg {
+	lv := m.level(l)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.blurs == nil {
+		m.blurs = map[int]*fimg{}
+	}
+	if b, ok := m.blurs[l]; ok {
+		return b
+	}
+	b := box3(box3(lv))
+	m.blurs[l] = b
+	return b
+}
+
+func box3(m *fimg) *fimg {
+	o := newF(m.w, m.h)
+	for y := 0; y < m.h; y++ {
+		for x := 0; x < m.w; x++ {
+			var s float32
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					s += m.at(x+dx, y+dy)
+				}
+			}
+			o.p[y*m.w+x] = s / 9
+		}
+	}
+	return o
+}
+
+func (m *matcher) level(l int) *fimg {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for len(m.levels) <= l {
+		m.levels = append(m.levels, m.levels[len(m.levels)-1].halve())
+	}
+	return m.levels[l]
+}
+
+// dist returns, for level l, each pixel's distance to the nearest ink.
+func (m *matcher) dist(l int) []float32 {
+	lv := m.level(l)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.dts == nil {
+		m.dts = map[int][]float32{}
+	}
+	if d, ok := m.dts[l]; ok {
+		return d
+	}
+	bin := make([]byte, lv.w*lv.h)
+	for i, v := range lv.p {
+		if v < 0.3 {
+			bin[i] = 255
+		}
+	}
+	src, _ := gocv.NewMatFromBytes(lv.h, lv.w, gocv.MatTypeCV8U, bin)
+	dst, lab := gocv.NewMat(), gocv.NewMat()
+	gocv.DistanceTransform(src, &dst, &lab, gocv.DistL2, gocv.DistanceMask5, gocv.DistanceLabelCComp)
+	out := make([]float32, lv.w*lv.h)
+	b, _ := dst.DataPtrFloat32()
+	copy(out, b)
+	src.Close()
+	dst.Close()
+	lab.Close()
+	m.dts[l] = out
+	return out
+}
+
+func lf(l int) float64 { return math.Ldexp(1, -l) }
+
+// pointsFor returns centre-line points dense enough to draw the template
+// at k = scale·level factor (about two points per target pixel).
+func (t *prepared) pointsFor(k float64) [][2]float64 {
+	i := 0
+	if k > 0 {
+		i = int(math.Floor(math.Log2(0.5 / k)))
+	}
+	return t.sparse[min(max(i, 0), len(t.sparse)-1)]
+}
+
+// candidate is a ring-pass hit in full-resolution pixels.
+type candidate struct {
+	t      *prepared
+	x, y   float64
+	scale  float64
+	level  int
+	score  float64
+	radius float64 // full resolution
+}
+
+const (
+	scaleStep     = 1.1
+	ringThreshold = 0.7
+	maxCandidates = 3000 // per template
+)
+
+func (m *matcher) scales() []float64 {
+	var out []float64
+	for s := m.opt.MinScale; s <= m.opt.MaxScale*1.0001; s *= scaleStep {
+		out = append(out, s)
+	}
+	return out
+}
+
+func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, error) {
+	type job struct {
+		t     *prepared
+		scale float64
+	}
+	byLevel := map[int][]job{}
+	for _, t := range prep {
+		for _, s := range m.scales() {
+			r := t.radius * s
+			l := 0
+			if r > 2*ringMin {
+				l = int(math.Floor(math.Log2(r / ringMin)))
+			}
+			byLevel[l] = append(byLevel[l], job{t, s})
+		}
+	}
+	// at small scales the drawing's strokes may fill a symbol in: it could
+	// not be told from a filled area or a thick line, so it is not searched
+	for _, t := range prep {
+		t.minScale = m.opt.MaxScale * 2
+		for _, s := range m.scales() {
+			sz := int(t.radius*s*2) + 8
+			buf := newF(sz, sz)
+			splat(buf, t.pointsFor(s), pose{cx: float64(sz / 2), cy: float64(sz / 2), scale: s}, 1, m.sw/2)
+			if !merged(buf) {
+				t.minScale = s
+				break
+			}
+		}
+	}
+	for l, js := range byLevel {
+		kept := js[:0]
+		for _, j := range js {
+			if j.scale >= j.t.minScale {
+				kept = append(kept, j)
+			}
+		}
+		byLevel[l] = kept
+	}
+	levels := make([]int, 0, len(byLevel))
+	for l := range byLevel {
+		levels = append(levels, l)
+	}
+	sort.Ints(levels)
+	ringPx := ringPixels(ringCount)
+	var all []candidate
+	var mu sync.Mutex
+	total, done := 0, 0
+	for _, l := range levels {
+		total += len(byLevel[l])
+	}
+	for _, l := range levels {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		lv := m.level(l)
+		f := lf(l)
+		ri := computeRings(lv, ringCount)
+		jobs := byLevel[l]
+		err := parallel(ctx, len(jobs), func(i int) {
+			j := jobs[i]
+			r := j.t.radius * j.scale * f
+			n := min(int(math.Ceil(r))+1, ringCount)
+			size := 2*n + 3
+			buf := newF(size, size)
+			c := float64(size / 2)
+			splat(buf, j.t.pointsFor(j.scale*f), pose{cx: c, cy: c, scale: j.scale}, f, m.sw*f/2)
+			prof := profile(buf, size/2, size/2, n)
+			peaks := ringScores(ri, prof, ringPx[:n], ringThreshold, 1)
+			mu.Lock()
+			for _, p := range peaks {
+				all = append(all, candidate{t: j.t, x: float64(p.x) / f, y: float64(p.y) / f, scale: j.scale,
+					level: l, score: p.score, radius: j.t.radius * j.scale})
+			}
+			done++
+			m.progress(0.4 * float64(done) / float64(total))
+			mu.Unlock()
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	// keep the best candidate per template and neighbourhood
+	sort.Slice(all, func(a, b int) bool { return all[a].score > all[b].score })
+	var kept []candidate
+	per := map[*prepared]int{}
+	for _, c := range all {
+		if per[c.t] >= maxCandidates {
+			continue
+		}
+		dup := false
+		for _, k := range kept {
+			if k.t == c.t && max(k.scale/c.scale, c.scale/k.scale) < 1.25 && math.Hypot(k.x-c.x, k.y-c.y) < 0.35*min(k.radius, c.radius) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, c)
+			per[c.t]++
+		}
+	}
+	return kept, nil
+}
+
+// merged reports whether a rendered template is mostly solid: drawn at
+// the drawing's stroke width its lines run together, so it cannot be told
+// from a filled area or a thick line.
+func merged(buf *fimg) bool {
+	x0, y0, x1, y1 := buf.w, buf.h, -1, -1
+	for y := 0; y < buf.h; y++ {
+		for x := 0; x < buf.w; x++ {
+			if buf.p[y*buf.w+x] > 0.5 {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	if x1 < 0 {
+		return true
+	}
+	ink, area := 0.0, 0.0
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			ink += float64(buf.p[y*buf.w+x])
+			area++
+		}
+	}
+	return ink > 0.6*area
+}
+
+func (m *matcher) progress(v float64) {
+	if m.opt.Progress != nil {
+		m.opt.Progress(v)
+	}
+}
+
+// parallel runs f(0..n-1) on all CPUs.
+func parallel(ctx context.Context, n int, f func(i int)) error {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	var err error
+	for i := 0; i < n; i++ {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection, error) {
+	out := make([]*Detection, len(cands))
+	var mu sync.Mutex
+	done := 0
+	err := parallel(ctx, len(cands), func(i int) {
+		out[i] = m.refine(cands[i])
+		mu.Lock()
+		done++
+		if done%32 == 0 {
+			m.progress(0.4 + 0.6*float64(done)/float64(len(cands)))
+		}
+		mu.Unlock()
+	})
+	if err != nil {
+		return nil, err
+	}
+	var dets []Detection
+	for _, d := range out {
+		if d != nil {
+			dets = append(dets, *d)
+		}
+	}
+	return dets, nil
+}
+
+const (
+	polarRadial  = 12
+	polarAngular = 72
+)
+
+// polar bins a level image's coverage around (cx, cy) within radius r into
+// polarRadial × polarAngular cells (angle counter-clockwise on screen).
+func polar(lv *fimg, cx, cy, r float64) []float64 {
+	sum := make([]float64, polarRadial*polarAngular)
+	cnt := make([]float64, polarRadial*polarAngular)
+	ri := int(math.Ceil(r))
+	ix, iy := int(math.Round(cx)), int(math.Round(cy))
+	for y := iy - ri; y <= iy+ri; y++ {
+		for x := ix - ri; x <= ix+ri; x++ {
+			dx, dy := float64(x)-cx, float64(y)-cy
+			d := math.Hypot(dx, dy)
+			if d >= r || d < 0.15*r {
+				continue
+			}
+			j := int((d - 0.15*r) / (0.85 * r) * polarRadial)
+			a := math.Atan2(-dy, dx)
+			if a < 0 {
+				a += 2 * math.Pi
+			}
+			k := int(a/(2*math.Pi)*polarAngular) % polarAngular
+			sum[j*polarAngular+k] += float64(lv.at(x, y))
+			cnt[j*polarAngular+k]++
+		}
+	}
+	for i := range sum {
+		if cnt[i] > 0 {
+			sum[i] /= cnt[i]
+		}
+	}
+	zeroMean(sum)
+	return sum
+}
+
+func zeroMean(v []float64) {
+	mean := 0.0
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	n := 0.0
+	for i := range v {
+		v[i] -= mean
+		n += v[i] * v[i]
+	}
+	if n = math.Sqrt(n); n > 0 {
+		for i := range v {
+			v[i] /= n
+		}
+	}
+}
+
+// bestShift correlates two polar histograms over all rotations and
+// returns the best angle (radians) and its correlation.
+func bestShift(plan, tm []float64) (float64, float64) {
+	best, bv := 0, math.Inf(-1)
+	for s := 0; s < polarAngular; s++ {
+		v := 0.0
+		for j := 0; j < polarRadial; j++ {
+			pr, tr := plan[j*polarAngular:(j+1)*polarAngular], tm[j*polarAngular:(j+1)*polarAngular]
+			for a := 0; a < polarAngular; a++ {
+				v += pr[(a+s)%polarAngular] * tr[a]
+			}
+		}
+		if v > bv {
+			best, bv = s, v
+		}
+	}
+	return float64(best) * 2 * math.Pi / polarAngular, bv
+}
+
+// nccAt is the masked normalised correlation between the posed template
+// (drawn at the drawing's stroke width) and level l inside the template's
+// disk. p is in level pixels.
+func (m *matcher) nccAt(l int, t *prepared, p pose) float64 {
+	lv := m.blurred(l)
+	f := lf(l)
+	r := t.radius*p.scale*f + 1
+	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
+	size := int(2*r) + 3
+	buf := newF(size, size)
+	q := p
+	q.cx -= float64(x0)
+	q.cy -= float64(y0)
+	splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+1)
+	var sa, sb, saa, sbb, sab, n float64
+	r2 := r * r
+	for y := 0; y < size; y++ {
+		dy := float64(y) - q.cy
+		for x := 0; x < size; x++ {
+			dx := float64(x) - q.cx
+			if dx*dx+dy*dy > r2 {
+				continue
+			}
+			a := float64(lv.at(x+x0, y+y0))
+			b := float64(buf.p[y*size+x])
+			sa += a
+			sb += b
+			saa += a * a
+			sbb += b * b
+			sab += a * b
+			n++
+		}
+	}
+	va := saa - sa*sa/n
+	vb := sbb - sb*sb/n
+	if va <= 1e-9 || vb <= 1e-9 {
+		return 0
+	}
+	return (sab - sa*sb/n) / math.Sqrt(va*vb)
+}
+
+// refine turns a candidate into a detection, or nil.
+func (m *matcher) refine(c candidate) *Detection {
+	l := max(c.level-2, 0)
+	f := lf(l)
+	lv := m.level(l)
+	cx, cy := c.x*f, c.y*f
+	r := c.radius * f
+	// the ring pass places centres to about a pixel of its level: try
+	// centres around it, and for each the best angle by polar correlation
+	type hyp struct {
+		p pose
+		v float64
+	}
+	var tps [2][]float64
+	for i, flip := range []bool{false, true} {
+		size := int(2*r) + 5
+		buf := newF(size, size)
+		mid := float64(size / 2)
+		splat(buf, c.t.pointsFor(c.scale*f), pose{cx: mid, cy: mid, scale: c.scale, flip: flip}, f, m.sw*f/2)
+		tps[i] = polar(buf, mid, mid, r)
+	}
+	step := math.Ldexp(1, c.level-l)
+	var hyps []hyp
+	for dy := -2.0; dy <= 2; dy++ {
+		for dx := -2.0; dx <= 2; dx++ {
+			px, py := cx+dx*step, cy+dy*step
+			pp := polar(lv, px, py, r)
+			for i, flip := range []bool{false, true} {
+				a, v := bestShift(pp, tps[i])
+				hyps = append(hyps, hyp{pose{cx: px, cy: py, angle: a, scale: c.scale, flip: flip}, v})
+			}
+		}
+	}
+	sort.Slice(hyps, func(a, b int) bool { return hyps[a].v > hyps[b].v })
+	var best pose
+	bestV := -1.0
+	for _, h := range hyps[:3] {
+		if v := m.nccAt(l, c.t, h.p); v > bestV {
+			best, bestV = h.p, v
+		}
+	}
+	if bestV < 0.2 {
+		return nil
+	}
+	best, bestV = m.climb(l, c.t, best, bestV)
+	if bestV < 0.35 {
+		return nil
+	}
+	chamfer, explained := m.verify(l, c.t, best)
+	conf := confidence(bestV, chamfer, explained)
+	if conf < m.opt.MinConfidence {
+		return nil
+	}
+	// the box at full resolution
+	full := best
+	full.cx, full.cy = best.cx/f, best.cy/f
+	bx0, by0, bx1, by1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, q := range c.t.pts {
+		x, y := full.transform(q[0], q[1], 1)
+		bx0, by0, bx1, by1 = min(bx0, x), min(by0, y), max(bx1, x), max(by1, y)
+	}
+	h := m.sw / 2
+	W, H := float64(m.levels[0].w), float64(m.levels[0].h)
+	box := geom.Box{XMin: max(bx0-h, 0), YMin: max(by0-h, 0), XMax: min(bx1+h, W), YMax: min(by1+h, H)}
+	deg := math.Mod(best.angle*180/math.Pi+360, 360)
+	return &Detection{Template: c.t.idx, Box: box, Angle: deg, Scale: best.scale, Confidence: conf,
+		ncc: bestV, chamfer: chamfer, explained: explained, flip: best.flip}
+}
+
+// climb improves a pose by local search over position, angle and scale.
+func (m *matcher) climb(l int, t *prepared, p pose, v float64) (pose, float64) {
+	da := 2.0 * math.Pi / 180
+	for iter := 0; iter < 24; iter++ {
+		moves := []pose{
+			{cx: p.cx + 1, cy: p.cy, angle: p.angle, scale: p.scale, flip: p.flip},
+			{cx: p.cx - 1, cy: p.cy, angle: p.angle, scale: p.scale, flip: p.flip},
+			{cx: p.cx, cy: p.cy + 1, angle: p.angle, scale: p.scale, flip: p.flip},
+			{cx: p.cx, cy: p.cy - 1, angle: p.angle, scale: p.scale, flip: p.flip},
+			{cx: p.cx, cy: p.cy, angle: p.angle + da, scale: p.scale, flip: p.flip},
+			{cx: p.cx, cy: p.cy, angle: p.angle - da, scale: p.scale, flip: p.flip},
+			{cx: p.cx, cy: p.cy, angle: p.angle, scale: p.scale * 1.03, flip: p.flip},
+			{cx: p.cx, cy: p.cy, angle: p.angle, scale: p.scale / 1.03, flip: p.flip},
+		}
+		improved := false
+		for _, q := range moves {
+			if q.scale < max(m.opt.MinScale, t.minScale)*0.95 || q.scale > m.opt.MaxScale*1.05 {
+				continue
+			}
+			if w := m.nccAt(l, t, q); w > v+1e-4 {
+				p, v, improved = q, w, true
+			}
+		}
+		if !improved {
+			if da < 0.6*math.Pi/180 {
+				break
+			}
+			da /= 2
+		}
+	}
+	return p, v
+}
+
+// verify measures, at level l: the share of the template's centre-line
+// points lying on ink (chamfer) and the share of the ink inside the
+// template's turned box that lies along the template (explained).
+func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64) {
+	lv := m.level(l)
+	dt := m.dist(l)
+	f := lf(l)
+	tol := max(1.0, m.sw*f/2+0.75)
+	on := 0
+	pts := t.pointsFor(p.scale * f)
+	for _, q := range pts {
+		x, y := p.transform(q[0], q[1], f)
+		ix, iy := int(math.Round(x)), int(math.Round(y))
+		if ix < 0 || iy < 0 || ix >= lv.w || iy >= lv.h {
+			continue
+		}
+		if float64(dt[iy*lv.w+ix]) <= tol {
+			on++
+		}
+	}
+	chamfer = float64(on) / float64(len(pts))
+	// draw the template thick enough to cover the tolerance, then count the
+	// ink inside the turned box that it covers
+	r := t.radius*p.scale*f*1.25 + 2 + m.sw*f
+	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
+	size := int(2*r) + 3
+	buf := newF(size, size)
+	q := p
+	q.cx -= float64(x0)
+	q.cy -= float64(y0)
+	splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+tol)
+	sn, cs := math.Sincos(p.angle)
+	// the box grown by a margin: ink right around a symbol that the
+	// template does not explain means it is part of something else
+	hw, hh := t.bw/2*p.scale*f*1.2+m.sw*f, t.bh/2*p.scale*f*1.2+m.sw*f
+	var ink, cov float64
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			dx, dy := float64(x)-q.cx, float64(y)-q.cy
+			// into the template's frame
+			u := cs*dx - sn*dy
+			v := sn*dx + cs*dy
+			if math.Abs(u) > hw || math.Abs(v) > hh {
+				continue
+			}
+			a := float64(lv.at(x+x0, y+y0))
+			ink += a
+			if buf.p[y*size+x] > 0.5 {
+				cov += a
+			}
+		}
+	}
+	if ink == 0 {
+		return chamfer, 0
+	}
+	return chamfer, cov / ink
+}
+
+// confidence maps the three similarities to 0..1.
+func confidence(ncc, chamfer, explained float64) float64 {
+	z := -12 + 6*ncc + 6*chamfer + 4*explained
+	return 1 / (1 + math.Exp(-z))
+}
+
+// suppress removes overlapping detections: among detections whose boxes
+// overlap (IoU ≥ 0.3, or one mostly inside the other), whatever their
+// symbols, the one whose template explains the pixels best is kept —
+// scored by its confidence, which combines correlation, centre lines on
+// ink and ink explained.
+func suppress(dets []Detection) []Detection {
+	sort.SliceStable(dets, func(a, b int) bool { return dets[a].Confidence > dets[b].Confidence })
+	var out []Detection
+	for _, d := range dets {
+		ok := true
+		for _, k := range out {
+			in := geom.Box{XMin: max(d.Box.XMin, k.Box.XMin), YMin: max(d.Box.YMin, k.Box.YMin),
+				XMax: min(d.Box.XMax, k.Box.XMax), YMax: min(d.Box.YMax, k.Box.YMax)}.Area()
+			if d.Box.IoU(k.Box) >= 0.3 || in >= 0.7*min(d.Box.Area(), k.Box.Area()) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}

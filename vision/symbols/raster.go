@@ -1,0 +1,266 @@
+package symbols
+
+import (
+	"image"
+	"math"
+	"sort"
+)
+
+// fimg is a float32 image; values are ink coverage in 0..1.
+type fimg struct {
+	w, h int
+	p    []float32
+}
+
+func newF(w, h int) *fimg { return &fimg{w: w, h: h, p: make([]float32, w*h)} }
+
+func (m *fimg) at(x, y int) float32 {
+	if x < 0 || y < 0 || x >= m.w || y >= m.h {
+		return 0
+	}
+	return m.p[y*m.w+x]
+}
+
+// bilinear samples m at a real position (0 outside).
+func (m *fimg) bilinear(x, y float64) float32 {
+	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
+	a, b := m.at(x0, y0), m.at(x0+1, y0)
+	c, d := m.at(x0, y0+1), m.at(x0+1, y0+1)
+	return (a*(1-fx)+b*fx)*(1-fy) + (c*(1-fx)+d*fx)*fy
+}
+
+// inkLevel is the grey value below which a pixel is ink.
+const inkLevel = 160
+
+// coverage turns a grey image (dark ink) into ink coverage 0/1.
+func coverage(img *image.Gray) *fimg {
+	b := img.Bounds()
+	m := newF(b.Dx(), b.Dy())
+	for y := 0; y < m.h; y++ {
+		row := img.Pix[(y)*img.Stride : y*img.Stride+m.w]
+		if b.Min != (image.Point{}) {
+			off := img.PixOffset(b.Min.X, b.Min.Y+y)
+			row = img.Pix[off : off+m.w]
+		}
+		out := m.p[y*m.w : (y+1)*m.w]
+		for x, v := range row {
+			if v < inkLevel {
+				out[x] = 1
+			}
+		}
+	}
+	return m
+}
+
+// halve averages 2×2 cells.
+func (m *fimg) halve() *fimg {
+	w, h := (m.w+1)/2, (m.h+1)/2
+	o := newF(w, h)
+	for y := 0; y < h; y++ {
+		y0, y1 := 2*y, min(2*y+1, m.h-1)
+		for x := 0; x < w; x++ {
+			x0, x1 := 2*x, min(2*x+1, m.w-1)
+			o.p[y*w+x] = (m.p[y0*m.w+x0] + m.p[y0*m.w+x1] + m.p[y1*m.w+x0] + m.p[y1*m.w+x1]) / 4
+		}
+	}
+	return o
+}
+
+// strokeWidth estimates the typical stroke width of the ink in m (binary
+// coverage) from the most common length of short horizontal and vertical
+// ink runs: a line of width w crossed at right angles gives runs of w.
+func strokeWidth(m *fimg) float64 {
+	const maxRun = 64
+	var hist [maxRun + 1]int
+	step := max(1, m.h/1500)
+	for y := 0; y < m.h; y += step {
+		run := 0
+		for x := 0; x <= m.w; x++ {
+			if x < m.w && m.p[y*m.w+x] > 0.5 {
+				run++
+				continue
+			}
+			if run > 0 && run <= maxRun {
+				hist[run]++
+			}
+			run = 0
+		}
+	}
+	step = max(1, m.w/1500)
+	for x := 0; x < m.w; x += step {
+		run := 0
+		for y := 0; y <= m.h; y++ {
+			if y < m.h && m.p[y*m.w+x] > 0.5 {
+				run++
+				continue
+			}
+			if run > 0 && run <= maxRun {
+				hist[run]++
+			}
+			run = 0
+		}
+	}
+	best, bv := 1, -1
+	for i := 1; i <= maxRun; i++ {
+		// smooth over neighbours: rendered strokes alternate between w and w+1
+		v := hist[i]*2 + hist[max(i-1, 1)] + hist[min(i+1, maxRun)]
+		if v > bv {
+			best, bv = i, v
+		}
+	}
+	// refine with the weighted mean around the mode
+	num, den := 0.0, 0.0
+	for i := max(best-1, 1); i <= min(best+1, maxRun); i++ {
+		num += float64(i * hist[i])
+		den += float64(hist[i])
+	}
+	if den == 0 {
+		return 1
+	}
+	return num / den
+}
+
+// thin reduces binary ink (v > 0.5) to one-pixel-wide centre lines
+// (Zhang–Suen), returned as the list of remaining pixels.
+func thin(m *fimg) [][2]int {
+	w, h := m.w, m.h
+	g := make([]uint8, w*h)
+	for i, v := range m.p {
+		if v > 0.5 {
+			g[i] = 1
+		}
+	}
+	at := func(x, y int) uint8 {
+		if x < 0 || y < 0 || x >= w || y >= h {
+			return 0
+		}
+		return g[y*w+x]
+	}
+	var del []int
+	for changed := true; changed; {
+		changed = false
+		for pass := 0; pass < 2; pass++ {
+			del = del[:0]
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					if g[y*w+x] == 0 {
+						continue
+					}
+					p2, p3, p4, p5 := at(x, y-1), at(x+1, y-1), at(x+1, y), at(x+1, y+1)
+					p6, p7, p8, p9 := at(x, y+1), at(x-1, y+1), at(x-1, y), at(x-1, y-1)
+					b := int(p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9)
+					if b < 2 || b > 6 {
+						continue
+					}
+					seq := [9]uint8{p2, p3, p4, p5, p6, p7, p8, p9, p2}
+					a := 0
+					for i := 0; i < 8; i++ {
+						if seq[i] == 0 && seq[i+1] == 1 {
+							a++
+						}
+					}
+					if a != 1 {
+						continue
+					}
+					if pass == 0 && (p2*p4*p6 != 0 || p4*p6*p8 != 0) {
+						continue
+					}
+					if pass == 1 && (p2*p4*p8 != 0 || p2*p6*p8 != 0) {
+						continue
+					}
+					del = append(del, y*w+x)
+				}
+			}
+			for _, i := range del {
+				g[i] = 0
+			}
+			if len(del) > 0 {
+				changed = true
+			}
+		}
+	}
+	var pts [][2]int
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if g[y*w+x] == 1 {
+				pts = append(pts, [2]int{x, y})
+			}
+		}
+	}
+	return pts
+}
+
+// pose places a template: centre (in the target image's pixels), angle
+// (radians, counter-clockwise on screen), scale relative to the template's
+// full-resolution size, mirror.
+type pose struct {
+	cx, cy float64
+	angle  float64
+	scale  float64
+	flip   bool
+}
+
+// transform maps a template point (relative to the template centre, full
+// resolution) into the target image at level factor f.
+func (p pose) transform(x, y, f float64) (float64, float64) {
+	if p.flip {
+		x = -x
+	}
+	s, c := math.Sincos(-p.angle) // screen y points down
+	k := p.scale * f
+	return p.cx + k*(c*x-s*y), p.cy + k*(s*x+c*y)
+}
+
+// splat draws the template's centre lines posed by p into dst as strokes
+// of the given radius (pixels of dst), with antialiased edges. It returns
+// the bounding box of what was drawn.
+func splat(dst *fimg, pts [][2]float64, p pose, f, radius float64) (x0, y0, x1, y1 float64) {
+	x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	// strokes thinner than a pixel are drawn one pixel wide, fainter: the
+	// coverage an area-averaged image of them would have
+	r, gain := max(radius, 0.5), min(radius/0.5, 1)
+	ri := int(math.Ceil(r + 0.5))
+	for _, q := range pts {
+		tx, ty := p.transform(q[0], q[1], f)
+		x0, y0, x1, y1 = min(x0, tx-r), min(y0, ty-r), max(x1, tx+r), max(y1, ty+r)
+		ix, iy := int(math.Round(tx)), int(math.Round(ty))
+		for yy := iy - ri; yy <= iy+ri; yy++ {
+			if yy < 0 || yy >= dst.h {
+				continue
+			}
+			dy := float64(yy) - ty
+			for xx := ix - ri; xx <= ix+ri; xx++ {
+				if xx < 0 || xx >= dst.w {
+					continue
+				}
+				dx := float64(xx) - tx
+				d2 := dx*dx + dy*dy
+				if d2 >= (r+0.5)*(r+0.5) {
+					continue
+				}
+				v := float32(gain)
+				if d2 > (r-0.5)*(r-0.5) {
+					v = float32(min(max(r+0.5-math.Sqrt(d2), 0), 1) * gain)
+				}
+				if i := yy*dst.w + xx; v > dst.p[i] {
+					dst.p[i] = v
+				}
+			}
+		}
+	}
+	return
+}
+
+// topK keeps the k largest values' indexes.
+func topK(vals []float64, k int) []int {
+	idx := make([]int, len(vals))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return vals[idx[a]] > vals[idx[b]] })
+	if len(idx) > k {
+		idx = idx[:k]
+	}
+	return idx
+}

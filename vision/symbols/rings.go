@@ -1,0 +1,196 @@
+package symbols
+
+import (
+	"image"
+	"math"
+	"unsafe"
+
+	"gocv.io/x/gocv"
+)
+
+// Ring features make the first, rotation-invariant pass: around every
+// pixel, the mean ink in concentric one-pixel rings. A symbol's ring
+// profile does not change when it turns, so one comparison per pixel and
+// scale replaces a search over angles. Each template scale is compared at
+// the pyramid level where its radius is ringMin..2·ringMin pixels.
+const ringMin = 8
+
+// ringCount is the number of rings computed per level.
+const ringCount = 2*ringMin + 2
+
+// ringImages holds A_k: the mean coverage of ring k (pixels whose distance
+// from the centre rounds down to k) around every pixel of one level.
+type ringImages struct {
+	w, h  int
+	rings [][]float32
+}
+
+func annulusKernel(k int) gocv.Mat {
+	n := 2*k + 1
+	vals := make([]float32, n*n)
+	cnt := 0
+	for y := -k; y <= k; y++ {
+		for x := -k; x <= k; x++ {
+			if int(math.Sqrt(float64(x*x+y*y))) == k {
+				vals[(y+k)*n+x+k] = 1
+				cnt++
+			}
+		}
+	}
+	for i := range vals {
+		vals[i] /= float32(cnt)
+	}
+	m, _ := gocv.NewMatFromBytes(n, n, gocv.MatTypeCV32F, f32bytes(vals))
+	return m
+}
+
+func f32bytes(v []float32) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
+}
+
+// computeRings filters one pyramid level with every ring kernel.
+func computeRings(m *fimg, n int) *ringImages {
+	src, _ := gocv.NewMatFromBytes(m.h, m.w, gocv.MatTypeCV32F, f32bytes(m.p))
+	defer src.Close()
+	out := &ringImages{w: m.w, h: m.h}
+	for k := 0; k < n; k++ {
+		ker := annulusKernel(k)
+		dst := gocv.NewMat()
+		gocv.Filter2D(src, &dst, -1, ker, image.Pt(-1, -1), 0, gocv.BorderConstant)
+		ker.Close()
+		vals := make([]float32, m.w*m.h)
+		b, _ := dst.DataPtrFloat32()
+		copy(vals, b)
+		dst.Close()
+		out.rings = append(out.rings, vals)
+	}
+	return out
+}
+
+// profile computes a template rendering's ring means around (cx, cy).
+func profile(m *fimg, cx, cy, n int) []float64 {
+	sum := make([]float64, n)
+	cnt := make([]float64, n)
+	for y := max(cy-n, 0); y <= min(cy+n, m.h-1); y++ {
+		for x := max(cx-n, 0); x <= min(cx+n, m.w-1); x++ {
+			dx, dy := x-cx, y-cy
+			k := int(math.Sqrt(float64(dx*dx + dy*dy)))
+			if k < n {
+				sum[k] += float64(m.p[y*m.w+x])
+				cnt[k]++
+			}
+		}
+	}
+	for k := range sum {
+		if cnt[k] > 0 {
+			sum[k] /= cnt[k]
+		}
+	}
+	return sum
+}
+
+// ringPeak is a candidate from the ring pass, in level pixels.
+type ringPeak struct {
+	x, y  int
+	score float64
+}
+
+// ringScores compares a template profile p (rings 0..len(p)-1) with every
+// pixel of a level and returns local maxima scoring at least minScore. The
+// score is the normalised correlation of the ring profiles, times a
+// penalty when the ink coverage inside the disk differs from the
+// template's (the strokes of both were brought to the same width).
+func ringScores(ri *ringImages, p []float64, ringPx []float64, minScore float64, step int) []ringPeak {
+	n := len(p)
+	mean := 0.0
+	for _, v := range p {
+		mean += v
+	}
+	mean /= float64(n)
+	pz := make([]float32, n)
+	norm := 0.0
+	for k, v := range p {
+		pz[k] = float32(v - mean)
+		norm += (v - mean) * (v - mean)
+	}
+	if norm < 1e-9 {
+		return nil
+	}
+	norm = math.Sqrt(norm)
+	// expected mean coverage in the disk
+	tot, area := 0.0, 0.0
+	for k, v := range p {
+		tot += v * ringPx[k]
+		area += ringPx[k]
+	}
+	tcov := tot / area
+	w, h := ri.w, ri.h
+	score := make([]float32, w*h)
+	for y := n; y < h-n; y += step {
+		for x := n; x < w-n; x += step {
+			i := y*w + x
+			var s1, s2, sp, cov float32
+			for k := 0; k < n; k++ {
+				a := ri.rings[k][i]
+				s1 += a
+				s2 += a * a
+				sp += a * pz[k]
+				cov += a * float32(ringPx[k])
+			}
+			if s1 == 0 {
+				continue
+			}
+			v := float64(s2) - float64(s1)*float64(s1)/float64(n)
+			if v <= 1e-9 {
+				continue
+			}
+			sc := float64(sp) / (math.Sqrt(v) * norm)
+			r := float64(cov) / area / tcov
+			if r < 1 {
+				r = 1 / r
+			}
+			if r > 1.6 {
+				sc -= (r - 1.6) * 0.5
+			}
+			score[i] = float32(sc)
+		}
+	}
+	var out []ringPeak
+	for y := n; y < h-n; y += step {
+		for x := n; x < w-n; x += step {
+			v := score[y*w+x]
+			if float64(v) < minScore {
+				continue
+			}
+			peak := true
+			for dy := -step; dy <= step && peak; dy += step {
+				for dx := -step; dx <= step; dx += step {
+					if (dx != 0 || dy != 0) && score[(y+dy)*w+x+dx] > v {
+						peak = false
+						break
+					}
+				}
+			}
+			if peak {
+				out = append(out, ringPeak{x, y, float64(v)})
+			}
+		}
+	}
+	return out
+}
+
+// ringPixels counts pixels per ring for rings 0..n-1.
+func ringPixels(n int) []float64 {
+	out := make([]float64, n)
+	for y := -n; y <= n; y++ {
+		for x := -n; x <= n; x++ {
+			if k := int(math.Sqrt(float64(x*x + y*y))); k < n {
+				out[k]++
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,53 @@
+// Package symbols finds instances of legend symbols (exemplar images) on
+// drawing images at any rotation angle and at 0.5–2× the exemplar's size.
+package symbols
+
+import (
+	"image"
+
+	"github.com/plangraph/plangraph/internal/geom"
+)
+
+// Template is one symbol to search for: a grey image with dark ink on a
+// light background, cropped tightly around the graphic.
+type Template struct {
+	Label string
+	Image *image.Gray
+}
+
+// Detection is one found instance. Box is in the searched image's pixels.
+type Detection struct {
+	// Template indexes Options' template slice.
+	Template   int
+	Label      string
+	Box        geom.Box
+	Angle      float64 // degrees, counter-clockwise
+	Scale      float64 // instance size / template size
+	Confidence float64 // 0..1; 0.5 separates right from wrong on the benchmarks
+	// Mirrored is set when the instance is the template's mirror image.
+	Mirrored bool
+
+	ncc, chamfer, explained float64
+	flip                    bool
+}
+
+// Skipped is a template that was not searched, and why.
+type Skipped struct {
+	Template int
+	Reason   string
+}
+
+// Options tune a search. Zero values take the defaults.
+type Options struct {
+	MinScale, MaxScale float64 // default 0.5 and 2.0
+	// MinConfidence drops weaker detections; default 0.5.
+	MinConfidence float64
+	// Progress, when set, is called with the share (0..1) done.
+	Progress func(done float64)
+}
+
+// Result is the outcome of one search.
+type Result struct {
+	Detections []Detection
+	Skipped    []Skipped
+}
