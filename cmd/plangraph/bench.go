@@ -65,6 +65,18 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		_, err := bench.Render(ctx, fs.Arg(0), *page, *dpi, *runs, stdout)
 		return err
+	case "sesyd":
+		fs := flag.NewFlagSet("plangraph bench sesyd", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		limit := fs.Int("plans", 0, "score only the first N plans (0: all)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if fs.NArg() != 1 {
+			return fmt.Errorf("usage: plangraph bench sesyd [--plans N] DIR (DIR/models/*.tiff, DIR/plans/*.tiff + *.xml)")
+		}
+		_, err := bench.SESYD(ctx, fs.Arg(0), *limit, stdout)
+		return err
 	}
-	return fmt.Errorf("unknown benchmark %q (have: api, render)", args[0])
+	return fmt.Errorf("unknown benchmark %q (have: api, render, sesyd)", args[0])
 }

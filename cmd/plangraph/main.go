@@ -38,6 +38,10 @@ Usage:
   plangraph synth --out DIR [--seed N] [--sheets K] [--revision] [--page 36x24|42x30|24x18]
                       write synthetic drawing sets (vector PDF) with ground truth JSON
   plangraph bench api measure the API against a bare net/http + pgx handler
+  plangraph bench render FILE
+                      our 300 DPI render against pdftoppm on the same page
+  plangraph bench sesyd DIR [--plans N]
+                      symbol matching precision/recall/F1 per label, time per plan, peak RSS
   plangraph version   print the version
 
 Run 'plangraph COMMAND --help' for the flags of a command. Every flag has a
