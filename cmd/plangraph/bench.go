@@ -30,17 +30,11 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		if *cpuProfile != "" {
-			f, err := os.Create(*cpuProfile)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
-				return err
-			}
-			defer pprof.StopCPUProfile()
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
 		}
+		defer stop()
 		o.Out = stdout
 		res, err := bench.API(ctx, o)
 		if err != nil {
@@ -69,14 +63,36 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs := flag.NewFlagSet("plangraph bench sesyd", flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		limit := fs.Int("plans", 0, "score only the first N plans (0: all)")
+		cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 		if fs.NArg() != 1 {
 			return fmt.Errorf("usage: plangraph bench sesyd [--plans N] DIR (DIR/models/*.tiff, DIR/plans/*.tiff + *.xml)")
 		}
-		_, err := bench.SESYD(ctx, fs.Arg(0), *limit, stdout)
+		_, err = bench.SESYD(ctx, fs.Arg(0), *limit, stdout)
 		return err
 	}
 	return fmt.Errorf("unknown benchmark %q (have: api, render, sesyd)", args[0])
+}
+
+// startCPUProfile profiles the process into path (nothing when empty).
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -74,8 +74,9 @@ func SESYD(ctx context.Context, dir string, limit int, out io.Writer) (SESYDResu
 			res.PerLabel[l] = t
 		}
 		res.Overall.Add(plan)
-		fmt.Fprintf(out, "%s: %d instances, %d detections, P %.3f R %.3f F1 %.3f, %.1f s\n", filepath.Base(p),
-			len(truth), len(m.Detections), plan.Precision(), plan.Recall(), plan.F1(), el.Seconds())
+		fmt.Fprintf(out, "%s: %d instances, %d detections, P %.3f R %.3f F1 %.3f, %.1f s (%d candidates: %.1f s, refine %.1f s)\n",
+			filepath.Base(p), len(truth), len(m.Detections), plan.Precision(), plan.Recall(), plan.F1(), el.Seconds(),
+			m.Stats.Candidates, m.Stats.RingTime.Seconds(), m.Stats.RefineTime.Seconds())
 	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {

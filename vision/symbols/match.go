@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"gocv.io/x/gocv"
 
@@ -69,14 +70,20 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	if len(prep) == 0 || nothingDrawn(m.levels[0]) {
 		return res, nil
 	}
+	res.Stats.StrokeWidth = sw
+	st := time.Now()
 	cands, err := m.ringPass(ctx, prep)
 	if err != nil {
 		return res, err
 	}
+	res.Stats.Candidates = len(cands)
+	res.Stats.RingTime = time.Since(st)
+	st = time.Now()
 	dets, err := m.refineAll(ctx, cands)
 	if err != nil {
 		return res, err
 	}
+	res.Stats.RefineTime = time.Since(st)
 	res.Detections = suppress(dets)
 	for i := range res.Detections {
 		res.Detections[i].Label = tmpls[res.Detections[i].Template].Label
@@ -130,6 +137,10 @@ type prepared struct {
 	pts    [][2]float64 // centre-line points relative to the ink centre, template pixels
 	radius float64      // ink radius from the centre
 	bw, bh float64      // ink box size
+	// fg are centre-line probes; bg are probes inside the box with their
+	// distance to the nearest line (template pixels)
+	fg [][2]float64
+	bg [][3]float64
 	// sparse[k] keeps one centre-line point per 2^k-pixel cell, for
 	// drawing at reduced sizes
 	sparse [][][2]float64
@@ -191,6 +202,22 @@ func prepare(i int, t Template) (*prepared, string) {
 	if len(p.pts) < 8 {
 		return nil, "the symbol has too little ink to match"
 	}
+	stride := max(1, len(p.pts)/400)
+	for i := 0; i < len(p.pts); i += stride {
+		p.fg = append(p.fg, p.pts[i])
+	}
+	near := p.sparse[1]
+	for gy := 0; gy < 20; gy++ {
+		for gx := 0; gx < 20; gx++ {
+			x := (float64(gx)+0.5)/20*bw - bw/2
+			y := (float64(gy)+0.5)/20*bh - bh/2
+			d := math.Inf(1)
+			for _, q := range near {
+				d = min(d, math.Hypot(q[0]-x, q[1]-y))
+			}
+			p.bg = append(p.bg, [3]float64{x, y, d})
+		}
+	}
 	return p, ""
 }
 
@@ -201,6 +228,7 @@ type matcher struct {
 	levels []*fimg
 	dts    map[int][]float32
 	blurs  map[int]*fimg
+	sums   map[int]*rowSums
 }
 
 // blurred returns level l smoothed (two 3×3 box passes), which widens the
@@ -298,9 +326,10 @@ type candidate struct {
 }
 
 const (
-	scaleStep     = 1.1
-	ringThreshold = 0.7
-	maxCandidates = 3000 // per template
+	scaleStep         = 1.1
+	ringThreshold     = 0.7
+	harmonicThreshold = 0.6
+	maxCandidates     = 3000 // per template
 )
 
 func (m *matcher) scales() []float64 {
@@ -380,11 +409,27 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			splat(buf, j.t.pointsFor(j.scale*f), pose{cx: c, cy: c, scale: j.scale}, f, m.sw*f/2)
 			prof := profile(buf, size/2, size/2, n)
 			peaks := ringScores(ri, prof, ringPx[:n], ringThreshold, 1)
-			mu.Lock()
+			// second rotation-invariant test, at the peaks only: the rings'
+			// angular harmonics
+			th := harmonics(buf, size/2, size/2, n)
+			var keep []candidate
 			for _, p := range peaks {
-				all = append(all, candidate{t: j.t, x: float64(p.x) / f, y: float64(p.y) / f, scale: j.scale,
-					level: l, score: p.score, radius: j.t.radius * j.scale})
+				best, bx, by := -1.0, 0, 0
+				for dy := -1; dy <= 1; dy++ {
+					for dx := -1; dx <= 1; dx++ {
+						if v := harmonicScore(harmonics(lv, p.x+dx, p.y+dy, n), th); v > best {
+							best, bx, by = v, p.x+dx, p.y+dy
+						}
+					}
+				}
+				if best < harmonicThreshold {
+					continue
+				}
+				keep = append(keep, candidate{t: j.t, x: float64(bx) / f, y: float64(by) / f, scale: j.scale,
+					level: l, score: (p.score + best) / 2, radius: j.t.radius * j.scale})
 			}
+			mu.Lock()
+			all = append(all, keep...)
 			done++
 			m.progress(0.4 * float64(done) / float64(total))
 			mu.Unlock()
@@ -506,34 +551,59 @@ const (
 // polar bins a level image's coverage around (cx, cy) within radius r into
 // polarRadial × polarAngular cells (angle counter-clockwise on screen).
 func polar(lv *fimg, cx, cy, r float64) []float64 {
+	lut := polarLUT(int(math.Round(r)))
 	sum := make([]float64, polarRadial*polarAngular)
-	cnt := make([]float64, polarRadial*polarAngular)
-	ri := int(math.Ceil(r))
 	ix, iy := int(math.Round(cx)), int(math.Round(cy))
-	for y := iy - ri; y <= iy+ri; y++ {
-		for x := ix - ri; x <= ix+ri; x++ {
-			dx, dy := float64(x)-cx, float64(y)-cy
-			d := math.Hypot(dx, dy)
-			if d >= r || d < 0.15*r {
-				continue
-			}
-			j := int((d - 0.15*r) / (0.85 * r) * polarRadial)
-			a := math.Atan2(-dy, dx)
-			if a < 0 {
-				a += 2 * math.Pi
-			}
-			k := int(a/(2*math.Pi)*polarAngular) % polarAngular
-			sum[j*polarAngular+k] += float64(lv.at(x, y))
-			cnt[j*polarAngular+k]++
-		}
+	for _, c := range lut.cells {
+		sum[c.bin] += float64(lv.at(ix+int(c.dx), iy+int(c.dy)))
 	}
 	for i := range sum {
-		if cnt[i] > 0 {
-			sum[i] /= cnt[i]
+		if lut.count[i] > 0 {
+			sum[i] /= lut.count[i]
 		}
 	}
 	zeroMean(sum)
 	return sum
+}
+
+type polarCell struct {
+	dx, dy int16
+	bin    int32
+}
+
+type polarTable struct {
+	cells []polarCell
+	count []float64
+}
+
+var polarLUTs sync.Map // radius → *polarTable
+
+func polarLUT(r int) *polarTable {
+	r = max(r, 2)
+	if t, ok := polarLUTs.Load(r); ok {
+		return t.(*polarTable)
+	}
+	t := &polarTable{count: make([]float64, polarRadial*polarAngular)}
+	rf := float64(r)
+	for y := -r; y <= r; y++ {
+		for x := -r; x <= r; x++ {
+			d := math.Hypot(float64(x), float64(y))
+			if d >= rf || d < 0.15*rf {
+				continue
+			}
+			j := int((d - 0.15*rf) / (0.85 * rf) * polarRadial)
+			a := math.Atan2(-float64(y), float64(x))
+			if a < 0 {
+				a += 2 * math.Pi
+			}
+			k := int(a/(2*math.Pi)*polarAngular) % polarAngular
+			bin := j*polarAngular + k
+			t.cells = append(t.cells, polarCell{int16(x), int16(y), int32(bin)})
+			t.count[bin]++
+		}
+	}
+	v, _ := polarLUTs.LoadOrStore(r, t)
+	return v.(*polarTable)
 }
 
 func zeroMean(v []float64) {
@@ -555,22 +625,75 @@ func zeroMean(v []float64) {
 }
 
 // bestShift correlates two polar histograms over all rotations and
-// returns the best angle (radians) and its correlation.
+// returns the best angle (radians) and its correlation. The angular
+// profiles summed over radius pick a few shifts; the full histograms
+// decide among them.
 func bestShift(plan, tm []float64) (float64, float64) {
-	best, bv := 0, math.Inf(-1)
+	var pa, ta [polarAngular]float64
+	for j := 0; j < polarRadial; j++ {
+		for a := 0; a < polarAngular; a++ {
+			pa[a] += plan[j*polarAngular+a]
+			ta[a] += tm[j*polarAngular+a]
+		}
+	}
+	coarse := make([]float64, polarAngular)
 	for s := 0; s < polarAngular; s++ {
 		v := 0.0
-		for j := 0; j < polarRadial; j++ {
-			pr, tr := plan[j*polarAngular:(j+1)*polarAngular], tm[j*polarAngular:(j+1)*polarAngular]
-			for a := 0; a < polarAngular; a++ {
-				v += pr[(a+s)%polarAngular] * tr[a]
-			}
+		for a := 0; a < polarAngular; a++ {
+			v += pa[(a+s)%polarAngular] * ta[a]
 		}
-		if v > bv {
-			best, bv = s, v
+		coarse[s] = v
+	}
+	best, bv := 0, math.Inf(-1)
+	tried := map[int]bool{}
+	for _, s0 := range topK(coarse, 4) {
+		for d := -1; d <= 1; d++ {
+			s := (s0 + d + polarAngular) % polarAngular
+			if tried[s] {
+				continue
+			}
+			tried[s] = true
+			v := 0.0
+			for j := 0; j < polarRadial; j++ {
+				pr, tr := plan[j*polarAngular:(j+1)*polarAngular], tm[j*polarAngular:(j+1)*polarAngular]
+				for a := 0; a < polarAngular; a++ {
+					v += pr[(a+s)%polarAngular] * tr[a]
+				}
+			}
+			if v > bv {
+				best, bv = s, v
+			}
 		}
 	}
 	return float64(best) * 2 * math.Pi / polarAngular, bv
+}
+
+// probeScore is a fast pose score: the mean ink under the template's
+// centre lines minus the mean ink at points of the template that should be
+// empty (farther than a stroke from any line), on the blurred level.
+func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
+	lv := m.blurred(l)
+	f := lf(l)
+	fg := 0.0
+	for _, q := range t.fg {
+		x, y := p.transform(q[0], q[1], f)
+		fg += float64(lv.bilinear(x, y))
+	}
+	fg /= float64(len(t.fg))
+	minD := (m.sw*f/2 + 1.5) / (p.scale * f) // template pixels
+	bg, n := 0.0, 0
+	for _, q := range t.bg {
+		if q[2] < minD {
+			continue
+		}
+		x, y := p.transform(q[0], q[1], f)
+		bg += float64(lv.bilinear(x, y))
+		n++
+	}
+	if n > 0 {
+		bg /= float64(n)
+	}
+	return fg - bg
 }
 
 // nccAt is the masked normalised correlation between the posed template
@@ -578,32 +701,49 @@ func bestShift(plan, tm []float64) (float64, float64) {
 // disk. p is in level pixels.
 func (m *matcher) nccAt(l int, t *prepared, p pose) float64 {
 	lv := m.blurred(l)
+	rs := m.rowSums(l)
 	f := lf(l)
 	r := t.radius*p.scale*f + 1
 	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
 	size := int(2*r) + 3
-	buf := newF(size, size)
+	buf := getScratch(size, size)
+	defer putScratch(buf)
 	q := p
 	q.cx -= float64(x0)
 	q.cy -= float64(y0)
 	splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+1)
 	var sa, sb, saa, sbb, sab, n float64
-	r2 := r * r
+	w1 := lv.w + 1
 	for y := 0; y < size; y++ {
 		dy := float64(y) - q.cy
-		for x := 0; x < size; x++ {
-			dx := float64(x) - q.cx
-			if dx*dx+dy*dy > r2 {
+		if dy*dy > r*r {
+			continue
+		}
+		half := math.Sqrt(r*r - dy*dy)
+		xs, xe := max(int(math.Ceil(q.cx-half)), 0), min(int(math.Floor(q.cx+half))+1, size)
+		if xe <= xs {
+			continue
+		}
+		n += float64(xe - xs)
+		py := y + y0
+		inRow := py >= 0 && py < lv.h
+		if inRow {
+			// the plan's sums over the span, from its row prefix sums
+			ps, pe := min(max(xs+x0, 0), lv.w), min(max(xe+x0, 0), lv.w)
+			sa += float64(rs.s1[py*w1+pe] - rs.s1[py*w1+ps])
+			saa += float64(rs.s2[py*w1+pe] - rs.s2[py*w1+ps])
+		}
+		row := buf.p[y*size : (y+1)*size]
+		for x := xs; x < xe; x++ {
+			b := row[x]
+			if b == 0 {
 				continue
 			}
-			a := float64(lv.at(x+x0, y+y0))
-			b := float64(buf.p[y*size+x])
-			sa += a
-			sb += b
-			saa += a * a
-			sbb += b * b
-			sab += a * b
-			n++
+			sb += float64(b)
+			sbb += float64(b * b)
+			if px := x + x0; inRow && px >= 0 && px < lv.w {
+				sab += float64(b * lv.p[py*lv.w+px])
+			}
 		}
 	}
 	va := saa - sa*sa/n
@@ -613,6 +753,49 @@ func (m *matcher) nccAt(l int, t *prepared, p pose) float64 {
 	}
 	return (sab - sa*sb/n) / math.Sqrt(va*vb)
 }
+
+// rowSums are per-row prefix sums of a blurred level and of its square.
+type rowSums struct{ s1, s2 []float32 }
+
+func (m *matcher) rowSums(l int) *rowSums {
+	lv := m.blurred(l)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sums == nil {
+		m.sums = map[int]*rowSums{}
+	}
+	if r, ok := m.sums[l]; ok {
+		return r
+	}
+	w1 := lv.w + 1
+	r := &rowSums{s1: make([]float32, w1*lv.h), s2: make([]float32, w1*lv.h)}
+	for y := 0; y < lv.h; y++ {
+		var a, b float32
+		for x := 0; x < lv.w; x++ {
+			v := lv.p[y*lv.w+x]
+			a += v
+			b += v * v
+			r.s1[y*w1+x+1] = a
+			r.s2[y*w1+x+1] = b
+		}
+	}
+	m.sums[l] = r
+	return r
+}
+
+var scratch sync.Pool
+
+// getScratch returns a zeroed w×h image from a pool.
+func getScratch(w, h int) *fimg {
+	if v, ok := scratch.Get().(*fimg); ok && cap(v.p) >= w*h {
+		v.w, v.h, v.p = w, h, v.p[:w*h]
+		clear(v.p)
+		return v
+	}
+	return newF(w, h)
+}
+
+func putScratch(m *fimg) { scratch.Put(m) }
 
 // refine turns a candidate into a detection, or nil.
 func (m *matcher) refine(c candidate) *Detection {
@@ -637,8 +820,8 @@ func (m *matcher) refine(c candidate) *Detection {
 	}
 	step := math.Ldexp(1, c.level-l)
 	var hyps []hyp
-	for dy := -2.0; dy <= 2; dy++ {
-		for dx := -2.0; dx <= 2; dx++ {
+	for dy := -1.0; dy <= 1; dy++ {
+		for dx := -1.0; dx <= 1; dx++ {
 			px, py := cx+dx*step, cy+dy*step
 			pp := polar(lv, px, py, r)
 			for i, flip := range []bool{false, true} {
@@ -648,22 +831,43 @@ func (m *matcher) refine(c candidate) *Detection {
 		}
 	}
 	sort.Slice(hyps, func(a, b int) bool { return hyps[a].v > hyps[b].v })
+	// the best hypotheses are climbed on the fast probe score, then the
+	// best by correlation is polished on correlation
 	var best pose
-	bestV := -1.0
+	ncc := -1.0
+	// near-symmetric symbols correlate almost as well half a turn away:
+	// each of the best hypotheses is also tried turned by 180°
+	var starts []pose
 	for _, h := range hyps[:3] {
-		if v := m.nccAt(l, c.t, h.p); v > bestV {
-			best, bestV = h.p, v
+		starts = append(starts, h.p)
+		h.p.angle += math.Pi
+		starts = append(starts, h.p)
+	}
+	sv := make([]float64, len(starts))
+	for i, st := range starts {
+		sv[i] = m.probeScore(l, c.t, st)
+	}
+	for _, i := range topK(sv, 2) {
+		if sv[i] < 0 {
+			continue
+		}
+		p, v := m.climb(l, c.t, starts[i], sv[i], m.probeScore, 40, 2)
+		if v < 0.1 {
+			continue
+		}
+		if w := m.nccAt(l, c.t, p); w > ncc {
+			best, ncc = p, w
 		}
 	}
-	if bestV < 0.2 {
+	if ncc < 0.3 {
 		return nil
 	}
-	best, bestV = m.climb(l, c.t, best, bestV)
-	if bestV < 0.35 {
+	best, ncc = m.climb(l, c.t, best, ncc, m.nccAt, 12, 1)
+	if ncc < 0.35 {
 		return nil
 	}
 	chamfer, explained := m.verify(l, c.t, best)
-	conf := confidence(bestV, chamfer, explained)
+	conf := confidence(ncc, chamfer, explained)
 	if conf < m.opt.MinConfidence {
 		return nil
 	}
@@ -680,13 +884,14 @@ func (m *matcher) refine(c candidate) *Detection {
 	box := geom.Box{XMin: max(bx0-h, 0), YMin: max(by0-h, 0), XMax: min(bx1+h, W), YMax: min(by1+h, H)}
 	deg := math.Mod(best.angle*180/math.Pi+360, 360)
 	return &Detection{Template: c.t.idx, Box: box, Angle: deg, Scale: best.scale, Confidence: conf,
-		ncc: bestV, chamfer: chamfer, explained: explained, flip: best.flip}
+		ncc: ncc, chamfer: chamfer, explained: explained, flip: best.flip}
 }
 
-// climb improves a pose by local search over position, angle and scale.
-func (m *matcher) climb(l int, t *prepared, p pose, v float64) (pose, float64) {
-	da := 2.0 * math.Pi / 180
-	for iter := 0; iter < 24; iter++ {
+// climb improves a pose by local search over position, angle and scale,
+// on the given score, starting with angle steps of stepDeg.
+func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *prepared, pose) float64, iters int, stepDeg float64) (pose, float64) {
+	da := stepDeg * math.Pi / 180
+	for iter := 0; iter < iters; iter++ {
 		moves := []pose{
 			{cx: p.cx + 1, cy: p.cy, angle: p.angle, scale: p.scale, flip: p.flip},
 			{cx: p.cx - 1, cy: p.cy, angle: p.angle, scale: p.scale, flip: p.flip},
@@ -702,7 +907,7 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64) (pose, float64) {
 			if q.scale < max(m.opt.MinScale, t.minScale)*0.95 || q.scale > m.opt.MaxScale*1.05 {
 				continue
 			}
-			if w := m.nccAt(l, t, q); w > v+1e-4 {
+			if w := score(l, t, q); w > v+1e-4 {
 				p, v, improved = q, w, true
 			}
 		}

@@ -194,3 +194,61 @@ func ringPixels(n int) []float64 {
 	}
 	return out
 }
+
+// harmonics describes the neighbourhood of (cx, cy) in a way that does not
+// change when it turns or is mirrored: per ring, the mean ink and the
+// magnitudes of its first two angular Fourier components (how lopsided
+// and how elongated the ring's ink is).
+func harmonics(m *fimg, cx, cy, n int) [3][]float64 {
+	var re1, im1, re2, im2, sum, cnt [ringCount]float64
+	for y := max(cy-n, 0); y <= min(cy+n, m.h-1); y++ {
+		dy := float64(y - cy)
+		for x := max(cx-n, 0); x <= min(cx+n, m.w-1); x++ {
+			dx := float64(x - cx)
+			k := int(math.Sqrt(dx*dx + dy*dy))
+			if k >= n {
+				continue
+			}
+			cnt[k]++
+			v := float64(m.p[y*m.w+x])
+			if v == 0 || k == 0 {
+				continue
+			}
+			d := math.Sqrt(dx*dx + dy*dy)
+			c, s := dx/d, -dy/d
+			c2, s2 := c*c-s*s, 2*s*c
+			sum[k] += v
+			re1[k] += v * c
+			im1[k] += v * s
+			re2[k] += v * c2
+			im2[k] += v * s2
+		}
+	}
+	var out [3][]float64
+	for i := range out {
+		out[i] = make([]float64, n)
+	}
+	for k := 0; k < n; k++ {
+		if cnt[k] == 0 {
+			continue
+		}
+		out[0][k] = sum[k] / cnt[k]
+		out[1][k] = math.Hypot(re1[k], im1[k]) / cnt[k]
+		out[2][k] = math.Hypot(re2[k], im2[k]) / cnt[k]
+	}
+	for i := range out {
+		zeroMean(out[i])
+	}
+	return out
+}
+
+// harmonicScore is the mean correlation of two harmonics descriptors.
+func harmonicScore(a, b [3][]float64) float64 {
+	s := 0.0
+	for i := range a {
+		for k := range a[i] {
+			s += a[i][k] * b[i][k]
+		}
+	}
+	return s / 3
+}

@@ -4,6 +4,7 @@ package symbols
 
 import (
 	"image"
+	"time"
 
 	"github.com/plangraph/plangraph/internal/geom"
 )
@@ -50,4 +51,13 @@ type Options struct {
 type Result struct {
 	Detections []Detection
 	Skipped    []Skipped
+	Stats      Stats
+}
+
+// Stats say where a search spent its effort.
+type Stats struct {
+	StrokeWidth float64       // the drawing's, pixels
+	Candidates  int           // from the rotation-invariant pass
+	RingTime    time.Duration // candidate search
+	RefineTime  time.Duration // pose refinement and verification
 }
