@@ -2,16 +2,20 @@ package jobs
 
 import (
 	"context"
+	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
 )
@@ -44,8 +48,14 @@ var ErrWaitChildren = errors.New("jobs: waiting for child jobs")
 // results when it completes.
 type Handler func(ctx context.Context, j *ent.Job) (result any, err error)
 
-// Finalizer runs once, when every child of a waiting job has finished.
-// It returns the parent's result, or an error to fail it.
+// Finalizer runs when every child of a waiting job has finished (possibly
+// more than once when children finish together, so it must be safe to
+// repeat). It returns the parent's result, or an error to fail it. A parent
+// that works in stages may instead create the next stage's children and
+// return ErrWaitChildren: they are queued and the finalizer runs again when
+// they have finished. Such children must be created idempotently (e.g. with
+// ids derived from the parent's, see ChildID), as concurrent finalizers may
+// both try to create them.
 type Finalizer func(ctx context.Context, parent *ent.Job, children []*ent.Job) (result any, err error)
 
 // Runner turns asynq tasks into job lifecycles: Started on pickup,
@@ -86,7 +96,9 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		return err
 	}
 	if jobstatus.Terminal(string(j.Status)) {
-		return nil // a duplicate delivery of finished work
+		// a duplicate delivery of finished work, or the retry of a task whose
+		// parent could not be advanced: advancing again is harmless
+		return r.afterChild(ctx, j)
 	}
 	if j.Status == job.StatusQueued {
 		now := time.Now().UTC().Truncate(time.Microsecond)
@@ -223,6 +235,9 @@ func (r *Runner) maybeFinalize(ctx context.Context, parentID string) error {
 	var f *Failure
 	var coded Coded
 	switch {
+	case errors.Is(err, ErrWaitChildren):
+		// the finalizer started another stage of children
+		return r.queueChildren(ctx, parent)
 	case err == nil:
 		if err := r.complete(ctx, parent, res); err != nil {
 			return err
@@ -245,9 +260,86 @@ func (r *Runner) maybeFinalize(ctx context.Context, parentID string) error {
 	return r.afterChild(ctx, p)
 }
 
+// queueChildren queues the unfinished children of a parent whose
+// finalizer started a new stage.
+func (r *Runner) queueChildren(ctx context.Context, parent *ent.Job) error {
+	children, err := r.DB.Job.Query().Where(job.ParentID(parent.ID), job.StatusIn(job.StatusQueued, job.StatusStarted)).All(ctx)
+	if err != nil {
+		return err
+	}
+	if len(children) == 0 {
+		// the new stage finished already (its last child finalizes the
+		// parent), or the finalizer started nothing: finalize again, a few
+		// times at most, then give up rather than leave the parent hanging
+		n, _ := ctx.Value(refinalizeKey{}).(int)
+		if n < 3 {
+			return r.maybeFinalize(context.WithValue(ctx, refinalizeKey{}, n+1), parent.ID)
+		}
+		r.Log.Error("finalizer waits for children but started none", "job", parent.ID, "type", parent.Type)
+		if err := r.fail(ctx, parent.ID, &Failure{Code: "INTERNAL_ERROR", Message: "the job could not start its next stage; the error was logged"}); err != nil {
+			return err
+		}
+		p, err := r.DB.Job.Get(ctx, parent.ID)
+		if err != nil {
+			return err
+		}
+		return r.afterChild(ctx, p)
+	}
+	for _, c := range children {
+		if err := Enqueue(ctx, r.Queue, c, QueueDefault); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type refinalizeKey struct{}
+
+// ChildID is the id of parent's child named key: the same parent and key
+// always give the same id, so a stage's children created twice (a retried
+// task, concurrent finalizers) exist once. It keeps the parent's timestamp
+// part, so children sort right after their parent.
+func ChildID(parentID, key string) string {
+	body := strings.TrimPrefix(parentID, ids.Job+"_")
+	if len(body) != 26 {
+		body = strings.Repeat("0", 26)
+	}
+	h := sha256.Sum256([]byte(parentID + "\x00" + key))
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+	var tail [16]byte
+	for i := range tail {
+		tail[i] = alphabet[h[i]&31]
+	}
+	return ids.Job + "_" + body[:10] + string(tail[:])
+}
+
+// AddChildOnce records parent's child named key (see ChildID) unless it
+// exists already. Like AddChild's, it is queued when the parent's handler or
+// finalizer returns ErrWaitChildren.
+func (r *Runner) AddChildOnce(ctx context.Context, parent *ent.Job, key, jobType string, targetType job.TargetType, targetID string, input any) error {
+	c, err := r.newChild(parent, jobType, targetType, targetID, input)
+	if err != nil {
+		return err
+	}
+	err = c.SetID(ChildID(parent.ID, key)).OnConflictColumns(job.FieldID).DoNothing().Exec(ctx)
+	if err != nil && (errors.Is(err, sql.ErrNoRows) || strings.Contains(err.Error(), "no rows")) {
+		return nil // it exists
+	}
+	return err
+}
+
 // AddChild records a child job of parent. It is queued when the parent's
 // handler returns ErrWaitChildren, after all its children exist.
 func (r *Runner) AddChild(ctx context.Context, parent *ent.Job, jobType string, targetType job.TargetType, targetID string, input any) (*ent.Job, error) {
+	c, err := r.newChild(parent, jobType, targetType, targetID, input)
+	if err != nil {
+		return nil, err
+	}
+	return c.Save(ctx)
+}
+
+// newChild builds the creation of a queued child of parent.
+func (r *Runner) newChild(parent *ent.Job, jobType string, targetType job.TargetType, targetID string, input any) (*ent.JobCreate, error) {
 	c := r.DB.Job.Create().SetType(jobType).SetStatus(job.StatusQueued).SetParentID(parent.ID)
 	if parent.ProjectID != "" {
 		c.SetProjectID(parent.ProjectID)
@@ -262,5 +354,5 @@ func (r *Runner) AddChild(ctx context.Context, parent *ent.Job, jobType string, 
 		}
 		c.SetInput(b)
 	}
-	return c.Save(ctx)
+	return c, nil
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -230,5 +233,69 @@ func TestRecoverQueuesUnfinishedJobs(t *testing.T) {
 	}
 	if got := e.wait(t, j.ID); got.Status != job.StatusCompleted || ran.Load() != 1 {
 		t.Fatalf("status %s, ran %d", got.Status, ran.Load())
+	}
+}
+
+func TestRunnerFinalizerStartsAnotherStage(t *testing.T) {
+	e := newRunnerEnv(t)
+	var runs sync.Map // child id → runs
+	var finalized atomic.Int32
+	e.runner.Handle(e.w, "staged_parent", func(ctx context.Context, j *ent.Job) (any, error) {
+		for i := 0; i < 3; i++ {
+			// twice: the second creation of a named child is a no-op
+			for range 2 {
+				if err := e.runner.AddChildOnce(ctx, j, fmt.Sprintf("one:%d", i), "staged_child", "", "", map[string]int{"stage": 1}); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return nil, ErrWaitChildren
+	})
+	e.runner.Handle(e.w, "staged_child", func(ctx context.Context, j *ent.Job) (any, error) {
+		n, _ := runs.LoadOrStore(j.ID, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		return nil, nil
+	})
+	e.runner.Finalize("staged_parent", func(ctx context.Context, p *ent.Job, children []*ent.Job) (any, error) {
+		finalized.Add(1)
+		if len(children) == 3 {
+			for i := 0; i < 4; i++ {
+				if err := e.runner.AddChildOnce(ctx, p, fmt.Sprintf("two:%d", i), "staged_child", "", "", map[string]int{"stage": 2}); err != nil {
+					return nil, err
+				}
+			}
+			return nil, ErrWaitChildren
+		}
+		return map[string]int{"children": len(children)}, nil
+	})
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(e.ctx, e.db, e.q, NewJob{Type: "staged_parent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.wait(t, p.ID)
+	if got.Status != job.StatusCompleted || string(got.Result) != `{"children":7}` {
+		t.Fatalf("parent: %s %s", got.Status, got.Result)
+	}
+	children, err := e.db.Job.Query().Where(job.ParentID(p.ID)).All(e.ctx)
+	if err != nil || len(children) != 7 {
+		t.Fatalf("%d children (%v)", len(children), err)
+	}
+	for _, c := range children {
+		n, ok := runs.Load(c.ID)
+		if !ok || n.(*atomic.Int32).Load() != 1 || c.Status != job.StatusCompleted {
+			t.Errorf("child %s: %s, ran %v", c.ID, c.Status, n)
+		}
+		if !strings.HasPrefix(c.ID, "job_") || len(c.ID) != len(p.ID) || c.ID[:14] != p.ID[:14] {
+			t.Errorf("child id %s does not share the parent's (%s) time part", c.ID, p.ID)
+		}
+	}
+	if ChildID(p.ID, "one:0") != ChildID(p.ID, "one:0") || ChildID(p.ID, "one:0") == ChildID(p.ID, "one:1") {
+		t.Error("ChildID is not a function of parent and key")
+	}
+	if finalized.Load() < 2 {
+		t.Errorf("finalized %d times", finalized.Load())
 	}
 }
