@@ -883,8 +883,9 @@ func (m *matcher) refine(c candidate) *Detection {
 	W, H := float64(m.levels[0].w), float64(m.levels[0].h)
 	box := geom.Box{XMin: max(bx0-h, 0), YMin: max(by0-h, 0), XMax: min(bx1+h, W), YMax: min(by1+h, H)}
 	deg := math.Mod(best.angle*180/math.Pi+360, 360)
-	return &Detection{Template: c.t.idx, Box: box, Angle: deg, Scale: best.scale, Confidence: conf,
-		ncc: ncc, chamfer: chamfer, explained: explained, flip: best.flip}
+	return &Detection{Template: c.t.idx, Box: box, Angle: deg, Scale: best.scale, Confidence: conf, Mirrored: best.flip,
+		ncc: ncc, chamfer: chamfer, explained: explained, flip: best.flip,
+		support: chamfer * float64(len(c.t.pts)) * best.scale}
 }
 
 // climb improves a pose by local search over position, angle and scale,
@@ -986,12 +987,16 @@ func confidence(ncc, chamfer, explained float64) float64 {
 }
 
 // suppress removes overlapping detections: among detections whose boxes
-// overlap (IoU ≥ 0.3, or one mostly inside the other), whatever their
-// symbols, the one whose template explains the pixels best is kept —
-// scored by its confidence, which combines correlation, centre lines on
-// ink and ink explained.
+// overlap (IoU ≥ 0.3, or 70 % of the smaller inside the larger), whatever
+// their symbols, the one that explains the pixels best is kept. It is
+// ranked by the length of its centre lines found on ink (full-resolution
+// pixels) times its confidence squared: a symbol that matches well and
+// accounts for more of the drawing beats a smaller one that matches a part
+// of it (a window-like rectangle inside a sofa), while a weak large match
+// does not beat a strong small one.
 func suppress(dets []Detection) []Detection {
-	sort.SliceStable(dets, func(a, b int) bool { return dets[a].Confidence > dets[b].Confidence })
+	rank := func(d Detection) float64 { return d.support * d.Confidence * d.Confidence }
+	sort.SliceStable(dets, func(a, b int) bool { return rank(dets[a]) > rank(dets[b]) })
 	var out []Detection
 	for _, d := range dets {
 		ok := true
@@ -1007,5 +1012,6 @@ func suppress(dets []Detection) []Detection {
 			out = append(out, d)
 		}
 	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Confidence > out[b].Confidence })
 	return out
 }

@@ -30,6 +30,7 @@ type Detection struct {
 
 	ncc, chamfer, explained float64
 	flip                    bool
+	support                 float64 // centre-line length on ink, pixels
 }
 
 // Skipped is a template that was not searched, and why.
