@@ -328,7 +328,7 @@ type candidate struct {
 const (
 	scaleStep         = 1.1
 	ringThreshold     = 0.7
-	harmonicThreshold = 0.6
+	harmonicThreshold = 0.4
 	maxCandidates     = 3000 // per template
 )
 
