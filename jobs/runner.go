@@ -67,11 +67,12 @@ type Runner struct {
 	Queue      *Queue
 	Log        *slog.Logger
 	finalizers map[string]Finalizer
+	progress   map[string]ProgressFunc
 }
 
 // NewRunner makes a runner.
 func NewRunner(db *ent.Client, q *Queue, log *slog.Logger) *Runner {
-	return &Runner{DB: db, Queue: q, Log: log, finalizers: map[string]Finalizer{}}
+	return &Runner{DB: db, Queue: q, Log: log, finalizers: map[string]Finalizer{}, progress: map[string]ProgressFunc{}}
 }
 
 // Handle registers h for jobs of type jobType on w.
@@ -197,18 +198,62 @@ func (r *Runner) afterChild(ctx context.Context, j *ent.Job) error {
 	if j.ParentID == "" {
 		return nil
 	}
-	// progress of the parent: share of finished children
-	total, err := r.DB.Job.Query().Where(job.ParentID(j.ParentID)).Count(ctx)
-	if err != nil || total == 0 {
+	if err := r.RefreshProgress(ctx, j.ParentID); err != nil {
 		return err
 	}
-	done, err := r.DB.Job.Query().Where(job.ParentID(j.ParentID), job.StatusIn(job.StatusCompleted, job.StatusFailed, job.StatusCanceled)).Count(ctx)
-	if err != nil {
-		return err
-	}
-	_ = r.DB.Job.Update().Where(job.ID(j.ParentID), job.StatusIn(job.StatusQueued, job.StatusStarted)).
-		SetProgress(float64(done) / float64(total) * 0.99).Exec(ctx)
 	return r.maybeFinalize(ctx, j.ParentID)
+}
+
+// ProgressFunc is a parent's progress (0..1) from its children (only id,
+// type, status and progress are loaded).
+type ProgressFunc func(parent *ent.Job, children []*ent.Job) float64
+
+// Progress registers how the progress of parents of type jobType is
+// computed; by default it is the share of finished children.
+func (r *Runner) Progress(jobType string, f ProgressFunc) { r.progress[jobType] = f }
+
+// RefreshProgress recomputes the progress of an unfinished parent from its
+// children (below 1 until it completes).
+func (r *Runner) RefreshProgress(ctx context.Context, parentID string) error {
+	var f ProgressFunc
+	var parent *ent.Job
+	if len(r.progress) > 0 {
+		p, err := r.DB.Job.Get(ctx, parentID)
+		if err != nil {
+			return err
+		}
+		parent, f = p, r.progress[p.Type]
+	}
+	var v float64
+	if f != nil {
+		children, err := r.DB.Job.Query().Where(job.ParentID(parentID)).
+			Select(job.FieldID, job.FieldType, job.FieldStatus, job.FieldProgress, job.FieldCreatedAt).All(ctx)
+		if err != nil {
+			return err
+		}
+		v = f(parent, children)
+	} else {
+		// the share of finished children
+		total, err := r.DB.Job.Query().Where(job.ParentID(parentID)).Count(ctx)
+		if err != nil || total == 0 {
+			return err
+		}
+		done, err := r.DB.Job.Query().Where(job.ParentID(parentID), job.StatusIn(job.StatusCompleted, job.StatusFailed, job.StatusCanceled)).Count(ctx)
+		if err != nil {
+			return err
+		}
+		v = float64(done) / float64(total)
+	}
+	_ = r.DB.Job.Update().Where(job.ID(parentID), job.StatusIn(job.StatusQueued, job.StatusStarted)).
+		SetProgress(min(max(v, 0), 1) * 0.99).Exec(ctx)
+	if parent != nil && parent.ParentID != "" && !jobstatus.Terminal(string(parent.Status)) {
+		// a grandparent that weighs its children's progress sees this one move
+		gp, err := r.DB.Job.Query().Where(job.ID(parent.ParentID)).Select(job.FieldType).Only(ctx)
+		if err == nil && r.progress[gp.Type] != nil {
+			return r.RefreshProgress(ctx, parent.ParentID)
+		}
+	}
+	return nil
 }
 
 // maybeFinalize completes or fails parentID when all its children are done.
