@@ -920,6 +920,22 @@ func (c *FeatureClient) QueryBlock(_m *Feature) *BlockQuery {
 	return query
 }
 
+// QueryJob queries the job edge of a Feature.
+func (c *FeatureClient) QueryJob(_m *Feature) *JobQuery {
+	query := (&JobClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feature.Table, feature.FieldID, id),
+			sqlgraph.To(job.Table, job.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, feature.JobTable, feature.JobColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryDefinedBy queries the defined_by edge of a Feature.
 func (c *FeatureClient) QueryDefinedBy(_m *Feature) *FeatureQuery {
 	query := (&FeatureClient{config: c.config}).Query()
@@ -1430,6 +1446,22 @@ func (c *JobClient) QueryChildren(_m *Job) *JobQuery {
 			sqlgraph.From(job.Table, job.FieldID, id),
 			sqlgraph.To(job.Table, job.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, job.ChildrenTable, job.ChildrenColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryFeatures queries the features edge of a Job.
+func (c *JobClient) QueryFeatures(_m *Job) *FeatureQuery {
+	query := (&FeatureClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(job.Table, job.FieldID, id),
+			sqlgraph.To(feature.Table, feature.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, job.FeaturesTable, job.FeaturesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

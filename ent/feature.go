@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/geom"
 )
 
@@ -54,15 +55,17 @@ type Feature struct {
 type FeatureEdges struct {
 	// Block holds the value of the block edge.
 	Block *Block `json:"block,omitempty"`
+	// Job holds the value of the job edge.
+	Job *Job `json:"job,omitempty"`
 	// DefinedBy holds the value of the defined_by edge.
 	DefinedBy *Feature `json:"defined_by,omitempty"`
 	// Instances holds the value of the instances edge.
 	Instances []*Feature `json:"instances,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
+	totalCount [4]map[string]int
 
 	namedInstances map[string][]*Feature
 }
@@ -78,12 +81,23 @@ func (e FeatureEdges) BlockOrErr() (*Block, error) {
 	return nil, &NotLoadedError{edge: "block"}
 }
 
+// JobOrErr returns the Job value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e FeatureEdges) JobOrErr() (*Job, error) {
+	if e.Job != nil {
+		return e.Job, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: job.Label}
+	}
+	return nil, &NotLoadedError{edge: "job"}
+}
+
 // DefinedByOrErr returns the DefinedBy value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e FeatureEdges) DefinedByOrErr() (*Feature, error) {
 	if e.DefinedBy != nil {
 		return e.DefinedBy, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: feature.Label}
 	}
 	return nil, &NotLoadedError{edge: "defined_by"}
@@ -92,7 +106,7 @@ func (e FeatureEdges) DefinedByOrErr() (*Feature, error) {
 // InstancesOrErr returns the Instances value or an error if the edge
 // was not loaded in eager-loading.
 func (e FeatureEdges) InstancesOrErr() ([]*Feature, error) {
-	if e.loadedTypes[2] {
+	if e.loadedTypes[3] {
 		return e.Instances, nil
 	}
 	return nil, &NotLoadedError{edge: "instances"}
@@ -225,6 +239,11 @@ func (_m *Feature) Value(name string) (ent.Value, error) {
 // QueryBlock queries the "block" edge of the Feature entity.
 func (_m *Feature) QueryBlock() *BlockQuery {
 	return NewFeatureClient(_m.config).QueryBlock(_m)
+}
+
+// QueryJob queries the "job" edge of the Feature entity.
+func (_m *Feature) QueryJob() *JobQuery {
+	return NewFeatureClient(_m.config).QueryJob(_m)
 }
 
 // QueryDefinedBy queries the "defined_by" edge of the Feature entity.

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/geom"
 )
 
@@ -48,6 +49,14 @@ func (_c *FeatureCreate) SetOrgID(v string) *FeatureCreate {
 // SetBlockID sets the "block_id" field.
 func (_c *FeatureCreate) SetBlockID(v string) *FeatureCreate {
 	_c.mutation.SetBlockID(v)
+	return _c
+}
+
+// SetNillableBlockID sets the "block_id" field if the given value is not nil.
+func (_c *FeatureCreate) SetNillableBlockID(v *string) *FeatureCreate {
+	if v != nil {
+		_c.SetBlockID(*v)
+	}
 	return _c
 }
 
@@ -180,6 +189,11 @@ func (_c *FeatureCreate) SetBlock(v *Block) *FeatureCreate {
 	return _c.SetBlockID(v.ID)
 }
 
+// SetJob sets the "job" edge to the Job entity.
+func (_c *FeatureCreate) SetJob(v *Job) *FeatureCreate {
+	return _c.SetJobID(v.ID)
+}
+
 // SetDefinedBy sets the "defined_by" edge to the Feature entity.
 func (_c *FeatureCreate) SetDefinedBy(v *Feature) *FeatureCreate {
 	return _c.SetDefinedByID(v.ID)
@@ -279,9 +293,6 @@ func (_c *FeatureCreate) check() error {
 			return &ValidationError{Name: "org_id", err: fmt.Errorf(`ent: validator failed for field "Feature.org_id": %w`, err)}
 		}
 	}
-	if _, ok := _c.mutation.BlockID(); !ok {
-		return &ValidationError{Name: "block_id", err: errors.New(`ent: missing required field "Feature.block_id"`)}
-	}
 	if _, ok := _c.mutation.Kind(); !ok {
 		return &ValidationError{Name: "kind", err: errors.New(`ent: missing required field "Feature.kind"`)}
 	}
@@ -311,9 +322,6 @@ func (_c *FeatureCreate) check() error {
 		if err := feature.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Feature.id": %w`, err)}
 		}
-	}
-	if len(_c.mutation.BlockIDs()) == 0 {
-		return &ValidationError{Name: "block", err: errors.New(`ent: missing required edge "Feature.block"`)}
 	}
 	return nil
 }
@@ -359,10 +367,6 @@ func (_c *FeatureCreate) createSpec() (*Feature, *sqlgraph.CreateSpec) {
 		_spec.SetField(feature.FieldOrgID, field.TypeString, value)
 		_node.OrgID = value
 	}
-	if value, ok := _c.mutation.JobID(); ok {
-		_spec.SetField(feature.FieldJobID, field.TypeString, value)
-		_node.JobID = value
-	}
 	if value, ok := _c.mutation.Kind(); ok {
 		_spec.SetField(feature.FieldKind, field.TypeEnum, value)
 		_node.Kind = value
@@ -406,6 +410,23 @@ func (_c *FeatureCreate) createSpec() (*Feature, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.BlockID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.JobIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   feature.JobTable,
+			Columns: []string{feature.JobColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(job.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.JobID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.DefinedByIDs(); len(nodes) > 0 {

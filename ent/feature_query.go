@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/predicate"
 )
 
@@ -26,6 +27,7 @@ type FeatureQuery struct {
 	inters             []Interceptor
 	predicates         []predicate.Feature
 	withBlock          *BlockQuery
+	withJob            *JobQuery
 	withDefinedBy      *FeatureQuery
 	withInstances      *FeatureQuery
 	loadTotal          []func(context.Context, []*Feature) error
@@ -82,6 +84,28 @@ func (_q *FeatureQuery) QueryBlock() *BlockQuery {
 			sqlgraph.From(feature.Table, feature.FieldID, selector),
 			sqlgraph.To(block.Table, block.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, feature.BlockTable, feature.BlockColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryJob chains the current query on the "job" edge.
+func (_q *FeatureQuery) QueryJob() *JobQuery {
+	query := (&JobClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feature.Table, feature.FieldID, selector),
+			sqlgraph.To(job.Table, job.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, feature.JobTable, feature.JobColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -326,6 +350,7 @@ func (_q *FeatureQuery) Clone() *FeatureQuery {
 		inters:        append([]Interceptor{}, _q.inters...),
 		predicates:    append([]predicate.Feature{}, _q.predicates...),
 		withBlock:     _q.withBlock.Clone(),
+		withJob:       _q.withJob.Clone(),
 		withDefinedBy: _q.withDefinedBy.Clone(),
 		withInstances: _q.withInstances.Clone(),
 		// clone intermediate query.
@@ -342,6 +367,17 @@ func (_q *FeatureQuery) WithBlock(opts ...func(*BlockQuery)) *FeatureQuery {
 		opt(query)
 	}
 	_q.withBlock = query
+	return _q
+}
+
+// WithJob tells the query-builder to eager-load the nodes that are connected to
+// the "job" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *FeatureQuery) WithJob(opts ...func(*JobQuery)) *FeatureQuery {
+	query := (&JobClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withJob = query
 	return _q
 }
 
@@ -445,8 +481,9 @@ func (_q *FeatureQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Feat
 	var (
 		nodes       = []*Feature{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withBlock != nil,
+			_q.withJob != nil,
 			_q.withDefinedBy != nil,
 			_q.withInstances != nil,
 		}
@@ -475,6 +512,12 @@ func (_q *FeatureQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Feat
 	if query := _q.withBlock; query != nil {
 		if err := _q.loadBlock(ctx, query, nodes, nil,
 			func(n *Feature, e *Block) { n.Edges.Block = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withJob; query != nil {
+		if err := _q.loadJob(ctx, query, nodes, nil,
+			func(n *Feature, e *Job) { n.Edges.Job = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -528,6 +571,35 @@ func (_q *FeatureQuery) loadBlock(ctx context.Context, query *BlockQuery, nodes 
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "block_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *FeatureQuery) loadJob(ctx context.Context, query *JobQuery, nodes []*Feature, init func(*Feature), assign func(*Feature, *Job)) error {
+	ids := make([]string, 0, len(nodes))
+	nodeids := make(map[string][]*Feature)
+	for i := range nodes {
+		fk := nodes[i].JobID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(job.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "job_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -625,6 +697,9 @@ func (_q *FeatureQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withBlock != nil {
 			_spec.Node.AddColumnOnce(feature.FieldBlockID)
+		}
+		if _q.withJob != nil {
+			_spec.Node.AddColumnOnce(feature.FieldJobID)
 		}
 		if _q.withDefinedBy != nil {
 			_spec.Node.AddColumnOnce(feature.FieldDefinedByID)

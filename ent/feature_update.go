@@ -211,9 +211,6 @@ func (_u *FeatureUpdate) check() error {
 			return &ValidationError{Name: "confidence", err: fmt.Errorf(`ent: validator failed for field "Feature.confidence": %w`, err)}
 		}
 	}
-	if _u.mutation.BlockCleared() && len(_u.mutation.BlockIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "Feature.block"`)
-	}
 	return nil
 }
 
@@ -228,9 +225,6 @@ func (_u *FeatureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 				ps[i](selector)
 			}
 		}
-	}
-	if _u.mutation.JobIDCleared() {
-		_spec.ClearField(feature.FieldJobID, field.TypeString)
 	}
 	if value, ok := _u.mutation.Kind(); ok {
 		_spec.SetField(feature.FieldKind, field.TypeEnum, value)
@@ -520,9 +514,6 @@ func (_u *FeatureUpdateOne) check() error {
 			return &ValidationError{Name: "confidence", err: fmt.Errorf(`ent: validator failed for field "Feature.confidence": %w`, err)}
 		}
 	}
-	if _u.mutation.BlockCleared() && len(_u.mutation.BlockIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "Feature.block"`)
-	}
 	return nil
 }
 
@@ -554,9 +545,6 @@ func (_u *FeatureUpdateOne) sqlSave(ctx context.Context) (_node *Feature, err er
 				ps[i](selector)
 			}
 		}
-	}
-	if _u.mutation.JobIDCleared() {
-		_spec.ClearField(feature.FieldJobID, field.TypeString)
 	}
 	if value, ok := _u.mutation.Kind(); ok {
 		_spec.SetField(feature.FieldKind, field.TypeEnum, value)

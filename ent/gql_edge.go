@@ -79,7 +79,15 @@ func (_m *Feature) Block(ctx context.Context) (*Block, error) {
 	if IsNotLoaded(err) {
 		result, err = _m.QueryBlock().Only(ctx)
 	}
-	return result, err
+	return result, MaskNotFound(err)
+}
+
+func (_m *Feature) Job(ctx context.Context) (*Job, error) {
+	result, err := _m.Edges.JobOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryJob().Only(ctx)
+	}
+	return result, MaskNotFound(err)
 }
 
 func (_m *Feature) DefinedBy(ctx context.Context) (*Feature, error) {
@@ -98,7 +106,7 @@ func (_m *Feature) Instances(
 		WithFeatureFilter(where.Filter),
 	}
 	alias := graphql.GetFieldContext(ctx).Field.Alias
-	totalCount, hasTotalCount := _m.Edges.totalCount[2][alias]
+	totalCount, hasTotalCount := _m.Edges.totalCount[3][alias]
 	if nodes, err := _m.NamedInstances(alias); err == nil || hasTotalCount {
 		pager, err := newFeaturePager(opts, last != nil)
 		if err != nil {
@@ -166,6 +174,27 @@ func (_m *Job) Children(
 		return conn, nil
 	}
 	return _m.QueryChildren().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *Job) Features(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*FeatureOrder, where *FeatureWhereInput,
+) (*FeatureConnection, error) {
+	opts := []FeaturePaginateOption{
+		WithFeatureOrder(orderBy),
+		WithFeatureFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[3][alias]
+	if nodes, err := _m.NamedFeatures(alias); err == nil || hasTotalCount {
+		pager, err := newFeaturePager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &FeatureConnection{Edges: []*FeatureEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryFeatures().Paginate(ctx, after, first, before, last, opts...)
 }
 
 func (_m *Overlay) Project(ctx context.Context) (*Project, error) {

@@ -1011,6 +1011,8 @@ type FeatureWhereInput struct {
 	BlockIDContains     *string  `json:"blockIDContains,omitempty"`
 	BlockIDHasPrefix    *string  `json:"blockIDHasPrefix,omitempty"`
 	BlockIDHasSuffix    *string  `json:"blockIDHasSuffix,omitempty"`
+	BlockIDIsNil        bool     `json:"blockIDIsNil,omitempty"`
+	BlockIDNotNil       bool     `json:"blockIDNotNil,omitempty"`
 	BlockIDEqualFold    *string  `json:"blockIDEqualFold,omitempty"`
 	BlockIDContainsFold *string  `json:"blockIDContainsFold,omitempty"`
 
@@ -1103,6 +1105,10 @@ type FeatureWhereInput struct {
 	// "block" edge predicates.
 	HasBlock     *bool              `json:"hasBlock,omitempty"`
 	HasBlockWith []*BlockWhereInput `json:"hasBlockWith,omitempty"`
+
+	// "job" edge predicates.
+	HasJob     *bool            `json:"hasJob,omitempty"`
+	HasJobWith []*JobWhereInput `json:"hasJobWith,omitempty"`
 
 	// "defined_by" edge predicates.
 	HasDefinedBy     *bool                `json:"hasDefinedBy,omitempty"`
@@ -1270,6 +1276,12 @@ func (i *FeatureWhereInput) P() (predicate.Feature, error) {
 	}
 	if i.BlockIDHasSuffix != nil {
 		predicates = append(predicates, feature.BlockIDHasSuffix(*i.BlockIDHasSuffix))
+	}
+	if i.BlockIDIsNil {
+		predicates = append(predicates, feature.BlockIDIsNil())
+	}
+	if i.BlockIDNotNil {
+		predicates = append(predicates, feature.BlockIDNotNil())
 	}
 	if i.BlockIDEqualFold != nil {
 		predicates = append(predicates, feature.BlockIDEqualFold(*i.BlockIDEqualFold))
@@ -1511,6 +1523,24 @@ func (i *FeatureWhereInput) P() (predicate.Feature, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, feature.HasBlockWith(with...))
+	}
+	if i.HasJob != nil {
+		p := feature.HasJob()
+		if !*i.HasJob {
+			p = feature.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasJobWith) > 0 {
+		with := make([]predicate.Job, 0, len(i.HasJobWith))
+		for _, w := range i.HasJobWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasJobWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, feature.HasJobWith(with...))
 	}
 	if i.HasDefinedBy != nil {
 		p := feature.HasDefinedBy()
@@ -2240,6 +2270,10 @@ type JobWhereInput struct {
 	// "children" edge predicates.
 	HasChildren     *bool            `json:"hasChildren,omitempty"`
 	HasChildrenWith []*JobWhereInput `json:"hasChildrenWith,omitempty"`
+
+	// "features" edge predicates.
+	HasFeatures     *bool                `json:"hasFeatures,omitempty"`
+	HasFeaturesWith []*FeatureWhereInput `json:"hasFeaturesWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -2709,6 +2743,24 @@ func (i *JobWhereInput) P() (predicate.Job, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, job.HasChildrenWith(with...))
+	}
+	if i.HasFeatures != nil {
+		p := job.HasFeatures()
+		if !*i.HasFeatures {
+			p = job.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasFeaturesWith) > 0 {
+		with := make([]predicate.Feature, 0, len(i.HasFeaturesWith))
+		for _, w := range i.HasFeaturesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasFeaturesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, job.HasFeaturesWith(with...))
 	}
 	switch len(predicates) {
 	case 0:

@@ -62,13 +62,16 @@ type JobEdges struct {
 	Parent *Job `json:"parent,omitempty"`
 	// Children holds the value of the children edge.
 	Children []*Job `json:"children,omitempty"`
+	// Features holds the value of the features edge.
+	Features []*Feature `json:"features,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
+	totalCount [4]map[string]int
 
 	namedChildren map[string][]*Job
+	namedFeatures map[string][]*Feature
 }
 
 // ProjectOrErr returns the Project value or an error if the edge
@@ -100,6 +103,15 @@ func (e JobEdges) ChildrenOrErr() ([]*Job, error) {
 		return e.Children, nil
 	}
 	return nil, &NotLoadedError{edge: "children"}
+}
+
+// FeaturesOrErr returns the Features value or an error if the edge
+// was not loaded in eager-loading.
+func (e JobEdges) FeaturesOrErr() ([]*Feature, error) {
+	if e.loadedTypes[3] {
+		return e.Features, nil
+	}
+	return nil, &NotLoadedError{edge: "features"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -256,6 +268,11 @@ func (_m *Job) QueryChildren() *JobQuery {
 	return NewJobClient(_m.config).QueryChildren(_m)
 }
 
+// QueryFeatures queries the "features" edge of the Job entity.
+func (_m *Job) QueryFeatures() *FeatureQuery {
+	return NewJobClient(_m.config).QueryFeatures(_m)
+}
+
 // Update returns a builder for updating this Job.
 // Note that you need to call Job.Unwrap() before calling this method if this Job
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -349,6 +366,30 @@ func (_m *Job) appendNamedChildren(name string, edges ...*Job) {
 		_m.Edges.namedChildren[name] = []*Job{}
 	} else {
 		_m.Edges.namedChildren[name] = append(_m.Edges.namedChildren[name], edges...)
+	}
+}
+
+// NamedFeatures returns the Features named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Job) NamedFeatures(name string) ([]*Feature, error) {
+	if _m.Edges.namedFeatures == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedFeatures[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Job) appendNamedFeatures(name string, edges ...*Feature) {
+	if _m.Edges.namedFeatures == nil {
+		_m.Edges.namedFeatures = make(map[string][]*Feature)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedFeatures[name] = []*Feature{}
+	} else {
+		_m.Edges.namedFeatures[name] = append(_m.Edges.namedFeatures[name], edges...)
 	}
 }
 

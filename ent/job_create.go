@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/internal/jobstatus"
@@ -219,6 +220,21 @@ func (_c *JobCreate) AddChildren(v ...*Job) *JobCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddChildIDs(ids...)
+}
+
+// AddFeatureIDs adds the "features" edge to the Feature entity by IDs.
+func (_c *JobCreate) AddFeatureIDs(ids ...string) *JobCreate {
+	_c.mutation.AddFeatureIDs(ids...)
+	return _c
+}
+
+// AddFeatures adds the "features" edges to the Feature entity.
+func (_c *JobCreate) AddFeatures(v ...*Feature) *JobCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddFeatureIDs(ids...)
 }
 
 // Mutation returns the JobMutation object of the builder.
@@ -457,6 +473,22 @@ func (_c *JobCreate) createSpec() (*Job, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(job.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.FeaturesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   job.FeaturesTable,
+			Columns: []string{job.FeaturesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(feature.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

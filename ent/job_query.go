@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/predicate"
 	"github.com/plangraph/plangraph/ent/project"
@@ -28,9 +29,11 @@ type JobQuery struct {
 	withProject       *ProjectQuery
 	withParent        *JobQuery
 	withChildren      *JobQuery
+	withFeatures      *FeatureQuery
 	loadTotal         []func(context.Context, []*Job) error
 	modifiers         []func(*sql.Selector)
 	withNamedChildren map[string]*JobQuery
+	withNamedFeatures map[string]*FeatureQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -126,6 +129,28 @@ func (_q *JobQuery) QueryChildren() *JobQuery {
 			sqlgraph.From(job.Table, job.FieldID, selector),
 			sqlgraph.To(job.Table, job.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, job.ChildrenTable, job.ChildrenColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryFeatures chains the current query on the "features" edge.
+func (_q *JobQuery) QueryFeatures() *FeatureQuery {
+	query := (&FeatureClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(job.Table, job.FieldID, selector),
+			sqlgraph.To(feature.Table, feature.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, job.FeaturesTable, job.FeaturesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -328,6 +353,7 @@ func (_q *JobQuery) Clone() *JobQuery {
 		withProject:  _q.withProject.Clone(),
 		withParent:   _q.withParent.Clone(),
 		withChildren: _q.withChildren.Clone(),
+		withFeatures: _q.withFeatures.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -364,6 +390,17 @@ func (_q *JobQuery) WithChildren(opts ...func(*JobQuery)) *JobQuery {
 		opt(query)
 	}
 	_q.withChildren = query
+	return _q
+}
+
+// WithFeatures tells the query-builder to eager-load the nodes that are connected to
+// the "features" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *JobQuery) WithFeatures(opts ...func(*FeatureQuery)) *JobQuery {
+	query := (&FeatureClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withFeatures = query
 	return _q
 }
 
@@ -445,10 +482,11 @@ func (_q *JobQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Job, err
 	var (
 		nodes       = []*Job{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withProject != nil,
 			_q.withParent != nil,
 			_q.withChildren != nil,
+			_q.withFeatures != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -491,10 +529,24 @@ func (_q *JobQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Job, err
 			return nil, err
 		}
 	}
+	if query := _q.withFeatures; query != nil {
+		if err := _q.loadFeatures(ctx, query, nodes,
+			func(n *Job) { n.Edges.Features = []*Feature{} },
+			func(n *Job, e *Feature) { n.Edges.Features = append(n.Edges.Features, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedChildren {
 		if err := _q.loadChildren(ctx, query, nodes,
 			func(n *Job) { n.appendNamedChildren(name) },
 			func(n *Job, e *Job) { n.appendNamedChildren(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedFeatures {
+		if err := _q.loadFeatures(ctx, query, nodes,
+			func(n *Job) { n.appendNamedFeatures(name) },
+			func(n *Job, e *Feature) { n.appendNamedFeatures(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -589,6 +641,36 @@ func (_q *JobQuery) loadChildren(ctx context.Context, query *JobQuery, nodes []*
 		node, ok := nodeids[fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "parent_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *JobQuery) loadFeatures(ctx context.Context, query *FeatureQuery, nodes []*Job, init func(*Job), assign func(*Job, *Feature)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Job)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(feature.FieldJobID)
+	}
+	query.Where(predicate.Feature(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(job.FeaturesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.JobID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "job_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -725,6 +807,20 @@ func (_q *JobQuery) WithNamedChildren(name string, opts ...func(*JobQuery)) *Job
 		_q.withNamedChildren = make(map[string]*JobQuery)
 	}
 	_q.withNamedChildren[name] = query
+	return _q
+}
+
+// WithNamedFeatures tells the query-builder to eager-load the nodes that are connected to the "features"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *JobQuery) WithNamedFeatures(name string, opts ...func(*FeatureQuery)) *JobQuery {
+	query := (&FeatureClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedFeatures == nil {
+		_q.withNamedFeatures = make(map[string]*FeatureQuery)
+	}
+	_q.withNamedFeatures[name] = query
 	return _q
 }
 

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/predicate"
 	"github.com/plangraph/plangraph/internal/jobstatus"
@@ -169,6 +170,21 @@ func (_u *JobUpdate) AddChildren(v ...*Job) *JobUpdate {
 	return _u.AddChildIDs(ids...)
 }
 
+// AddFeatureIDs adds the "features" edge to the Feature entity by IDs.
+func (_u *JobUpdate) AddFeatureIDs(ids ...string) *JobUpdate {
+	_u.mutation.AddFeatureIDs(ids...)
+	return _u
+}
+
+// AddFeatures adds the "features" edges to the Feature entity.
+func (_u *JobUpdate) AddFeatures(v ...*Feature) *JobUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddFeatureIDs(ids...)
+}
+
 // Mutation returns the JobMutation object of the builder.
 func (_u *JobUpdate) Mutation() *JobMutation {
 	return _u.mutation
@@ -193,6 +209,27 @@ func (_u *JobUpdate) RemoveChildren(v ...*Job) *JobUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveChildIDs(ids...)
+}
+
+// ClearFeatures clears all "features" edges to the Feature entity.
+func (_u *JobUpdate) ClearFeatures() *JobUpdate {
+	_u.mutation.ClearFeatures()
+	return _u
+}
+
+// RemoveFeatureIDs removes the "features" edge to Feature entities by IDs.
+func (_u *JobUpdate) RemoveFeatureIDs(ids ...string) *JobUpdate {
+	_u.mutation.RemoveFeatureIDs(ids...)
+	return _u
+}
+
+// RemoveFeatures removes "features" edges to Feature entities.
+func (_u *JobUpdate) RemoveFeatures(v ...*Feature) *JobUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveFeatureIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -342,6 +379,51 @@ func (_u *JobUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(job.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.FeaturesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   job.FeaturesTable,
+			Columns: []string{job.FeaturesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(feature.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedFeaturesIDs(); len(nodes) > 0 && !_u.mutation.FeaturesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   job.FeaturesTable,
+			Columns: []string{job.FeaturesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(feature.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.FeaturesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   job.FeaturesTable,
+			Columns: []string{job.FeaturesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(feature.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -507,6 +589,21 @@ func (_u *JobUpdateOne) AddChildren(v ...*Job) *JobUpdateOne {
 	return _u.AddChildIDs(ids...)
 }
 
+// AddFeatureIDs adds the "features" edge to the Feature entity by IDs.
+func (_u *JobUpdateOne) AddFeatureIDs(ids ...string) *JobUpdateOne {
+	_u.mutation.AddFeatureIDs(ids...)
+	return _u
+}
+
+// AddFeatures adds the "features" edges to the Feature entity.
+func (_u *JobUpdateOne) AddFeatures(v ...*Feature) *JobUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddFeatureIDs(ids...)
+}
+
 // Mutation returns the JobMutation object of the builder.
 func (_u *JobUpdateOne) Mutation() *JobMutation {
 	return _u.mutation
@@ -531,6 +628,27 @@ func (_u *JobUpdateOne) RemoveChildren(v ...*Job) *JobUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveChildIDs(ids...)
+}
+
+// ClearFeatures clears all "features" edges to the Feature entity.
+func (_u *JobUpdateOne) ClearFeatures() *JobUpdateOne {
+	_u.mutation.ClearFeatures()
+	return _u
+}
+
+// RemoveFeatureIDs removes the "features" edge to Feature entities by IDs.
+func (_u *JobUpdateOne) RemoveFeatureIDs(ids ...string) *JobUpdateOne {
+	_u.mutation.RemoveFeatureIDs(ids...)
+	return _u
+}
+
+// RemoveFeatures removes "features" edges to Feature entities.
+func (_u *JobUpdateOne) RemoveFeatures(v ...*Feature) *JobUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveFeatureIDs(ids...)
 }
 
 // Where appends a list predicates to the JobUpdate builder.
@@ -710,6 +828,51 @@ func (_u *JobUpdateOne) sqlSave(ctx context.Context) (_node *Job, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(job.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.FeaturesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   job.FeaturesTable,
+			Columns: []string{job.FeaturesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(feature.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedFeaturesIDs(); len(nodes) > 0 && !_u.mutation.FeaturesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   job.FeaturesTable,
+			Columns: []string{job.FeaturesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(feature.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.FeaturesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   job.FeaturesTable,
+			Columns: []string{job.FeaturesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(feature.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

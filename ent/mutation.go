@@ -2680,7 +2680,6 @@ type FeatureMutation struct {
 	id                *string
 	created_at        *time.Time
 	org_id            *string
-	job_id            *string
 	kind              *feature.Kind
 	label             *string
 	description       *string
@@ -2692,6 +2691,8 @@ type FeatureMutation struct {
 	clearedFields     map[string]struct{}
 	block             *string
 	clearedblock      bool
+	job               *string
+	clearedjob        bool
 	defined_by        *string
 	cleareddefined_by bool
 	instances         map[string]struct{}
@@ -2909,19 +2910,32 @@ func (m *FeatureMutation) OldBlockID(ctx context.Context) (v string, err error) 
 	return oldValue.BlockID, nil
 }
 
+// ClearBlockID clears the value of the "block_id" field.
+func (m *FeatureMutation) ClearBlockID() {
+	m.block = nil
+	m.clearedFields[feature.FieldBlockID] = struct{}{}
+}
+
+// BlockIDCleared returns if the "block_id" field was cleared in this mutation.
+func (m *FeatureMutation) BlockIDCleared() bool {
+	_, ok := m.clearedFields[feature.FieldBlockID]
+	return ok
+}
+
 // ResetBlockID resets all changes to the "block_id" field.
 func (m *FeatureMutation) ResetBlockID() {
 	m.block = nil
+	delete(m.clearedFields, feature.FieldBlockID)
 }
 
 // SetJobID sets the "job_id" field.
 func (m *FeatureMutation) SetJobID(s string) {
-	m.job_id = &s
+	m.job = &s
 }
 
 // JobID returns the value of the "job_id" field in the mutation.
 func (m *FeatureMutation) JobID() (r string, exists bool) {
-	v := m.job_id
+	v := m.job
 	if v == nil {
 		return
 	}
@@ -2947,7 +2961,7 @@ func (m *FeatureMutation) OldJobID(ctx context.Context) (v string, err error) {
 
 // ClearJobID clears the value of the "job_id" field.
 func (m *FeatureMutation) ClearJobID() {
-	m.job_id = nil
+	m.job = nil
 	m.clearedFields[feature.FieldJobID] = struct{}{}
 }
 
@@ -2959,7 +2973,7 @@ func (m *FeatureMutation) JobIDCleared() bool {
 
 // ResetJobID resets all changes to the "job_id" field.
 func (m *FeatureMutation) ResetJobID() {
-	m.job_id = nil
+	m.job = nil
 	delete(m.clearedFields, feature.FieldJobID)
 }
 
@@ -3319,7 +3333,7 @@ func (m *FeatureMutation) ClearBlock() {
 
 // BlockCleared reports if the "block" edge to the Block entity was cleared.
 func (m *FeatureMutation) BlockCleared() bool {
-	return m.clearedblock
+	return m.BlockIDCleared() || m.clearedblock
 }
 
 // BlockIDs returns the "block" edge IDs in the mutation.
@@ -3336,6 +3350,33 @@ func (m *FeatureMutation) BlockIDs() (ids []string) {
 func (m *FeatureMutation) ResetBlock() {
 	m.block = nil
 	m.clearedblock = false
+}
+
+// ClearJob clears the "job" edge to the Job entity.
+func (m *FeatureMutation) ClearJob() {
+	m.clearedjob = true
+	m.clearedFields[feature.FieldJobID] = struct{}{}
+}
+
+// JobCleared reports if the "job" edge to the Job entity was cleared.
+func (m *FeatureMutation) JobCleared() bool {
+	return m.JobIDCleared() || m.clearedjob
+}
+
+// JobIDs returns the "job" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// JobID instead. It exists only for internal usage by the builders.
+func (m *FeatureMutation) JobIDs() (ids []string) {
+	if id := m.job; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetJob resets all changes to the "job" edge.
+func (m *FeatureMutation) ResetJob() {
+	m.job = nil
+	m.clearedjob = false
 }
 
 // ClearDefinedBy clears the "defined_by" edge to the Feature entity.
@@ -3463,7 +3504,7 @@ func (m *FeatureMutation) Fields() []string {
 	if m.block != nil {
 		fields = append(fields, feature.FieldBlockID)
 	}
-	if m.job_id != nil {
+	if m.job != nil {
 		fields = append(fields, feature.FieldJobID)
 	}
 	if m.kind != nil {
@@ -3693,6 +3734,9 @@ func (m *FeatureMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *FeatureMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(feature.FieldBlockID) {
+		fields = append(fields, feature.FieldBlockID)
+	}
 	if m.FieldCleared(feature.FieldJobID) {
 		fields = append(fields, feature.FieldJobID)
 	}
@@ -3719,6 +3763,9 @@ func (m *FeatureMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *FeatureMutation) ClearField(name string) error {
 	switch name {
+	case feature.FieldBlockID:
+		m.ClearBlockID()
+		return nil
 	case feature.FieldJobID:
 		m.ClearJobID()
 		return nil
@@ -3781,9 +3828,12 @@ func (m *FeatureMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *FeatureMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.block != nil {
 		edges = append(edges, feature.EdgeBlock)
+	}
+	if m.job != nil {
+		edges = append(edges, feature.EdgeJob)
 	}
 	if m.defined_by != nil {
 		edges = append(edges, feature.EdgeDefinedBy)
@@ -3802,6 +3852,10 @@ func (m *FeatureMutation) AddedIDs(name string) []ent.Value {
 		if id := m.block; id != nil {
 			return []ent.Value{*id}
 		}
+	case feature.EdgeJob:
+		if id := m.job; id != nil {
+			return []ent.Value{*id}
+		}
 	case feature.EdgeDefinedBy:
 		if id := m.defined_by; id != nil {
 			return []ent.Value{*id}
@@ -3818,7 +3872,7 @@ func (m *FeatureMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *FeatureMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedinstances != nil {
 		edges = append(edges, feature.EdgeInstances)
 	}
@@ -3841,9 +3895,12 @@ func (m *FeatureMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *FeatureMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedblock {
 		edges = append(edges, feature.EdgeBlock)
+	}
+	if m.clearedjob {
+		edges = append(edges, feature.EdgeJob)
 	}
 	if m.cleareddefined_by {
 		edges = append(edges, feature.EdgeDefinedBy)
@@ -3860,6 +3917,8 @@ func (m *FeatureMutation) EdgeCleared(name string) bool {
 	switch name {
 	case feature.EdgeBlock:
 		return m.clearedblock
+	case feature.EdgeJob:
+		return m.clearedjob
 	case feature.EdgeDefinedBy:
 		return m.cleareddefined_by
 	case feature.EdgeInstances:
@@ -3875,6 +3934,9 @@ func (m *FeatureMutation) ClearEdge(name string) error {
 	case feature.EdgeBlock:
 		m.ClearBlock()
 		return nil
+	case feature.EdgeJob:
+		m.ClearJob()
+		return nil
 	case feature.EdgeDefinedBy:
 		m.ClearDefinedBy()
 		return nil
@@ -3888,6 +3950,9 @@ func (m *FeatureMutation) ResetEdge(name string) error {
 	switch name {
 	case feature.EdgeBlock:
 		m.ResetBlock()
+		return nil
+	case feature.EdgeJob:
+		m.ResetJob()
 		return nil
 	case feature.EdgeDefinedBy:
 		m.ResetDefinedBy()
@@ -6004,6 +6069,9 @@ type JobMutation struct {
 	children        map[string]struct{}
 	removedchildren map[string]struct{}
 	clearedchildren bool
+	features        map[string]struct{}
+	removedfeatures map[string]struct{}
+	clearedfeatures bool
 	done            bool
 	oldValue        func(context.Context) (*Job, error)
 	predicates      []predicate.Job
@@ -6894,6 +6962,60 @@ func (m *JobMutation) ResetChildren() {
 	m.removedchildren = nil
 }
 
+// AddFeatureIDs adds the "features" edge to the Feature entity by ids.
+func (m *JobMutation) AddFeatureIDs(ids ...string) {
+	if m.features == nil {
+		m.features = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.features[ids[i]] = struct{}{}
+	}
+}
+
+// ClearFeatures clears the "features" edge to the Feature entity.
+func (m *JobMutation) ClearFeatures() {
+	m.clearedfeatures = true
+}
+
+// FeaturesCleared reports if the "features" edge to the Feature entity was cleared.
+func (m *JobMutation) FeaturesCleared() bool {
+	return m.clearedfeatures
+}
+
+// RemoveFeatureIDs removes the "features" edge to the Feature entity by IDs.
+func (m *JobMutation) RemoveFeatureIDs(ids ...string) {
+	if m.removedfeatures == nil {
+		m.removedfeatures = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.features, ids[i])
+		m.removedfeatures[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedFeatures returns the removed IDs of the "features" edge to the Feature entity.
+func (m *JobMutation) RemovedFeaturesIDs() (ids []string) {
+	for id := range m.removedfeatures {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// FeaturesIDs returns the "features" edge IDs in the mutation.
+func (m *JobMutation) FeaturesIDs() (ids []string) {
+	for id := range m.features {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetFeatures resets all changes to the "features" edge.
+func (m *JobMutation) ResetFeatures() {
+	m.features = nil
+	m.clearedfeatures = false
+	m.removedfeatures = nil
+}
+
 // Where appends a list predicates to the JobMutation builder.
 func (m *JobMutation) Where(ps ...predicate.Job) {
 	m.predicates = append(m.predicates, ps...)
@@ -7320,7 +7442,7 @@ func (m *JobMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *JobMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.project != nil {
 		edges = append(edges, job.EdgeProject)
 	}
@@ -7329,6 +7451,9 @@ func (m *JobMutation) AddedEdges() []string {
 	}
 	if m.children != nil {
 		edges = append(edges, job.EdgeChildren)
+	}
+	if m.features != nil {
+		edges = append(edges, job.EdgeFeatures)
 	}
 	return edges
 }
@@ -7351,15 +7476,24 @@ func (m *JobMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case job.EdgeFeatures:
+		ids := make([]ent.Value, 0, len(m.features))
+		for id := range m.features {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *JobMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedchildren != nil {
 		edges = append(edges, job.EdgeChildren)
+	}
+	if m.removedfeatures != nil {
+		edges = append(edges, job.EdgeFeatures)
 	}
 	return edges
 }
@@ -7374,13 +7508,19 @@ func (m *JobMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case job.EdgeFeatures:
+		ids := make([]ent.Value, 0, len(m.removedfeatures))
+		for id := range m.removedfeatures {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *JobMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedproject {
 		edges = append(edges, job.EdgeProject)
 	}
@@ -7389,6 +7529,9 @@ func (m *JobMutation) ClearedEdges() []string {
 	}
 	if m.clearedchildren {
 		edges = append(edges, job.EdgeChildren)
+	}
+	if m.clearedfeatures {
+		edges = append(edges, job.EdgeFeatures)
 	}
 	return edges
 }
@@ -7403,6 +7546,8 @@ func (m *JobMutation) EdgeCleared(name string) bool {
 		return m.clearedparent
 	case job.EdgeChildren:
 		return m.clearedchildren
+	case job.EdgeFeatures:
+		return m.clearedfeatures
 	}
 	return false
 }
@@ -7433,6 +7578,9 @@ func (m *JobMutation) ResetEdge(name string) error {
 		return nil
 	case job.EdgeChildren:
 		m.ResetChildren()
+		return nil
+	case job.EdgeFeatures:
+		m.ResetFeatures()
 		return nil
 	}
 	return fmt.Errorf("unknown Job edge %s", name)

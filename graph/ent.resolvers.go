@@ -123,7 +123,17 @@ func (r *queryResolver) Sheets(ctx context.Context, after *entgql.Cursor[string]
 	return r.Client.Sheet.Query().Paginate(ctx, after, first, before, last, ent.WithSheetOrder(orderBy), ent.WithSheetFilter(where.Filter))
 }
 
+// Block returns generated.BlockResolver implementation.
+func (r *Resolver) Block() generated.BlockResolver { return &blockResolver{r} }
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
-type queryResolver struct{ *Resolver }
+// Sheet returns generated.SheetResolver implementation.
+func (r *Resolver) Sheet() generated.SheetResolver { return &sheetResolver{r} }
+
+type (
+	blockResolver struct{ *Resolver }
+	queryResolver struct{ *Resolver }
+	sheetResolver struct{ *Resolver }
+)

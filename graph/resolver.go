@@ -11,11 +11,13 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"gocloud.dev/blob"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
 )
@@ -26,6 +28,11 @@ type Resolver struct {
 	Log     *slog.Logger
 	Uploads *uploads.Service
 	Queue   *jobs.Queue
+	// Blobs holds images (symbols supplied to parse are stored there).
+	Blobs *blob.Bucket
+	// ImageFetcher fetches parse images from the operator's allowlisted
+	// hosts; nil fetches nothing.
+	ImageFetcher *safefetch.Client
 }
 
 // NewSchema returns the executable schema.

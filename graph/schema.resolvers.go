@@ -16,7 +16,6 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/file"
-	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
@@ -158,12 +157,7 @@ func (r *mutationResolver) CreateDrawing(ctx context.Context, input generated.Cr
 	}
 	var out *generated.DrawingProcessing
 	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
-		d, err := tx.Drawing.Create().SetProjectID(f.ProjectID).SetFileID(f.ID).SetName(name).Save(ctx)
-		if err != nil {
-			return err
-		}
-		j, err := tx.Job.Create().SetType(jobs.TypeDrawingPreprocess).SetProjectID(f.ProjectID).
-			SetTargetType(job.TargetTypeDrawing).SetTargetID(d.ID).Save(ctx)
+		d, j, err := newDrawing(ctx, tx, f, name, "", "")
 		if err != nil {
 			return err
 		}
@@ -273,8 +267,3 @@ func (r *queryResolver) FileDownloadURL(ctx context.Context, id string) (*string
 	u, _ := r.Uploads.DownloadURL(f.ID, 15*time.Minute)
 	return &u, nil
 }
-
-// Mutation returns generated.MutationResolver implementation.
-func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }
-
-type mutationResolver struct{ *Resolver }

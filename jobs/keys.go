@@ -17,3 +17,7 @@ func BlockURI(id string) string { return "/v1/blocks/" + id + "/image" }
 // BlockKey is the blob key prefix of a block's image (KEY.png) and words
 // (KEY-words.json, boxes in block pixels).
 func BlockKey(orgID, blockID string) string { return "blocks/" + orgID + "/" + blockID }
+
+// FeatureKey is the blob key prefix of a legend entry's exemplar image
+// (KEY.png: the symbol graphic cropped tightly, dark on white).
+func FeatureKey(orgID, featureID string) string { return "features/" + orgID + "/" + featureID }

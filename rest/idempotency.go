@@ -92,7 +92,7 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 			a.fail(w, r, apierr.Internalf(fmt.Errorf("idempotency: no organization in the request context"), "idempotency key scope"))
 			return
 		}
-		body, err := httpx.ReadBody(w, r, a.maxBody)
+		body, err := httpx.ReadBody(w, r, a.bodyLimit(r))
 		if err != nil {
 			a.fail(w, r, err)
 			return

@@ -23,12 +23,14 @@ import (
 	entgo "entgo.io/ent"
 
 	"github.com/plangraph/plangraph/ent/schema"
+	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/jobs"
 )
 
 // OpenAPIPattern is the route of the document. It must be reachable
@@ -163,6 +165,13 @@ var componentTypes = map[reflect.Type]string{
 	reflect.TypeFor[geom.Box]():       "BoundingBox",
 	reflect.TypeFor[Meta]():           "PageMeta",
 	reflect.TypeFor[apierr.Problem](): "Problem",
+	// results of parse jobs and their children
+	reflect.TypeFor[jobs.ParseResult]():      "ParseResult",
+	reflect.TypeFor[jobs.LegendResult]():     "ParseLegend",
+	reflect.TypeFor[jobs.BlockMatchResult](): "ParseBlockResult",
+	reflect.TypeFor[jobs.ParseSymbol]():      "ParseSymbol",
+	reflect.TypeFor[jobs.ParseInstance]():    "ParseInstance",
+	reflect.TypeFor[jobs.ParseWarning]():     "ParseWarning",
 }
 
 // fieldDocs describe the properties of each reflected struct (merged into
@@ -248,7 +257,7 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"parent_id":    {"description": "Parent job of a child job (expandable to `parent`); null for top-level jobs."},
 		"progress":     {"description": "Progress from 0 to 1.", "minimum": 0, "maximum": 1},
 		"error":        {"description": "Why the job failed; null unless it failed."},
-		"results":      {"description": "Result of a completed job (for a parse job, the parse result object). Absent until there is one."},
+		"results":      {"description": "Result of a completed job; absent until there is one. A `parse` job's is the parse result object (components.schemas.ParseResult), a `vision.legend.parse` child's a ParseLegend, a `vision.symbols.match` child's a ParseBlockResult."},
 		"created_at":   {"description": "When the job was created."},
 		"started_at":   {"description": "When the job started; null while queued."},
 		"completed_at": {"description": "When the job finished; null until then."},
@@ -273,6 +282,55 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"y_min": {"description": "Top edge, pixels."},
 		"x_max": {"description": "Right edge, pixels."},
 		"y_max": {"description": "Bottom edge, pixels."},
+	},
+	reflect.TypeFor[jobs.ParseResult](): {
+		"legend":   {"description": "One item per legend block read (its entries are the symbols searched for), plus one with `block_id` null and `source` `request` holding the symbols the request supplied (options.symbols.legend and exemplars)."},
+		"symbols":  {"description": "One item per symbol type with at least one detection, in legend order."},
+		"summary":  {"description": "Totals."},
+		"warnings": {"description": "Why something was not searched or not found (no legend, a legend without graphics, a blank block, a symbol under 10 px at 300 DPI or larger than a block, a block that could not be searched). Absent when there is nothing to say."},
+	},
+	reflect.TypeFor[jobs.LegendResult](): {
+		"block_id":             {"description": "Legend block id; null for the symbols supplied with the request."},
+		"source":               {"description": "`request` for the item of supplied symbols; absent for legend blocks.", "enum": []string{jobs.SourceRequest}},
+		"symbols_detected":     {"description": "Entries found in the legend.", "minimum": 0},
+		"symbols_with_graphic": {"description": "Entries with a symbol graphic (text-only entries are not searched for).", "minimum": 0},
+		"symbols":              {"description": "The entries, in reading order."},
+	},
+	reflect.TypeFor[jobs.LegendSymbol](): {
+		"feature_id":  {"description": "Feature id of the legend entry (prefix `ftr_`)."},
+		"label":       {"description": "Label (tag) of the entry."},
+		"description": {"description": "Legend text of the entry."},
+		"has_graphic": {"description": "Whether the entry has a graphic to search for; false for text-only entries."},
+	},
+	reflect.TypeFor[jobs.BlockMatchResult](): {
+		"block_id": {"description": "The view block searched."},
+		"symbols":  {"description": "Symbol types found on the block, with their instances (without `block_id`)."},
+		"summary":  {"description": "Totals for the block."},
+		"warnings": {"description": "Symbols skipped on this block and why, or why the block was not searched."},
+	},
+	reflect.TypeFor[jobs.ParseSymbol](): {
+		"label":             {"description": "Label from the legend."},
+		"description":       {"description": "Legend description text."},
+		"legend_feature_id": {"description": "Feature id of the legend entry matched from."},
+		"instance_count":    {"description": "Number of instances.", "minimum": 1},
+		"instances":         {"description": "The instances, by block and reading order; absent with `options.symbols.count: true`."},
+	},
+	reflect.TypeFor[jobs.ParseInstance](): {
+		"feature_id": {"description": "Feature id of the instance; its `defined_by` is the legend entry."},
+		"block_id":   {"description": "Block the instance is on (absent in a block's own result)."},
+		"bounds":     {"description": "Box of the instance in the block image's pixels."},
+		"confidence": {"description": "How closely the instance matches the legend symbol; 0.5 separates right from wrong on the benchmarks.", "minimum": 0, "maximum": 1},
+	},
+	reflect.TypeFor[jobs.ParseSummary](): {
+		"total_symbols_searched": {"description": "Symbol types with at least one detection.", "minimum": 0},
+		"total_instances_found":  {"description": "Detections across all blocks.", "minimum": 0},
+	},
+	reflect.TypeFor[jobs.ParseWarning](): {
+		"code":       {"description": "Machine code.", "enum": []string{jobs.WarnNoLegend, jobs.WarnNoGraphics, jobs.WarnNoViewBlocks, jobs.WarnLegendFailed, jobs.WarnMatchFailed, jobs.WarnBlockBlank, jobs.WarnSymbolSkipped, jobs.WarnExemplarBlank}},
+		"message":    {"description": "Human-readable explanation."},
+		"block_id":   {"description": "The block concerned, if any."},
+		"feature_id": {"description": "The legend entry concerned, if any."},
+		"label":      {"description": "Label of the legend entry concerned, if any."},
 	},
 	reflect.TypeFor[Meta](): {
 		"next":  {"description": "Cursor of the next (older) page; null when there are no more results."},
@@ -842,12 +900,73 @@ func operations() []op {
 			errs: []int{400, 403, 404, 500, 503}, signed: true,
 			errText: map[int]string{400: "Nothing has been uploaded for the file yet (UPLOAD_MISSING)."}},
 
+		parseOp(),
+
 		op{method: "GET", path: "/v1/openapi.json", id: "getOpenAPI", tag: "Meta", summary: "This OpenAPI document",
 			desc: "Needs no API key.", public: true,
 			ok:   map[int]node{200: okJSON("The OpenAPI 3.1 document.", node{"type": "object"})},
 			errs: []int{400, 500}},
 	)
 	return ops
+}
+
+// parseOp is POST /v1/parse.
+func parseOp() op {
+	arr := func(desc string, values []string) node {
+		return node{"type": "array", "items": node{"type": "string", "enum": values}, "description": desc}
+	}
+	imageURL := node{"type": "string", "minLength": 1, "description": "The symbol's image: a `data:` URL (PNG, JPEG or single-page TIFF, base64), " +
+		"this service's image of a block or file of the same organization (`/v1/blocks/{id}/image`, `/v1/files/{id}` or the file's download URL, relative or absolute), " +
+		"or an https URL on a host the operator allowed (`--parse-image-url-allowlist`; addresses that are private, loopback, link-local or reserved are refused even then). " +
+		"Any other URL is 400. The image is cropped to its drawn pixels; a blank or unreadable image is 400."}
+	label := node{"type": "string", "minLength": 1, "maxLength": 200, "description": "Label (tag) of the symbol."}
+	desc := node{"type": "string", "maxLength": 2000, "description": "Legend text of the symbol."}
+	box := object([]string{"x_min", "y_min", "x_max", "y_max"}, node{
+		"x_min": node{"type": "number", "minimum": 0, "description": "Left edge, sheet pixels."},
+		"y_min": node{"type": "number", "minimum": 0, "description": "Top edge, sheet pixels."},
+		"x_max": node{"type": "number", "description": "Right edge, sheet pixels."},
+		"y_max": node{"type": "number", "description": "Bottom edge, sheet pixels."},
+	})
+	symbolsOpts := object(nil, node{
+		"legend_block_id": str("Legend block whose entries are searched for (legend detection is skipped). Required with `block_id` unless `legend` or `exemplars` supply the symbols."),
+		"count":           node{"type": "boolean", "description": "true: results carry `instance_count` per symbol without `instances` lists."},
+		"legend": node{"type": "array", "maxItems": 500, "description": "Legend entries supplied with the request; legend detection is skipped. " +
+			"In the result they make one `legend[]` item with `block_id` null and `source` `request`; an entry without `image_url` is text only.",
+			"items": object([]string{"label"}, node{"label": label, "description": desc, "image_url": imageURL})},
+		"exemplars": node{"type": "array", "maxItems": 500, "description": "Symbols given by example (searched for like supplied legend entries): an image, or a region of a sheet to cut it from.",
+			"items": object([]string{"label"}, node{"label": label, "description": desc, "image_url": imageURL,
+				"source": object([]string{"sheet_id", "bounds"}, node{"sheet_id": str("Sheet to cut the exemplar from."), "bounds": box})})},
+	})
+	notUsed := " Accepted and validated against its values; not used yet (only `symbols` is available)."
+	return op{method: "POST", path: "/v1/parse", id: "parse", tag: "Parse", summary: "Detect legend symbols",
+		desc: "Starts a parse job: legends are read (`vision.legend.parse`, one child job per legend block), every view block (Plan, Elevation, Section, Detail, Diagram) " +
+			"is searched for each legend symbol at 0.5–2× its size and any rotation (`vision.symbols.match`, one child per block), and each instance is stored as a feature " +
+			"linked to its legend entry (`defined_by`). Give exactly one of `sheet_id` (its legends, or when it has none those of its drawing), `block_id`, " +
+			"`drawing_id` (every sheet; each view block uses its own sheet's legends, or when that sheet has none every legend of the drawing) and `file_id` " +
+			"(a drawing is created and processed first; it is the job's target). Poll the job at Location: once `Completed` its `results` are the parse result " +
+			"object (components.schemas.ParseResult). A repeated parse replaces the instances an earlier parse stored for the same block and legend entries.",
+		body: body(object([]string{"features"}, node{
+			"features":   node{"type": "array", "minItems": 1, "items": node{"type": "string", "enum": graph.ParseFeatures}, "description": "Tasks to run. Only `symbols` is available; `legend`, `rooms`, `grid`, `schedule`, `notes` and `title_block` are coming soon and answered 400 VALIDATION_ERROR naming them in `errors.features`."},
+			"sheet_id":   str("Parse this sheet."),
+			"block_id":   str("Parse this block; needs `options.symbols.legend_block_id`, or symbols in `options.symbols.legend` / `exemplars`."),
+			"drawing_id": str("Parse every sheet of this drawing; legends are detected."),
+			"file_id":    str("Parse this confirmed file: a drawing and its sheets are made first."),
+			"options": object(nil, node{
+				"symbols":     symbolsOpts,
+				"mep":         object(nil, node{"systems": arr("MEP systems.", graph.ParseMEPSystems), "measure": node{"type": "boolean", "description": "Measure runs."}}),
+				"dimensions":  object(nil, node{"units": enumOf("Units.", graph.ParseDimensionUnits)}),
+				"annotations": object(nil, node{"types": arr("Annotation types.", graph.ParseAnnotationTypes)}),
+				"text":        object(nil, node{"regions": arr("Text regions.", graph.ParseTextRegions)}),
+			}),
+		}), true, "What to parse. Exactly one of sheet_id, block_id, drawing_id, file_id (else 400 naming them). The `mep`, `dimensions`, `annotations` and `text` option groups:"+notUsed),
+		ok:   map[int]node{202: okJSON("The parse job was queued.", schemaRef("ParseAccepted"))},
+		errs: []int{400, 401, 404, 409, 413, 415, 429, 500, 503},
+		errText: map[int]string{
+			400: "The request is invalid (VALIDATION_ERROR, with `errors` by field: a coming-soon or unknown feature, not exactly one target, an unknown option value, an unreadable, blank or disallowed image), or the file is not confirmed (FILE_NOT_READY).",
+			404: "The target, the legend block or an exemplar's sheet does not exist in this organization (NOT_FOUND).",
+			409: "The drawing is still being processed (DRAWING_NOT_READY) or its processing failed (DRAWING_FAILED); or an Idempotency-Key conflict.",
+			413: "The body is larger than the parse limit (`--max-parse-body-bytes`, 32 MiB by default).",
+		}}
 }
 
 func imageResponse(desc, contentType string) node {
@@ -901,6 +1020,11 @@ func buildOpenAPI() node {
 		"type": "object", "required": []string{"data"}, "description": "A drawing whose processing was queued.",
 		"properties": node{"data": node{"type": "object", "properties": props,
 			"required": append(slices.Clone(accepted["required"].([]string)), "drawing")}},
+	}
+
+	g.schemas["ParseAccepted"] = node{
+		"type": "object", "required": []string{"data"}, "description": "A parse job that was queued.",
+		"properties": node{"data": schemaRef("AcceptedJob")},
 	}
 
 	paths := node{}

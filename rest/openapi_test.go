@@ -31,6 +31,7 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/block"
+	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
@@ -440,7 +441,7 @@ func newAPIEnv(t *testing.T) *apiEnv {
 	log := slog.New(slog.DiscardHandler)
 	up := &uploads.Service{DB: st.Client, Bucket: bucket, Key: []byte("upload-key-for-tests"), PublicURL: "https://api.test",
 		UploadTTL: time.Minute, MaxSize: 1 << 20}
-	api := New(&graph.Resolver{Client: st.Client, Log: log, Uploads: up, Queue: queue},
+	api := New(&graph.Resolver{Client: st.Client, Log: log, Uploads: up, Queue: queue, Blobs: bucket},
 		Options{CursorKey: []byte("cursor-key-for-tests"), Log: log})
 
 	// the routes as the server lays them out: /v1 behind authentication,
@@ -766,6 +767,24 @@ func TestOpenAPIMatchesRealResponses(t *testing.T) {
 	e.do(req{method: "GET", target: "/v1/jobs?status=Completed&type=compare&target_type=drawing&target_id=" + did}, 200)
 	e.do(req{method: "GET", target: "/v1/jobs?parent_id=" + parent.ID + "&expand=parent"}, 200)
 	e.do(req{method: "GET", target: "/v1/jobs/" + parent.ID}, 200)
+
+	// parse: queued (no worker runs here), and refused
+	if err := e.db.Drawing.UpdateOneID(did).SetStatus(drawing.StatusReady).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pj := e.do(req{method: "POST", target: "/v1/parse", body: map[string]any{"features": []string{"symbols"}, "sheet_id": sh.ID,
+		"options": map[string]any{"symbols": map[string]any{"count": true}, "mep": map[string]any{"systems": []string{"plumbing"}, "measure": true},
+			"dimensions": map[string]any{"units": "metric"}, "annotations": map[string]any{"types": []string{"cloud"}}, "text": map[string]any{"regions": []string{"notes"}}}},
+		header: map[string]string{"Idempotency-Key": "parse-1"}}, 202)
+	if sfield(t, pj, "data", "type") != "parse" || sfield(t, pj, "data", "status") != "PENDING" {
+		t.Errorf("parse 202: %v", pj)
+	}
+	e.do(req{method: "POST", target: "/v1/parse", body: map[string]any{"features": []string{"symbols"}, "block_id": ba.ID,
+		"options": map[string]any{"symbols": map[string]any{"legend_block_id": bb.ID}}}}, 202)
+	e.do(req{method: "GET", target: "/v1/jobs/" + sfield(t, pj, "data", "job_id")}, 200)
+	e.doInvalid(req{method: "POST", target: "/v1/parse", body: map[string]any{"features": []string{"symbols", "rooms"}, "sheet_id": sh.ID}}, 400)
+	e.do(req{method: "POST", target: "/v1/parse", body: map[string]any{"features": []string{"symbols"}, "sheet_id": sh.ID, "drawing_id": did}}, 400)
+	e.do(req{method: "POST", target: "/v1/parse", body: map[string]any{"features": []string{"symbols"}, "sheet_id": ids.New(ids.Sheet)}}, 404)
 
 	// errors the document allows the request of
 	missing := func(prefix string) string { return ids.New(prefix) }

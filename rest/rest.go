@@ -18,9 +18,11 @@ type API struct {
 	r       *graph.Resolver
 	cursors cursor.Codec
 	maxBody int64
-	log     *slog.Logger
-	mux     *http.ServeMux
-	idem    http.Handler // mux behind Idempotency-Key handling
+	// maxParseBody bounds POST /v1/parse, whose symbol images may come as data: URLs
+	maxParseBody int64
+	log          *slog.Logger
+	mux          *http.ServeMux
+	idem         http.Handler // mux behind Idempotency-Key handling
 }
 
 // Options configure the API.
@@ -28,7 +30,9 @@ type Options struct {
 	// CursorKey signs list cursors; every api process must share it.
 	CursorKey    []byte
 	MaxBodyBytes int64
-	Log          *slog.Logger
+	// MaxParseBodyBytes bounds POST /v1/parse bodies (at least MaxBodyBytes).
+	MaxParseBodyBytes int64
+	Log               *slog.Logger
 }
 
 // New builds the REST API over resolver r.
@@ -36,13 +40,25 @@ func New(r *graph.Resolver, o Options) *API {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
-	a := &API{r: r, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, log: o.Log, mux: http.NewServeMux()}
+	a := &API{r: r, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, maxParseBody: max(o.MaxBodyBytes, o.MaxParseBodyBytes),
+		log: o.Log, mux: http.NewServeMux()}
 	a.routes()
 	a.idem = a.Idempotent(a.mux)
 	return a
 }
 
-func (a *API) routes() { a.resources() }
+func (a *API) routes() {
+	a.resources()
+	a.mux.HandleFunc("POST /v1/parse", a.parse)
+}
+
+// bodyLimit is the largest body r may have.
+func (a *API) bodyLimit(r *http.Request) int64 {
+	if r.Method == http.MethodPost && r.URL.Path == "/v1/parse" {
+		return a.maxParseBody
+	}
+	return a.maxBody
+}
 
 var (
 	readBody   = httpx.ReadBody
@@ -94,7 +110,7 @@ func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // decode reads and strictly decodes the JSON body into v.
 func (a *API) decode(w http.ResponseWriter, r *http.Request, v any) error {
-	body, err := httpx.ReadBody(w, r, a.maxBody)
+	body, err := httpx.ReadBody(w, r, a.bodyLimit(r))
 	if err != nil {
 		return err
 	}

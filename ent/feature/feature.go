@@ -44,6 +44,8 @@ const (
 	FieldDedupeKey = "dedupe_key"
 	// EdgeBlock holds the string denoting the block edge name in mutations.
 	EdgeBlock = "block"
+	// EdgeJob holds the string denoting the job edge name in mutations.
+	EdgeJob = "job"
 	// EdgeDefinedBy holds the string denoting the defined_by edge name in mutations.
 	EdgeDefinedBy = "defined_by"
 	// EdgeInstances holds the string denoting the instances edge name in mutations.
@@ -57,6 +59,13 @@ const (
 	BlockInverseTable = "blocks"
 	// BlockColumn is the table column denoting the block relation/edge.
 	BlockColumn = "block_id"
+	// JobTable is the table that holds the job relation/edge.
+	JobTable = "features"
+	// JobInverseTable is the table name for the Job entity.
+	// It exists in this package in order to avoid circular dependency with the "job" package.
+	JobInverseTable = "jobs"
+	// JobColumn is the table column denoting the job relation/edge.
+	JobColumn = "job_id"
 	// DefinedByTable is the table that holds the defined_by relation/edge.
 	DefinedByTable = "features"
 	// DefinedByColumn is the table column denoting the defined_by relation/edge.
@@ -213,6 +222,13 @@ func ByBlockField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByJobField orders the results by job field.
+func ByJobField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newJobStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByDefinedByField orders the results by defined_by field.
 func ByDefinedByField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -238,6 +254,13 @@ func newBlockStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(BlockInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, BlockTable, BlockColumn),
+	)
+}
+func newJobStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(JobInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, JobTable, JobColumn),
 	)
 }
 func newDefinedByStep() *sqlgraph.Step {

@@ -270,6 +270,16 @@ func BlockIDHasSuffix(v string) predicate.Feature {
 	return predicate.Feature(sql.FieldHasSuffix(FieldBlockID, v))
 }
 
+// BlockIDIsNil applies the IsNil predicate on the "block_id" field.
+func BlockIDIsNil() predicate.Feature {
+	return predicate.Feature(sql.FieldIsNull(FieldBlockID))
+}
+
+// BlockIDNotNil applies the NotNil predicate on the "block_id" field.
+func BlockIDNotNil() predicate.Feature {
+	return predicate.Feature(sql.FieldNotNull(FieldBlockID))
+}
+
 // BlockIDEqualFold applies the EqualFold predicate on the "block_id" field.
 func BlockIDEqualFold(v string) predicate.Feature {
 	return predicate.Feature(sql.FieldEqualFold(FieldBlockID, v))
@@ -730,6 +740,29 @@ func HasBlock() predicate.Feature {
 func HasBlockWith(preds ...predicate.Block) predicate.Feature {
 	return predicate.Feature(func(s *sql.Selector) {
 		step := newBlockStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasJob applies the HasEdge predicate on the "job" edge.
+func HasJob() predicate.Feature {
+	return predicate.Feature(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, JobTable, JobColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasJobWith applies the HasEdge predicate on the "job" edge with a given conditions (other predicates).
+func HasJobWith(preds ...predicate.Job) predicate.Feature {
+	return predicate.Feature(func(s *sql.Selector) {
+		step := newJobStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -794,6 +794,29 @@ func HasChildrenWith(preds ...predicate.Job) predicate.Job {
 	})
 }
 
+// HasFeatures applies the HasEdge predicate on the "features" edge.
+func HasFeatures() predicate.Job {
+	return predicate.Job(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, FeaturesTable, FeaturesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasFeaturesWith applies the HasEdge predicate on the "features" edge with a given conditions (other predicates).
+func HasFeaturesWith(preds ...predicate.Feature) predicate.Job {
+	return predicate.Job(func(s *sql.Selector) {
+		step := newFeaturesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Job) predicate.Job {
 	return predicate.Job(sql.AndPredicates(predicates...))

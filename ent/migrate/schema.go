@@ -134,7 +134,6 @@ var (
 		{Name: "id", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "org_id", Type: field.TypeString},
-		{Name: "job_id", Type: field.TypeString, Nullable: true},
 		{Name: "kind", Type: field.TypeEnum, Enums: []string{"legend_entry", "symbol_instance"}},
 		{Name: "label", Type: field.TypeString, Default: ""},
 		{Name: "description", Type: field.TypeString, Default: ""},
@@ -142,8 +141,9 @@ var (
 		{Name: "bounds", Type: field.TypeJSON, Nullable: true},
 		{Name: "confidence", Type: field.TypeFloat64, Nullable: true},
 		{Name: "dedupe_key", Type: field.TypeString, Unique: true},
-		{Name: "block_id", Type: field.TypeString, Size: 64},
+		{Name: "block_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "defined_by_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "job_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
 	// FeaturesTable holds the schema information for the "features" table.
 	FeaturesTable = &schema.Table{
@@ -153,15 +153,21 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "features_blocks_features",
-				Columns:    []*schema.Column{FeaturesColumns[11]},
+				Columns:    []*schema.Column{FeaturesColumns[10]},
 				RefColumns: []*schema.Column{BlocksColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "features_features_instances",
-				Columns:    []*schema.Column{FeaturesColumns[12]},
+				Columns:    []*schema.Column{FeaturesColumns[11]},
 				RefColumns: []*schema.Column{FeaturesColumns[0]},
 				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "features_jobs_features",
+				Columns:    []*schema.Column{FeaturesColumns[12]},
+				RefColumns: []*schema.Column{JobsColumns[0]},
+				OnDelete:   schema.Cascade,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -173,17 +179,17 @@ var (
 			{
 				Name:    "feature_block_id_kind",
 				Unique:  false,
-				Columns: []*schema.Column{FeaturesColumns[11], FeaturesColumns[4]},
+				Columns: []*schema.Column{FeaturesColumns[10], FeaturesColumns[3]},
 			},
 			{
 				Name:    "feature_job_id",
 				Unique:  false,
-				Columns: []*schema.Column{FeaturesColumns[3]},
+				Columns: []*schema.Column{FeaturesColumns[12]},
 			},
 			{
 				Name:    "feature_defined_by_id",
 				Unique:  false,
-				Columns: []*schema.Column{FeaturesColumns[12]},
+				Columns: []*schema.Column{FeaturesColumns[11]},
 			},
 		},
 	}
@@ -554,6 +560,7 @@ func init() {
 	DrawingsTable.ForeignKeys[1].RefTable = ProjectsTable
 	FeaturesTable.ForeignKeys[0].RefTable = BlocksTable
 	FeaturesTable.ForeignKeys[1].RefTable = FeaturesTable
+	FeaturesTable.ForeignKeys[2].RefTable = JobsTable
 	FilesTable.ForeignKeys[0].RefTable = ProjectsTable
 	JobsTable.ForeignKeys[0].RefTable = JobsTable
 	JobsTable.ForeignKeys[1].RefTable = ProjectsTable

@@ -93,14 +93,18 @@ func (Overlay) Indexes() []ent.Index {
 func (Overlay) Annotations() []schema.Annotation { return gqlRecord() }
 
 // Feature is an item of the drawing index: a legend entry or a detected
-// symbol instance (linked to its legend entry by defined_by).
+// symbol instance (linked to its legend entry by defined_by). Legend entries
+// a parse request supplied itself (options.symbols.legend / exemplars) have
+// no block; they belong to the parse job that received them.
 type Feature struct{ ent.Schema }
 
 func (Feature) Mixin() []ent.Mixin { return []ent.Mixin{Base{Prefix: ids.Feature}, OrgOwned{}} }
 
 func (Feature) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("block_id").Immutable(),
+		// empty for legend entries supplied with a parse request
+		field.String("block_id").Optional().Immutable(),
+		// the job that made the feature; its features go with it
 		field.String("job_id").Optional().Immutable(),
 		field.Enum("kind").Values("legend_entry", "symbol_instance"),
 		field.String("label").Default(""),
@@ -117,7 +121,8 @@ func (Feature) Fields() []ent.Field {
 
 func (Feature) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("block", Block.Type).Ref("features").Field("block_id").Unique().Required().Immutable(),
+		edge.From("block", Block.Type).Ref("features").Field("block_id").Unique().Immutable(),
+		edge.From("job", Job.Type).Ref("features").Field("job_id").Unique().Immutable(),
 		edge.To("instances", Feature.Type).Annotations(entgql.RelayConnection()).
 			From("defined_by").Field("defined_by_id").Unique().Immutable(),
 	}

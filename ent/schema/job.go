@@ -41,6 +41,7 @@ func (Job) Edges() []ent.Edge {
 		edge.From("project", Project.Type).Ref("jobs").Field("project_id").Unique().Immutable(),
 		edge.To("children", Job.Type).Annotations(entgql.RelayConnection(), cascade()).
 			From("parent").Field("parent_id").Unique().Immutable(),
+		edge.To("features", Feature.Type).Annotations(entgql.RelayConnection(), cascade()),
 	}
 }
 

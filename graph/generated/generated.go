@@ -39,8 +39,10 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Block() BlockResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Sheet() SheetResolver
 }
 
 type DirectiveRoot struct {
@@ -48,17 +50,19 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	Block struct {
-		Bounds      func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		Description func(childComplexity int) int
-		Features    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.FeatureOrder, where *ent.FeatureWhereInput) int
-		ID          func(childComplexity int) int
-		Scale       func(childComplexity int) int
-		Sheet       func(childComplexity int) int
-		SheetID     func(childComplexity int) int
-		Title       func(childComplexity int) int
-		Type        func(childComplexity int) int
-		URI         func(childComplexity int) int
+		Bounds          func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		Features        func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.FeatureOrder, where *ent.FeatureWhereInput) int
+		ID              func(childComplexity int) int
+		LegendEntries   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) int
+		Scale           func(childComplexity int) int
+		Sheet           func(childComplexity int) int
+		SheetID         func(childComplexity int) int
+		SymbolInstances func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) int
+		Title           func(childComplexity int) int
+		Type            func(childComplexity int) int
+		URI             func(childComplexity int) int
 	}
 
 	BlockConnection struct {
@@ -120,6 +124,7 @@ type ComplexityRoot struct {
 		HasGraphic  func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Instances   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.FeatureOrder, where *ent.FeatureWhereInput) int
+		Job         func(childComplexity int) int
 		JobID       func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Label       func(childComplexity int) int
@@ -174,6 +179,7 @@ type ComplexityRoot struct {
 		CompletedAt func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Error       func(childComplexity int) int
+		Features    func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.FeatureOrder, where *ent.FeatureWhereInput) int
 		ID          func(childComplexity int) int
 		Parent      func(childComplexity int) int
 		ParentID    func(childComplexity int) int
@@ -212,6 +218,7 @@ type ComplexityRoot struct {
 		DeleteDrawing    func(childComplexity int, id string) int
 		DeleteFile       func(childComplexity int, id string) int
 		DeleteProject    func(childComplexity int, id string) int
+		Parse            func(childComplexity int, input ParseInput) int
 		UpdateDrawing    func(childComplexity int, id string, input DrawingPatch) int
 		UpdateProject    func(childComplexity int, id string, input ent.UpdateProjectInput) int
 		UpdateSheet      func(childComplexity int, id string, input SheetPatch) int
@@ -295,21 +302,23 @@ type ComplexityRoot struct {
 	}
 
 	Sheet struct {
-		Blocks      func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.BlockOrder, where *ent.BlockWhereInput) int
-		CreatedAt   func(childComplexity int) int
-		Discipline  func(childComplexity int) int
-		Dpi         func(childComplexity int) int
-		Drawing     func(childComplexity int) int
-		DrawingID   func(childComplexity int) int
-		Height      func(childComplexity int) int
-		ID          func(childComplexity int) int
-		PageNumber  func(childComplexity int) int
-		ProjectID   func(childComplexity int) int
-		Revision    func(childComplexity int) int
-		SheetNumber func(childComplexity int) int
-		Title       func(childComplexity int) int
-		URI         func(childComplexity int) int
-		Width       func(childComplexity int) int
+		Blocks          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.BlockOrder, where *ent.BlockWhereInput) int
+		CreatedAt       func(childComplexity int) int
+		Discipline      func(childComplexity int) int
+		Dpi             func(childComplexity int) int
+		Drawing         func(childComplexity int) int
+		DrawingID       func(childComplexity int) int
+		Height          func(childComplexity int) int
+		ID              func(childComplexity int) int
+		LegendEntries   func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) int
+		PageNumber      func(childComplexity int) int
+		ProjectID       func(childComplexity int) int
+		Revision        func(childComplexity int) int
+		SheetNumber     func(childComplexity int) int
+		SymbolInstances func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) int
+		Title           func(childComplexity int) int
+		URI             func(childComplexity int) int
+		Width           func(childComplexity int) int
 	}
 
 	SheetConnection struct {
@@ -328,7 +337,12 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type BlockResolver interface {
+	LegendEntries(ctx context.Context, obj *ent.Block, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) (*ent.FeatureConnection, error)
+	SymbolInstances(ctx context.Context, obj *ent.Block, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) (*ent.FeatureConnection, error)
+}
 type MutationResolver interface {
+	Parse(ctx context.Context, input ParseInput) (*ent.Job, error)
 	CreateProject(ctx context.Context, input ent.CreateProjectInput) (*ent.Project, error)
 	UpdateProject(ctx context.Context, id string, input ent.UpdateProjectInput) (*ent.Project, error)
 	DeleteProject(ctx context.Context, id string) (string, error)
@@ -359,6 +373,10 @@ type QueryResolver interface {
 	Overlay(ctx context.Context, id string) (*ent.Overlay, error)
 	Job(ctx context.Context, id string) (*ent.Job, error)
 	FileDownloadURL(ctx context.Context, id string) (*string, error)
+}
+type SheetResolver interface {
+	LegendEntries(ctx context.Context, obj *ent.Sheet, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) (*ent.FeatureConnection, error)
+	SymbolInstances(ctx context.Context, obj *ent.Sheet, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) (*ent.FeatureConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -414,6 +432,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Block.ID(childComplexity), true
+	case "Block.legendEntries":
+		if e.ComplexityRoot.Block.LegendEntries == nil {
+			break
+		}
+
+		args, err := ec.field_Block_legendEntries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Block.LegendEntries(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["where"].(*ent.FeatureWhereInput)), true
 	case "Block.scale":
 		if e.ComplexityRoot.Block.Scale == nil {
 			break
@@ -432,6 +461,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Block.SheetID(childComplexity), true
+	case "Block.symbolInstances":
+		if e.ComplexityRoot.Block.SymbolInstances == nil {
+			break
+		}
+
+		args, err := ec.field_Block_symbolInstances_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Block.SymbolInstances(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["where"].(*ent.FeatureWhereInput)), true
 	case "Block.title":
 		if e.ComplexityRoot.Block.Title == nil {
 			break
@@ -690,6 +730,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Feature.Instances(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.FeatureOrder), args["where"].(*ent.FeatureWhereInput)), true
+	case "Feature.job":
+		if e.ComplexityRoot.Feature.Job == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feature.Job(childComplexity), true
 	case "Feature.jobID":
 		if e.ComplexityRoot.Feature.JobID == nil {
 			break
@@ -900,6 +946,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Job.Error(childComplexity), true
+	case "Job.features":
+		if e.ComplexityRoot.Job.Features == nil {
+			break
+		}
+
+		args, err := ec.field_Job_features_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Job.Features(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.FeatureOrder), args["where"].(*ent.FeatureWhereInput)), true
 	case "Job.id":
 		if e.ComplexityRoot.Job.ID == nil {
 			break
@@ -1095,6 +1152,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteProject(childComplexity, args["id"].(string)), true
+	case "Mutation.parse":
+		if e.ComplexityRoot.Mutation.Parse == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_parse_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Parse(childComplexity, args["input"].(ParseInput)), true
 	case "Mutation.updateDrawing":
 		if e.ComplexityRoot.Mutation.UpdateDrawing == nil {
 			break
@@ -1619,6 +1687,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Sheet.ID(childComplexity), true
+	case "Sheet.legendEntries":
+		if e.ComplexityRoot.Sheet.LegendEntries == nil {
+			break
+		}
+
+		args, err := ec.field_Sheet_legendEntries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Sheet.LegendEntries(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["where"].(*ent.FeatureWhereInput)), true
 	case "Sheet.pageNumber":
 		if e.ComplexityRoot.Sheet.PageNumber == nil {
 			break
@@ -1643,6 +1722,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Sheet.SheetNumber(childComplexity), true
+	case "Sheet.symbolInstances":
+		if e.ComplexityRoot.Sheet.SymbolInstances == nil {
+			break
+		}
+
+		args, err := ec.field_Sheet_symbolInstances_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Sheet.SymbolInstances(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["where"].(*ent.FeatureWhereInput)), true
 	case "Sheet.title":
 		if e.ComplexityRoot.Sheet.Title == nil {
 			break
@@ -1704,6 +1794,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputBlockOrder,
 		ec.unmarshalInputBlockWhereInput,
+		ec.unmarshalInputBoundingBoxInput,
 		ec.unmarshalInputCreateDrawingInput,
 		ec.unmarshalInputCreateFileUploadInput,
 		ec.unmarshalInputCreateProjectInput,
@@ -1718,6 +1809,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputJobWhereInput,
 		ec.unmarshalInputOverlayOrder,
 		ec.unmarshalInputOverlayWhereInput,
+		ec.unmarshalInputParseAnnotationOptions,
+		ec.unmarshalInputParseDimensionOptions,
+		ec.unmarshalInputParseExemplarInput,
+		ec.unmarshalInputParseExemplarSource,
+		ec.unmarshalInputParseInput,
+		ec.unmarshalInputParseLegendSymbolInput,
+		ec.unmarshalInputParseMEPOptions,
+		ec.unmarshalInputParseOptions,
+		ec.unmarshalInputParseSymbolOptions,
+		ec.unmarshalInputParseTextOptions,
 		ec.unmarshalInputProjectOrder,
 		ec.unmarshalInputProjectWhereInput,
 		ec.unmarshalInputSheetOrder,
@@ -2272,8 +2373,8 @@ input DrawingWhereInput {
 type Feature implements Node {
   id: ID!
   createdAt: Time!
-  blockID: ID!
-  jobID: String
+  blockID: ID
+  jobID: ID
   kind: FeatureKind!
   label: String!
   description: String!
@@ -2281,7 +2382,8 @@ type Feature implements Node {
   bounds: BoundingBox
   confidence: Float
   definedByID: ID
-  block: Block!
+  block: Block
+  job: Job
   definedBy: Feature
   instances(
     """
@@ -2417,26 +2519,28 @@ input FeatureWhereInput {
   blockIDContains: ID
   blockIDHasPrefix: ID
   blockIDHasSuffix: ID
+  blockIDIsNil: Boolean
+  blockIDNotNil: Boolean
   blockIDEqualFold: ID
   blockIDContainsFold: ID
   """
   job_id field predicates
   """
-  jobID: String
-  jobIDNEQ: String
-  jobIDIn: [String!]
-  jobIDNotIn: [String!]
-  jobIDGT: String
-  jobIDGTE: String
-  jobIDLT: String
-  jobIDLTE: String
-  jobIDContains: String
-  jobIDHasPrefix: String
-  jobIDHasSuffix: String
+  jobID: ID
+  jobIDNEQ: ID
+  jobIDIn: [ID!]
+  jobIDNotIn: [ID!]
+  jobIDGT: ID
+  jobIDGTE: ID
+  jobIDLT: ID
+  jobIDLTE: ID
+  jobIDContains: ID
+  jobIDHasPrefix: ID
+  jobIDHasSuffix: ID
   jobIDIsNil: Boolean
   jobIDNotNil: Boolean
-  jobIDEqualFold: String
-  jobIDContainsFold: String
+  jobIDEqualFold: ID
+  jobIDContainsFold: ID
   """
   kind field predicates
   """
@@ -2517,6 +2621,11 @@ input FeatureWhereInput {
   """
   hasBlock: Boolean
   hasBlockWith: [BlockWhereInput!]
+  """
+  job edge predicates
+  """
+  hasJob: Boolean
+  hasJobWith: [JobWhereInput!]
   """
   defined_by edge predicates
   """
@@ -2784,6 +2893,37 @@ type Job implements Node {
     """
     where: JobWhereInput
   ): JobConnection!
+  features(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Features returned from the connection.
+    """
+    orderBy: [FeatureOrder!]
+
+    """
+    Filtering options for Features returned from the connection.
+    """
+    where: FeatureWhereInput
+  ): FeatureConnection!
 }
 """
 A connection to a list of items.
@@ -3025,6 +3165,11 @@ input JobWhereInput {
   """
   hasChildren: Boolean
   hasChildrenWith: [JobWhereInput!]
+  """
+  features edge predicates
+  """
+  hasFeatures: Boolean
+  hasFeaturesWith: [FeatureWhereInput!]
 }
 """
 An object with an ID.
@@ -4119,6 +4264,116 @@ input UpdateProjectInput {
   name: String
 }
 `, BuiltIn: false},
+	{Name: "../parse.graphqls", Input: `"""
+Starts a parse job (POST /v1/parse). Exactly one target: sheetID, blockID,
+drawingID or fileID. Field names in validation errors follow the REST request
+(features, sheet_id, options.symbols.legend[0].image_url…).
+"""
+input ParseInput {
+  """Tasks to run. Only "symbols" is available; legend, rooms, grid, schedule, notes and title_block are coming soon."""
+  features: [String!]!
+  """Parse one sheet: legends on the sheet (else on the other sheets of its drawing) against its view blocks."""
+  sheetID: ID
+  """Parse one block; needs options.symbols.legendBlockID or symbols supplied in options.symbols.legend / exemplars."""
+  blockID: ID
+  """Parse every sheet of a drawing; legends are detected."""
+  drawingID: ID
+  """Parse an uploaded, confirmed file: a drawing is created and processed first."""
+  fileID: ID
+  options: ParseOptions
+}
+
+input ParseOptions {
+  symbols: ParseSymbolOptions
+  """Accepted and validated; not used yet."""
+  mep: ParseMEPOptions
+  """Accepted and validated; not used yet."""
+  dimensions: ParseDimensionOptions
+  """Accepted and validated; not used yet."""
+  annotations: ParseAnnotationOptions
+  """Accepted and validated; not used yet."""
+  text: ParseTextOptions
+}
+
+input ParseSymbolOptions {
+  """The legend block whose entries are searched for (legend detection elsewhere is skipped)."""
+  legendBlockID: ID
+  """Counts only: results.symbols[] carry instance_count without instances[]."""
+  count: Boolean
+  """Symbols cut from a drawing or given as images; searched for like legend entries."""
+  exemplars: [ParseExemplarInput!]
+  """Legend entries supplied with the request; legend detection is skipped."""
+  legend: [ParseLegendSymbolInput!]
+}
+
+input ParseLegendSymbolInput {
+  label: String!
+  description: String
+  """data: URL (PNG, JPEG, TIFF), a block or file of this organization (/v1/blocks/{id}/image, /v1/files/{id}, a download URL) or an allowlisted https URL. Without it the entry is text only."""
+  imageURL: String
+}
+
+input ParseExemplarInput {
+  label: String!
+  description: String
+  """As in ParseLegendSymbolInput; exactly one of imageURL and source."""
+  imageURL: String
+  source: ParseExemplarSource
+}
+
+"""A region of a sheet, in sheet pixels, cropped as the exemplar."""
+input ParseExemplarSource {
+  sheetID: ID!
+  bounds: BoundingBoxInput!
+}
+
+input BoundingBoxInput {
+  xMin: Float!
+  yMin: Float!
+  xMax: Float!
+  yMax: Float!
+}
+
+input ParseMEPOptions {
+  """hvac_duct, hvac_pipe, plumbing, electrical, fire_protection"""
+  systems: [String!]
+  measure: Boolean
+}
+
+input ParseDimensionOptions {
+  """imperial or metric"""
+  units: String
+}
+
+input ParseAnnotationOptions {
+  """cloud, callout, redline, keynote"""
+  types: [String!]
+}
+
+input ParseTextOptions {
+  """notes, schedules, specifications"""
+  regions: [String!]
+}
+
+extend type Mutation {
+  """Starts a parse job; its result (job.result) has the specification's parse result shape once Completed."""
+  parse(input: ParseInput!): Job!
+}
+
+extend type Sheet {
+  """Legend entries read from the legend blocks of this sheet."""
+  legendEntries(after: Cursor, first: Int, before: Cursor, last: Int, where: FeatureWhereInput): FeatureConnection!
+  """Symbol instances found on the view blocks of this sheet (definedBy is the legend entry)."""
+  symbolInstances(after: Cursor, first: Int, before: Cursor, last: Int, where: FeatureWhereInput): FeatureConnection!
+}
+
+extend type Block {
+  """Legend entries read from this block (a legend)."""
+  legendEntries(after: Cursor, first: Int, before: Cursor, last: Int, where: FeatureWhereInput): FeatureConnection!
+  """Symbol instances found on this block (definedBy is the legend entry)."""
+  symbolInstances(after: Cursor, first: Int, before: Cursor, last: Int, where: FeatureWhereInput): FeatureConnection!
+}
+`, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `"""An RFC 3339 date-time."""
 scalar Time
 
@@ -4249,6 +4504,10 @@ func (ec *executionContext) childFields_Block(ctx context.Context, field graphql
 		return ec.fieldContext_Block_sheet(ctx, field)
 	case "features":
 		return ec.fieldContext_Block_features(ctx, field)
+	case "legendEntries":
+		return ec.fieldContext_Block_legendEntries(ctx, field)
+	case "symbolInstances":
+		return ec.fieldContext_Block_symbolInstances(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Block", field.Name)
 }
@@ -4373,6 +4632,8 @@ func (ec *executionContext) childFields_Feature(ctx context.Context, field graph
 		return ec.fieldContext_Feature_definedByID(ctx, field)
 	case "block":
 		return ec.fieldContext_Feature_block(ctx, field)
+	case "job":
+		return ec.fieldContext_Feature_job(ctx, field)
 	case "definedBy":
 		return ec.fieldContext_Feature_definedBy(ctx, field)
 	case "instances":
@@ -4503,6 +4764,8 @@ func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.C
 		return ec.fieldContext_Job_parent(ctx, field)
 	case "children":
 		return ec.fieldContext_Job_children(ctx, field)
+	case "features":
+		return ec.fieldContext_Job_features(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Job", field.Name)
 }
@@ -4683,6 +4946,10 @@ func (ec *executionContext) childFields_Sheet(ctx context.Context, field graphql
 		return ec.fieldContext_Sheet_drawing(ctx, field)
 	case "blocks":
 		return ec.fieldContext_Sheet_blocks(ctx, field)
+	case "legendEntries":
+		return ec.fieldContext_Sheet_legendEntries(ctx, field)
+	case "symbolInstances":
+		return ec.fieldContext_Sheet_symbolInstances(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Sheet", field.Name)
 }
@@ -4879,6 +5146,98 @@ func (ec *executionContext) field_Block_features_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Block_legendEntries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.FeatureWhereInput, error) {
+			return ec.unmarshalOFeatureWhereInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Block_symbolInstances_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.FeatureWhereInput, error) {
+			return ec.unmarshalOFeatureWhereInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Drawing_sheets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5041,6 +5400,60 @@ func (ec *executionContext) field_Job_children_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Job_features_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) ([]*ent.FeatureOrder, error) {
+			return ec.unmarshalOFeatureOrder2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureOrderᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.FeatureWhereInput, error) {
+			return ec.unmarshalOFeatureWhereInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_confirmFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5136,6 +5549,20 @@ func (ec *executionContext) field_Mutation_deleteProject_args(ctx context.Contex
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_parse_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ParseInput, error) {
+			return ec.unmarshalNParseInput2githubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -6061,6 +6488,98 @@ func (ec *executionContext) field_Sheet_blocks_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Sheet_legendEntries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.FeatureWhereInput, error) {
+			return ec.unmarshalOFeatureWhereInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Sheet_symbolInstances_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.FeatureWhereInput, error) {
+			return ec.unmarshalOFeatureWhereInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field___Directive_args_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6407,6 +6926,94 @@ func (ec *executionContext) fieldContext_Block_features(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Block_features_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Block_legendEntries(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Block_legendEntries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Block().LegendEntries(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["where"].(*ent.FeatureWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.FeatureConnection) graphql.Marshaler {
+			return ec.marshalNFeatureConnection2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Block_legendEntries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Block",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeatureConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Block_legendEntries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Block_symbolInstances(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Block_symbolInstances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Block().SymbolInstances(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["where"].(*ent.FeatureWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.FeatureConnection) graphql.Marshaler {
+			return ec.marshalNFeatureConnection2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Block_symbolInstances(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Block",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeatureConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Block_symbolInstances_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7181,10 +7788,10 @@ func (ec *executionContext) _Feature_blockID(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
+			return ec.marshalOID2string(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Feature_blockID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -7204,14 +7811,14 @@ func (ec *executionContext) _Feature_jobID(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalOString2string(ctx, selections, v)
+			return ec.marshalOID2string(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Feature_jobID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Feature_kind(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -7397,10 +8004,10 @@ func (ec *executionContext) _Feature_block(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Block) graphql.Marshaler {
-			return ec.marshalNBlock2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐBlock(ctx, selections, v)
+			return ec.marshalOBlock2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐBlock(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Feature_block(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -7411,6 +8018,38 @@ func (ec *executionContext) fieldContext_Feature_block(_ context.Context, field 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Block(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Feature_job(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feature_job(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Job(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Job) graphql.Marshaler {
+			return ec.marshalOJob2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐJob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Feature_job(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Feature",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Job(ctx, field)
 		},
 	}
 	return fc, nil
@@ -8587,6 +9226,50 @@ func (ec *executionContext) fieldContext_Job_children(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Job_features(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Job_features(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Features(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].([]*ent.FeatureOrder), fc.Args["where"].(*ent.FeatureWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.FeatureConnection) graphql.Marshaler {
+			return ec.marshalNFeatureConnection2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Job_features(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Job",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeatureConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Job_features_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _JobConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.JobConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8773,6 +9456,50 @@ func (ec *executionContext) _JobError_message(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_JobError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("JobError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Mutation_parse(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_parse(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Parse(ctx, fc.Args["input"].(ParseInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Job) graphql.Marshaler {
+			return ec.marshalNJob2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐJob(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_parse(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Job(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_parse_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Mutation_createProject(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -11437,6 +12164,94 @@ func (ec *executionContext) fieldContext_Sheet_blocks(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Sheet_legendEntries(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Sheet_legendEntries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Sheet().LegendEntries(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["where"].(*ent.FeatureWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.FeatureConnection) graphql.Marshaler {
+			return ec.marshalNFeatureConnection2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Sheet_legendEntries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Sheet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeatureConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Sheet_legendEntries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Sheet_symbolInstances(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Sheet_symbolInstances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Sheet().SymbolInstances(ctx, obj, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["where"].(*ent.FeatureWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.FeatureConnection) graphql.Marshaler {
+			return ec.marshalNFeatureConnection2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Sheet_symbolInstances(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Sheet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeatureConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Sheet_symbolInstances_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SheetConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.SheetConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13360,6 +14175,57 @@ func (ec *executionContext) unmarshalInputBlockWhereInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputBoundingBoxInput(ctx context.Context, obj any) (geom.Box, error) {
+	var it geom.Box
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"xMin", "yMin", "xMax", "yMax"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "xMin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("xMin"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.XMin = data
+		case "yMin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("yMin"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.YMin = data
+		case "xMax":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("xMax"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.XMax = data
+		case "yMax":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("yMax"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.YMax = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateDrawingInput(ctx context.Context, obj any) (CreateDrawingInput, error) {
 	var it CreateDrawingInput
 	if obj == nil {
@@ -14191,7 +15057,7 @@ func (ec *executionContext) unmarshalInputFeatureWhereInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "blockID", "blockIDNEQ", "blockIDIn", "blockIDNotIn", "blockIDGT", "blockIDGTE", "blockIDLT", "blockIDLTE", "blockIDContains", "blockIDHasPrefix", "blockIDHasSuffix", "blockIDEqualFold", "blockIDContainsFold", "jobID", "jobIDNEQ", "jobIDIn", "jobIDNotIn", "jobIDGT", "jobIDGTE", "jobIDLT", "jobIDLTE", "jobIDContains", "jobIDHasPrefix", "jobIDHasSuffix", "jobIDIsNil", "jobIDNotNil", "jobIDEqualFold", "jobIDContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "label", "labelNEQ", "labelIn", "labelNotIn", "labelGT", "labelGTE", "labelLT", "labelLTE", "labelContains", "labelHasPrefix", "labelHasSuffix", "labelEqualFold", "labelContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "hasGraphic", "hasGraphicNEQ", "confidence", "confidenceNEQ", "confidenceIn", "confidenceNotIn", "confidenceGT", "confidenceGTE", "confidenceLT", "confidenceLTE", "confidenceIsNil", "confidenceNotNil", "definedByID", "definedByIDNEQ", "definedByIDIn", "definedByIDNotIn", "definedByIDGT", "definedByIDGTE", "definedByIDLT", "definedByIDLTE", "definedByIDContains", "definedByIDHasPrefix", "definedByIDHasSuffix", "definedByIDIsNil", "definedByIDNotNil", "definedByIDEqualFold", "definedByIDContainsFold", "hasBlock", "hasBlockWith", "hasDefinedBy", "hasDefinedByWith", "hasInstances", "hasInstancesWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "blockID", "blockIDNEQ", "blockIDIn", "blockIDNotIn", "blockIDGT", "blockIDGTE", "blockIDLT", "blockIDLTE", "blockIDContains", "blockIDHasPrefix", "blockIDHasSuffix", "blockIDIsNil", "blockIDNotNil", "blockIDEqualFold", "blockIDContainsFold", "jobID", "jobIDNEQ", "jobIDIn", "jobIDNotIn", "jobIDGT", "jobIDGTE", "jobIDLT", "jobIDLTE", "jobIDContains", "jobIDHasPrefix", "jobIDHasSuffix", "jobIDIsNil", "jobIDNotNil", "jobIDEqualFold", "jobIDContainsFold", "kind", "kindNEQ", "kindIn", "kindNotIn", "label", "labelNEQ", "labelIn", "labelNotIn", "labelGT", "labelGTE", "labelLT", "labelLTE", "labelContains", "labelHasPrefix", "labelHasSuffix", "labelEqualFold", "labelContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "hasGraphic", "hasGraphicNEQ", "confidence", "confidenceNEQ", "confidenceIn", "confidenceNotIn", "confidenceGT", "confidenceGTE", "confidenceLT", "confidenceLTE", "confidenceIsNil", "confidenceNotNil", "definedByID", "definedByIDNEQ", "definedByIDIn", "definedByIDNotIn", "definedByIDGT", "definedByIDGTE", "definedByIDLT", "definedByIDLTE", "definedByIDContains", "definedByIDHasPrefix", "definedByIDHasSuffix", "definedByIDIsNil", "definedByIDNotNil", "definedByIDEqualFold", "definedByIDContainsFold", "hasBlock", "hasBlockWith", "hasJob", "hasJobWith", "hasDefinedBy", "hasDefinedByWith", "hasInstances", "hasInstancesWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14422,6 +15288,20 @@ func (ec *executionContext) unmarshalInputFeatureWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.BlockIDHasSuffix = data
+		case "blockIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blockIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BlockIDIsNil = data
+		case "blockIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blockIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BlockIDNotNil = data
 		case "blockIDEqualFold":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blockIDEqualFold"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
@@ -14438,77 +15318,77 @@ func (ec *executionContext) unmarshalInputFeatureWhereInput(ctx context.Context,
 			it.BlockIDContainsFold = data
 		case "jobID":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobID"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobID = data
 		case "jobIDNEQ":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDNEQ"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDNEQ = data
 		case "jobIDIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDIn = data
 		case "jobIDNotIn":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDNotIn"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDNotIn = data
 		case "jobIDGT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDGT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDGT = data
 		case "jobIDGTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDGTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDGTE = data
 		case "jobIDLT":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDLT"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDLT = data
 		case "jobIDLTE":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDLTE"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDLTE = data
 		case "jobIDContains":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDContains"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDContains = data
 		case "jobIDHasPrefix":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDHasPrefix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDHasPrefix = data
 		case "jobIDHasSuffix":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDHasSuffix"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -14529,14 +15409,14 @@ func (ec *executionContext) unmarshalInputFeatureWhereInput(ctx context.Context,
 			it.JobIDNotNil = data
 		case "jobIDEqualFold":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDEqualFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.JobIDEqualFold = data
 		case "jobIDContainsFold":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobIDContainsFold"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -14954,6 +15834,20 @@ func (ec *executionContext) unmarshalInputFeatureWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.HasBlockWith = data
+		case "hasJob":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasJob"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasJob = data
+		case "hasJobWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasJobWith"))
+			data, err := ec.unmarshalOJobWhereInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐJobWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasJobWith = data
 		case "hasDefinedBy":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDefinedBy"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -15810,7 +16704,7 @@ func (ec *executionContext) unmarshalInputJobWhereInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "projectID", "projectIDNEQ", "projectIDIn", "projectIDNotIn", "projectIDGT", "projectIDGTE", "projectIDLT", "projectIDLTE", "projectIDContains", "projectIDHasPrefix", "projectIDHasSuffix", "projectIDIsNil", "projectIDNotNil", "projectIDEqualFold", "projectIDContainsFold", "type", "typeNEQ", "typeIn", "typeNotIn", "typeGT", "typeGTE", "typeLT", "typeLTE", "typeContains", "typeHasPrefix", "typeHasSuffix", "typeEqualFold", "typeContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "targetType", "targetTypeNEQ", "targetTypeIn", "targetTypeNotIn", "targetTypeIsNil", "targetTypeNotNil", "targetID", "targetIDNEQ", "targetIDIn", "targetIDNotIn", "targetIDGT", "targetIDGTE", "targetIDLT", "targetIDLTE", "targetIDContains", "targetIDHasPrefix", "targetIDHasSuffix", "targetIDIsNil", "targetIDNotNil", "targetIDEqualFold", "targetIDContainsFold", "parentID", "parentIDNEQ", "parentIDIn", "parentIDNotIn", "parentIDGT", "parentIDGTE", "parentIDLT", "parentIDLTE", "parentIDContains", "parentIDHasPrefix", "parentIDHasSuffix", "parentIDIsNil", "parentIDNotNil", "parentIDEqualFold", "parentIDContainsFold", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "startedAt", "startedAtNEQ", "startedAtIn", "startedAtNotIn", "startedAtGT", "startedAtGTE", "startedAtLT", "startedAtLTE", "startedAtIsNil", "startedAtNotNil", "completedAt", "completedAtNEQ", "completedAtIn", "completedAtNotIn", "completedAtGT", "completedAtGTE", "completedAtLT", "completedAtLTE", "completedAtIsNil", "completedAtNotNil", "hasProject", "hasProjectWith", "hasParent", "hasParentWith", "hasChildren", "hasChildrenWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "projectID", "projectIDNEQ", "projectIDIn", "projectIDNotIn", "projectIDGT", "projectIDGTE", "projectIDLT", "projectIDLTE", "projectIDContains", "projectIDHasPrefix", "projectIDHasSuffix", "projectIDIsNil", "projectIDNotNil", "projectIDEqualFold", "projectIDContainsFold", "type", "typeNEQ", "typeIn", "typeNotIn", "typeGT", "typeGTE", "typeLT", "typeLTE", "typeContains", "typeHasPrefix", "typeHasSuffix", "typeEqualFold", "typeContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "targetType", "targetTypeNEQ", "targetTypeIn", "targetTypeNotIn", "targetTypeIsNil", "targetTypeNotNil", "targetID", "targetIDNEQ", "targetIDIn", "targetIDNotIn", "targetIDGT", "targetIDGTE", "targetIDLT", "targetIDLTE", "targetIDContains", "targetIDHasPrefix", "targetIDHasSuffix", "targetIDIsNil", "targetIDNotNil", "targetIDEqualFold", "targetIDContainsFold", "parentID", "parentIDNEQ", "parentIDIn", "parentIDNotIn", "parentIDGT", "parentIDGTE", "parentIDLT", "parentIDLTE", "parentIDContains", "parentIDHasPrefix", "parentIDHasSuffix", "parentIDIsNil", "parentIDNotNil", "parentIDEqualFold", "parentIDContainsFold", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "startedAt", "startedAtNEQ", "startedAtIn", "startedAtNotIn", "startedAtGT", "startedAtGTE", "startedAtLT", "startedAtLTE", "startedAtIsNil", "startedAtNotNil", "completedAt", "completedAtNEQ", "completedAtIn", "completedAtNotIn", "completedAtGT", "completedAtGTE", "completedAtLT", "completedAtLTE", "completedAtIsNil", "completedAtNotNil", "hasProject", "hasProjectWith", "hasParent", "hasParentWith", "hasChildren", "hasChildrenWith", "hasFeatures", "hasFeaturesWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -16678,6 +17572,20 @@ func (ec *executionContext) unmarshalInputJobWhereInput(ctx context.Context, obj
 				return it, err
 			}
 			it.HasChildrenWith = data
+		case "hasFeatures":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasFeatures"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasFeatures = data
+		case "hasFeaturesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasFeaturesWith"))
+			data, err := ec.unmarshalOFeatureWhereInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasFeaturesWith = data
 		}
 	}
 	return it, nil
@@ -17498,6 +18406,439 @@ func (ec *executionContext) unmarshalInputOverlayWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.HasJobWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseAnnotationOptions(ctx context.Context, obj any) (ParseAnnotationOptions, error) {
+	var it ParseAnnotationOptions
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"types"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "types":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("types"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Types = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseDimensionOptions(ctx context.Context, obj any) (ParseDimensionOptions, error) {
+	var it ParseDimensionOptions
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"units"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "units":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("units"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Units = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseExemplarInput(ctx context.Context, obj any) (ParseExemplarInput, error) {
+	var it ParseExemplarInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "description", "imageURL", "source"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "imageURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURL = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOParseExemplarSource2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseExemplarSource(ctx context.Context, obj any) (ParseExemplarSource, error) {
+	var it ParseExemplarSource
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sheetID", "bounds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sheetID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sheetID"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SheetID = data
+		case "bounds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bounds"))
+			data, err := ec.unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bounds = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseInput(ctx context.Context, obj any) (ParseInput, error) {
+	var it ParseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"features", "sheetID", "blockID", "drawingID", "fileID", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "features":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("features"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Features = data
+		case "sheetID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sheetID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SheetID = data
+		case "blockID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blockID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BlockID = data
+		case "drawingID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("drawingID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DrawingID = data
+		case "fileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileID = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOParseOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseOptions(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseLegendSymbolInput(ctx context.Context, obj any) (ParseLegendSymbolInput, error) {
+	var it ParseLegendSymbolInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "description", "imageURL"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "imageURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURL = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseMEPOptions(ctx context.Context, obj any) (ParseMEPOptions, error) {
+	var it ParseMEPOptions
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"systems", "measure"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "systems":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("systems"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Systems = data
+		case "measure":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("measure"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Measure = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseOptions(ctx context.Context, obj any) (ParseOptions, error) {
+	var it ParseOptions
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"symbols", "mep", "dimensions", "annotations", "text"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "symbols":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("symbols"))
+			data, err := ec.unmarshalOParseSymbolOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseSymbolOptions(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Symbols = data
+		case "mep":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mep"))
+			data, err := ec.unmarshalOParseMEPOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseMEPOptions(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mep = data
+		case "dimensions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dimensions"))
+			data, err := ec.unmarshalOParseDimensionOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseDimensionOptions(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Dimensions = data
+		case "annotations":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("annotations"))
+			data, err := ec.unmarshalOParseAnnotationOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseAnnotationOptions(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Annotations = data
+		case "text":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
+			data, err := ec.unmarshalOParseTextOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseTextOptions(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Text = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseSymbolOptions(ctx context.Context, obj any) (ParseSymbolOptions, error) {
+	var it ParseSymbolOptions
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"legendBlockID", "count", "exemplars", "legend"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "legendBlockID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("legendBlockID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LegendBlockID = data
+		case "count":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("count"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Count = data
+		case "exemplars":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("exemplars"))
+			data, err := ec.unmarshalOParseExemplarInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Exemplars = data
+		case "legend":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("legend"))
+			data, err := ec.unmarshalOParseLegendSymbolInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Legend = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputParseTextOptions(ctx context.Context, obj any) (ParseTextOptions, error) {
+	var it ParseTextOptions
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"regions"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "regions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regions"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Regions = data
 		}
 	}
 	return it, nil
@@ -19285,6 +20626,82 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "legendEntries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Block_legendEntries(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "symbolInstances":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Block_symbolInstances(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19790,7 +21207,7 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "blockID":
 			out.Values[i] = ec._Feature_blockID(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "jobID":
@@ -19843,7 +21260,45 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Feature_block(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "job":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Feature_job(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -20553,6 +22008,44 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "features":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Job_features(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -20728,6 +22221,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "parse":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_parse(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createProject":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createProject(ctx, field)
@@ -22093,6 +23593,82 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "legendEntries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Sheet_legendEntries(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "symbolInstances":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Sheet_symbolInstances(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -22673,6 +24249,11 @@ func (ec *executionContext) marshalNBoundingBox2githubᚗcomᚋplangraphᚋplang
 	return ec._BoundingBox(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx context.Context, v any) (*geom.Box, error) {
+	res, err := ec.unmarshalInputBoundingBoxInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateDrawingInput2githubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐCreateDrawingInput(ctx context.Context, v any) (CreateDrawingInput, error) {
 	res, err := ec.unmarshalInputCreateDrawingInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -23122,6 +24703,21 @@ func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPag
 	return ec._PageInfo(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNParseExemplarInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInput(ctx context.Context, v any) (*ParseExemplarInput, error) {
+	res, err := ec.unmarshalInputParseExemplarInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNParseInput2githubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseInput(ctx context.Context, v any) (ParseInput, error) {
+	res, err := ec.unmarshalInputParseInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNParseLegendSymbolInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInput(ctx context.Context, v any) (*ParseLegendSymbolInput, error) {
+	res, err := ec.unmarshalInputParseLegendSymbolInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNProject2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐProject(ctx context.Context, sel ast.SelectionSet, v *ent.Project) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -23233,6 +24829,35 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -24453,6 +26078,96 @@ func (ec *executionContext) unmarshalOOverlayWhereInput2ᚖgithubᚗcomᚋplangr
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputOverlayWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOParseAnnotationOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseAnnotationOptions(ctx context.Context, v any) (*ParseAnnotationOptions, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputParseAnnotationOptions(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOParseDimensionOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseDimensionOptions(ctx context.Context, v any) (*ParseDimensionOptions, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputParseDimensionOptions(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOParseExemplarInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInputᚄ(ctx context.Context, v any) ([]*ParseExemplarInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ParseExemplarInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNParseExemplarInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOParseExemplarSource2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarSource(ctx context.Context, v any) (*ParseExemplarSource, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputParseExemplarSource(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOParseLegendSymbolInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInputᚄ(ctx context.Context, v any) ([]*ParseLegendSymbolInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ParseLegendSymbolInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNParseLegendSymbolInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOParseMEPOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseMEPOptions(ctx context.Context, v any) (*ParseMEPOptions, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputParseMEPOptions(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOParseOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseOptions(ctx context.Context, v any) (*ParseOptions, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputParseOptions(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOParseSymbolOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseSymbolOptions(ctx context.Context, v any) (*ParseSymbolOptions, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputParseSymbolOptions(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOParseTextOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseTextOptions(ctx context.Context, v any) (*ParseTextOptions, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputParseTextOptions(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -39,6 +39,13 @@ type Config struct {
 	RenderDPI int
 	MaxPageMP int
 	MaxPages  int
+	// MaxParseBodyBytes bounds POST /v1/parse bodies, which may carry
+	// symbol images as data: URLs (the larger of it and MaxBodyBytes applies).
+	MaxParseBodyBytes int64
+	// ParseImageURLAllowlist names the hosts (comma separated,
+	// "*.example.com" for subdomains) whose https URLs parse may fetch
+	// symbol images from; empty fetches none.
+	ParseImageURLAllowlist string
 }
 
 // Flag binds every setting to fs. Call Resolve after fs.Parse.
@@ -66,6 +73,8 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.RenderDPI, "render-dpi", envInt("render-dpi", 300), "DPI pages are rendered at, 72 to 600 (env "+EnvName("render-dpi")+")")
 	fs.IntVar(&c.MaxPageMP, "max-page-megapixels", envInt("max-page-megapixels", 250), "largest rendered page in megapixels; larger pages fail (env "+EnvName("max-page-megapixels")+")")
 	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 500), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
+	fs.Int64Var(&c.MaxParseBodyBytes, "max-parse-body-bytes", int64(envInt("max-parse-body-bytes", 32<<20)), "largest POST /v1/parse body in bytes (symbol images as data: URLs) (env "+EnvName("max-parse-body-bytes")+")")
+	str(&c.ParseImageURLAllowlist, "parse-image-url-allowlist", "", "hosts (comma separated, *.example.com for subdomains) whose https URLs parse may fetch symbol images from; private and loopback addresses are refused even when listed")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
 }
 
@@ -114,6 +123,12 @@ func (c *Config) Resolve() error {
 	}
 	if c.MaxPageMP < 0 || c.MaxPages < 0 {
 		return fmt.Errorf("--max-page-megapixels and --max-pages must be positive")
+	}
+	if c.MaxParseBodyBytes == 0 {
+		c.MaxParseBodyBytes = 32 << 20
+	}
+	if c.MaxParseBodyBytes < 0 {
+		return fmt.Errorf("--max-parse-body-bytes must be positive")
 	}
 	if c.Concurrency < 0 {
 		return fmt.Errorf("--concurrency must be 0 or more")

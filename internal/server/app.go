@@ -26,6 +26,7 @@ import (
 	"github.com/plangraph/plangraph/internal/config"
 	"github.com/plangraph/plangraph/internal/httpsonly"
 	"github.com/plangraph/plangraph/internal/ratelimit"
+	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tlsca"
 	"github.com/plangraph/plangraph/internal/uploads"
@@ -86,9 +87,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	}
 	a.Uploads = &uploads.Service{DB: a.Store.Client, Bucket: a.Blobs, Key: uploadKey, PublicURL: cfg.PublicURL,
 		UploadTTL: 15 * time.Minute, MaxSize: maxUpload}
-	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue}
+	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue, Blobs: a.Blobs,
+		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20)}
 	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
-	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, Log: log})
+	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, MaxParseBodyBytes: cfg.MaxParseBodyBytes, Log: log})
 	a.Limiter = ratelimit.New(a.Redis.Client, ratelimit.Config{
 		Management: ratelimit.Limit{Rate: cfg.RateManagement, Burst: cfg.BurstManagement, Period: time.Second},
 		Vision:     ratelimit.Limit{Rate: cfg.RateVision, Burst: cfg.BurstVision, Period: time.Second},
@@ -190,6 +192,7 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 	ingest := &jobs.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
 		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}
 	ingest.Register(w)
+	(&jobs.Parse{R: runner, Blobs: a.Blobs}).Register(w)
 	if err := w.Start(); err != nil {
 		return nil, err
 	}

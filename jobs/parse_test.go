@@ -1,0 +1,525 @@
+package jobs_test
+
+// The parse job tree with stand-ins for the vision steps (the legend reader
+// and the matcher have their own tests and benchmarks): stages, results,
+// stored features, retries, and every kind of bad input ending in a clear
+// result or failure, never a hung job.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"log/slog"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/block"
+	"github.com/plangraph/plangraph/ent/drawing"
+	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/blobs"
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/store"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+const parseOrg = "org_parse"
+
+// fakeVision stands in for legend.Parse and symbols.Match.
+type fakeVision struct {
+	mu      sync.Mutex
+	entries []legend.Entry
+	// perTemplate detections of each template on every searched block
+	perTemplate int
+	// shift moves every box, as a matcher's small run-to-run differences do
+	shift       float64
+	matchErr    error
+	matchPanics bool
+	panics      bool
+	matched     map[string]int // block width×height → calls
+}
+
+func (f *fakeVision) read(img *image.Gray, words []text.Word) []legend.Entry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.panics {
+		panic("legend reader bug")
+	}
+	return f.entries
+}
+
+func (f *fakeVision) match(ctx context.Context, img *image.Gray, tmpls []symbols.Template, opt symbols.Options) (symbols.Result, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.matchPanics {
+		panic("matcher bug")
+	}
+	if f.matchErr != nil {
+		return symbols.Result{}, f.matchErr
+	}
+	if f.matched == nil {
+		f.matched = map[string]int{}
+	}
+	f.matched[fmt.Sprintf("%dx%d", img.Rect.Dx(), img.Rect.Dy())]++
+	var res symbols.Result
+	for i, t := range tmpls {
+		for k := 0; k < f.perTemplate; k++ {
+			x := float64(10+40*k) + f.shift
+			y := float64(10+40*i) + f.shift
+			res.Detections = append(res.Detections, symbols.Detection{Template: i, Label: t.Label, Confidence: 0.9 - 0.1*float64(k),
+				Box: geom.Box{XMin: x, YMin: y, XMax: x + float64(t.Image.Rect.Dx()), YMax: y + float64(t.Image.Rect.Dy())}})
+		}
+	}
+	return res, nil
+}
+
+// square is a w×h symbol: a black frame on white.
+func square(w, h int) *image.Gray {
+	img := blank(w, h)
+	for x := 0; x < w; x++ {
+		img.Pix[x], img.Pix[(h-1)*img.Stride+x] = 0, 0
+	}
+	for y := 0; y < h; y++ {
+		img.Pix[y*img.Stride], img.Pix[y*img.Stride+w-1] = 0, 0
+	}
+	return img
+}
+
+func blank(w, h int) *image.Gray {
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	return img
+}
+
+type parseEnv struct {
+	ctx     context.Context
+	db      *ent.Client
+	q       *jobs.Queue
+	bucket  *blob.Bucket
+	fake    *fakeVision
+	project *ent.Project
+	drawing *ent.Drawing
+	sheet   *ent.Sheet
+	// blocks of the sheet: a legend, a plan with ink, a blank plan, a
+	// detail, and notes (never searched)
+	legend, plan, blankPlan, detail, notes *ent.Block
+}
+
+func newParseEnv(t *testing.T) *parseEnv {
+	t.Helper()
+	base := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(base, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Migrate(base); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := jobs.OpenRedis(base, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucket, err := blobs.Open(base, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	q := jobs.NewQueue(rd)
+	w := jobs.NewWorker(rd, jobs.WorkerConfig{Concurrency: 3, ShutdownTimeout: 10 * time.Second}, log)
+	fake := &fakeVision{perTemplate: 2}
+	p := &jobs.Parse{R: jobs.NewRunner(st.Client, q, log), Blobs: bucket, Match: fake.match, ReadLegend: fake.read}
+	p.Register(w)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		w.Shutdown()
+		q.Close()
+		rd.Close()
+		bucket.Close()
+		st.Close()
+	})
+	e := &parseEnv{ctx: tenant.WithOrg(base, parseOrg), db: st.Client, q: q, bucket: bucket, fake: fake}
+	e.project = must[*ent.Project](t)(e.db.Project.Create().SetName("parse").Save(e.ctx))
+	e.drawing, e.sheet = e.addSheet(t)
+	e.legend = e.addBlock(t, e.sheet, block.TypeLegend, square(300, 200))
+	plan := blank(400, 300)
+	for _, r := range []image.Rectangle{image.Rect(50, 50, 90, 90), image.Rect(200, 100, 260, 130)} {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				plan.Pix[y*plan.Stride+x] = 0
+			}
+		}
+	}
+	e.plan = e.addBlock(t, e.sheet, block.TypePlan, plan)
+	e.blankPlan = e.addBlock(t, e.sheet, block.TypePlan, blank(250, 150))
+	e.detail = e.addBlock(t, e.sheet, block.TypeDetail, square(120, 90))
+	e.notes = e.addBlock(t, e.sheet, block.TypeGeneralNotes, square(100, 100))
+	return e
+}
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// addSheet makes a ready drawing with one sheet.
+func (e *parseEnv) addSheet(t *testing.T) (*ent.Drawing, *ent.Sheet) {
+	t.Helper()
+	f := must[*ent.File](t)(e.db.File.Create().SetProjectID(e.project.ID).SetFilename("set.pdf").SetContentType("application/pdf").
+		SetSize(1).SetStorageKey("files/x").SetStatus("ready").Save(e.ctx))
+	d := must[*ent.Drawing](t)(e.db.Drawing.Create().SetProjectID(e.project.ID).SetFileID(f.ID).SetName("set").SetStatus(drawing.StatusReady).Save(e.ctx))
+	s := must[*ent.Sheet](t)(e.db.Sheet.Create().SetProjectID(e.project.ID).SetDrawingID(d.ID).SetPageNumber(1).SetWidth(2000).SetHeight(1500).SetDpi(300).Save(e.ctx))
+	return d, s
+}
+
+func (e *parseEnv) addBlock(t *testing.T, s *ent.Sheet, typ block.Type, img *image.Gray) *ent.Block {
+	t.Helper()
+	b := must[*ent.Block](t)(e.db.Block.Create().SetProjectID(e.project.ID).SetSheetID(s.ID).SetType(typ).
+		SetBounds(geom.Box{XMax: float64(img.Rect.Dx()), YMax: float64(img.Rect.Dy())}).Save(e.ctx))
+	if err := jobs.PutPNG(e.ctx, e.bucket, jobs.BlockKey(parseOrg, b.ID)+".png", img); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.bucket.WriteAll(e.ctx, jobs.BlockKey(parseOrg, b.ID)+"-words.json", []byte("[]"), nil); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// legendOf sets what the legend reader finds: a 30 px symbol, a 6 px one
+// (under the 10 px minimum) and a text-only entry.
+func (e *parseEnv) standardLegend() {
+	e.fake.entries = []legend.Entry{
+		{Label: "D1", Description: "Door", HasGraphic: true, Exemplar: square(30, 30), Graphic: geom.Box{XMin: 10, YMin: 10, XMax: 40, YMax: 40}, Box: geom.Box{XMin: 10, YMin: 10, XMax: 200, YMax: 40}},
+		{Label: "S", Description: "Tiny", HasGraphic: true, Exemplar: square(6, 6), Graphic: geom.Box{XMin: 10, YMin: 60, XMax: 16, YMax: 66}, Box: geom.Box{XMin: 10, YMin: 60, XMax: 200, YMax: 70}},
+		{Label: "NIC", Description: "Not in contract", Box: geom.Box{XMin: 10, YMin: 90, XMax: 200, YMax: 110}},
+	}
+}
+
+func (e *parseEnv) start(t *testing.T, in jobs.ParseInput, tt job.TargetType, target string) *ent.Job {
+	t.Helper()
+	in.Features = []string{"symbols"}
+	j, err := jobs.Start(e.ctx, e.db, e.q, jobs.NewJob{Type: jobs.TypeParse, ProjectID: e.project.ID, TargetType: tt, TargetID: target, Input: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func (e *parseEnv) wait(t *testing.T, id string) *ent.Job {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		j, err := e.db.Job.Get(e.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jobstatus.Terminal(string(j.Status)) {
+			return j
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("job %s did not finish", id)
+	return nil
+}
+
+// result waits for a parse job that must complete.
+func (e *parseEnv) result(t *testing.T, id string) jobs.ParseResult {
+	t.Helper()
+	j := e.wait(t, id)
+	if j.Status != job.StatusCompleted {
+		t.Fatalf("parse %s: %s %+v", id, j.Status, j.Error)
+	}
+	var r jobs.ParseResult
+	if err := json.Unmarshal(j.Result, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (e *parseEnv) instances(t *testing.T) []*ent.Feature {
+	t.Helper()
+	fs, err := e.db.Feature.Query().Where(feature.KindEQ(feature.KindSymbolInstance)).Order(ent.Asc(feature.FieldID)).All(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+func featureIDs(fs []*ent.Feature) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.ID
+	}
+	sort.Strings(out)
+	return out
+}
+
+func warned(r jobs.ParseResult, code string) []jobs.ParseWarning {
+	var out []jobs.ParseWarning
+	for _, w := range r.Warnings {
+		if w.Code == code {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func TestParseSheet(t *testing.T) {
+	e := newParseEnv(t)
+	e.standardLegend()
+	j := e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID)
+	r := e.result(t, j.ID)
+
+	// the legend: three entries stored, two with a graphic
+	if len(r.Legend) != 1 || *r.Legend[0].BlockID != e.legend.ID || r.Legend[0].SymbolsDetected != 3 || r.Legend[0].SymbolsWithGraphic != 2 {
+		t.Fatalf("legend %+v", r.Legend)
+	}
+	entries, err := e.db.Feature.Query().Where(feature.KindEQ(feature.KindLegendEntry)).All(e.ctx)
+	if err != nil || len(entries) != 3 {
+		t.Fatalf("%d legend entries stored (%v)", len(entries), err)
+	}
+	door := r.Legend[0].Symbols[0]
+	if door.Label != "D1" || door.Description != "Door" || !door.HasGraphic || r.Legend[0].Symbols[2].HasGraphic {
+		t.Errorf("legend symbols %+v", r.Legend[0].Symbols)
+	}
+	if ok, _ := e.bucket.Exists(e.ctx, jobs.FeatureKey(parseOrg, door.FeatureID)+".png"); !ok {
+		t.Error("the exemplar of the door was not stored")
+	}
+	// searched: the plan and the detail (not the blank plan, the legend or the notes);
+	// the tiny symbol is skipped once, the blank plan reported
+	if len(r.Symbols) != 1 || r.Symbols[0].LegendFeatureID != door.FeatureID || r.Symbols[0].InstanceCount != 4 || len(r.Symbols[0].Instances) != 4 {
+		t.Fatalf("symbols %+v", r.Symbols)
+	}
+	if r.Summary != (jobs.ParseSummary{TotalSymbolsSearched: 1, TotalInstancesFound: 4}) {
+		t.Errorf("summary %+v", r.Summary)
+	}
+	if w := warned(r, jobs.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "S" {
+		t.Errorf("skipped %+v", w)
+	}
+	if w := warned(r, jobs.WarnBlockBlank); len(w) != 1 || w[0].BlockID != e.blankPlan.ID {
+		t.Errorf("blank %+v", w)
+	}
+	blocks := map[string]int{}
+	for _, in := range r.Symbols[0].Instances {
+		blocks[in.BlockID]++
+		if in.Confidence < 0 || in.Confidence > 1 || !in.Bounds.Valid() {
+			t.Errorf("instance %+v", in)
+		}
+	}
+	if blocks[e.plan.ID] != 2 || blocks[e.detail.ID] != 2 || len(blocks) != 2 {
+		t.Errorf("instances by block %v", blocks)
+	}
+	stored := e.instances(t)
+	if len(stored) != 4 {
+		t.Fatalf("%d instances stored", len(stored))
+	}
+	for _, f := range stored {
+		if f.DefinedByID != door.FeatureID || f.Confidence == nil || f.Label != "D1" {
+			t.Errorf("instance %+v", f)
+		}
+	}
+	// the tree: a legend job, a match job per view block, each with its block result
+	children, err := e.db.Job.Query().Where(job.ParentID(j.ID)).All(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]int{}
+	for _, c := range children {
+		types[c.Type]++
+		if c.Type == jobs.TypeSymbolMatch {
+			var br jobs.BlockMatchResult
+			if err := json.Unmarshal(c.Result, &br); err != nil || br.BlockID != c.TargetID {
+				t.Errorf("block result %s (%v)", c.Result, err)
+			}
+		}
+	}
+	if types[jobs.TypeLegendParse] != 1 || types[jobs.TypeSymbolMatch] != 3 || len(children) != 4 {
+		t.Errorf("children %v", types)
+	}
+
+	t.Run("retries and a second parse add nothing", func(t *testing.T) {
+		e.fake.mu.Lock()
+		e.fake.shift = 1.3
+		e.fake.mu.Unlock()
+		for _, c := range children {
+			c, err := e.db.Job.UpdateOne(c).SetStatus(job.StatusQueued).Save(e.ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := jobs.Enqueue(e.ctx, e.q, c, ""); err != nil {
+				t.Fatal(err)
+			}
+			if got := e.wait(t, c.ID); got.Status != job.StatusCompleted {
+				t.Fatalf("rerun %s: %s", c.ID, got.Status)
+			}
+		}
+		if got := featureIDs(e.instances(t)); fmt.Sprint(got) != fmt.Sprint(featureIDs(stored)) {
+			t.Errorf("after retries: %v, before %v", got, featureIDs(stored))
+		}
+		r2 := e.result(t, e.start(t, jobs.ParseInput{DrawingID: e.drawing.ID}, job.TargetTypeDrawing, e.drawing.ID).ID)
+		if r2.Legend[0].Symbols[0].FeatureID != door.FeatureID || r2.Summary.TotalInstancesFound != 4 {
+			t.Errorf("second parse: %+v", r2)
+		}
+		if got := featureIDs(e.instances(t)); fmt.Sprint(got) != fmt.Sprint(featureIDs(stored)) {
+			t.Errorf("after a second parse: %v, before %v", got, featureIDs(stored))
+		}
+		// a parse that finds less replaces what the earlier one stored
+		e.fake.mu.Lock()
+		e.fake.perTemplate = 1
+		e.fake.mu.Unlock()
+		r3 := e.result(t, e.start(t, jobs.ParseInput{SheetID: e.sheet.ID, Count: true}, job.TargetTypeSheet, e.sheet.ID).ID)
+		if r3.Summary.TotalInstancesFound != 2 || r3.Symbols[0].Instances != nil || len(e.instances(t)) != 2 {
+			t.Errorf("third parse (count only): %+v, %d stored", r3, len(e.instances(t)))
+		}
+	})
+}
+
+func TestParseBlockWithSuppliedSymbols(t *testing.T) {
+	e := newParseEnv(t)
+	// supplied symbols are block-less legend entries made with the job:
+	// one good, one larger than the plan, one blank region of the sheet
+	jobID := ids.New(ids.Job)
+	j, err := e.db.Job.Create().SetID(jobID).SetType(jobs.TypeParse).SetProjectID(e.project.ID).
+		SetTargetType(job.TargetTypeBlock).SetTargetID(e.plan.ID).Save(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := jobs.ParseInput{Features: []string{"symbols"}, BlockID: e.plan.ID}
+	for i, s := range []struct {
+		label string
+		img   *image.Gray
+		src   *jobs.ExemplarSource
+	}{
+		{"GOOD", square(20, 25), nil},
+		{"HUGE", square(900, 900), nil},
+		{"CUT", nil, &jobs.ExemplarSource{SheetID: e.sheet.ID, Bounds: geom.Box{XMin: 5, YMin: 5, XMax: 50, YMax: 50}}},
+	} {
+		f, err := e.db.Feature.Create().SetJobID(jobID).SetKind(feature.KindLegendEntry).SetLabel(s.label).SetHasGraphic(true).
+			SetDedupeKey(fmt.Sprintf("supplied:%s:%d", jobID, i)).Save(e.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.img != nil {
+			if err := jobs.PutPNG(e.ctx, e.bucket, jobs.FeatureKey(parseOrg, f.ID)+".png", s.img); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in.Supplied = append(in.Supplied, jobs.SuppliedSymbol{FeatureID: f.ID, Source: s.src})
+	}
+	// the sheet's page image: blank where the exemplar is cut
+	if err := jobs.PutPNG(e.ctx, e.bucket, jobs.SheetKey(parseOrg, e.drawing.ID, 1)+".png", blank(2000, 1500)); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(in)
+	if j, err = e.db.Job.UpdateOne(j).SetInput(b).Save(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := jobs.Enqueue(e.ctx, e.q, j, ""); err != nil {
+		t.Fatal(err)
+	}
+	r := e.result(t, j.ID)
+	if len(r.Legend) != 1 || r.Legend[0].BlockID != nil || r.Legend[0].Source != jobs.SourceRequest ||
+		r.Legend[0].SymbolsDetected != 3 || r.Legend[0].SymbolsWithGraphic != 2 {
+		t.Fatalf("legend %+v", r.Legend)
+	}
+	if len(r.Symbols) != 1 || r.Symbols[0].Label != "GOOD" || r.Symbols[0].InstanceCount != 2 {
+		t.Errorf("symbols %+v", r.Symbols)
+	}
+	if w := warned(r, jobs.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "HUGE" {
+		t.Errorf("skipped %+v", r.Warnings)
+	}
+	if w := warned(r, jobs.WarnExemplarBlank); len(w) != 1 || w[0].Label != "CUT" {
+		t.Errorf("blank exemplar %+v", r.Warnings)
+	}
+	n, _ := e.db.Job.Query().Where(job.ParentID(j.ID), job.TypeEQ(jobs.TypeLegendParse)).Count(e.ctx)
+	if n != 0 {
+		t.Errorf("%d legend jobs with supplied symbols", n)
+	}
+}
+
+func TestParseBadInput(t *testing.T) {
+	t.Run("a legend without graphics", func(t *testing.T) {
+		e := newParseEnv(t)
+		e.fake.entries = []legend.Entry{{Label: "A", Description: "text only"}, {Label: "B", Description: "also"}}
+		r := e.result(t, e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID).ID)
+		if len(warned(r, jobs.WarnNoGraphics)) != 1 || len(r.Symbols) != 0 || r.Legend[0].SymbolsDetected != 2 {
+			t.Errorf("result %+v", r)
+		}
+	})
+	t.Run("no legend", func(t *testing.T) {
+		e := newParseEnv(t)
+		d, s := e.addSheet(t)
+		e.addBlock(t, s, block.TypePlan, square(100, 100))
+		r := e.result(t, e.start(t, jobs.ParseInput{DrawingID: d.ID}, job.TargetTypeDrawing, d.ID).ID)
+		if len(warned(r, jobs.WarnNoLegend)) != 1 || len(r.Legend) != 0 || len(r.Symbols) != 0 {
+			t.Errorf("result %+v", r)
+		}
+	})
+	t.Run("a sheet without a legend uses its drawing's", func(t *testing.T) {
+		e := newParseEnv(t)
+		e.standardLegend()
+		s := must[*ent.Sheet](t)(e.db.Sheet.Create().SetProjectID(e.project.ID).SetDrawingID(e.drawing.ID).SetPageNumber(2).SetDpi(300).Save(e.ctx))
+		e.addBlock(t, s, block.TypeSection, square(200, 200))
+		r := e.result(t, e.start(t, jobs.ParseInput{SheetID: s.ID}, job.TargetTypeSheet, s.ID).ID)
+		if len(r.Legend) != 1 || *r.Legend[0].BlockID != e.legend.ID || r.Summary.TotalInstancesFound != 2 {
+			t.Errorf("result %+v", r)
+		}
+	})
+	t.Run("nothing to search", func(t *testing.T) {
+		e := newParseEnv(t)
+		e.standardLegend()
+		r := e.result(t, e.start(t, jobs.ParseInput{BlockID: e.blankPlan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.blankPlan.ID).ID)
+		if len(warned(r, jobs.WarnBlockBlank)) != 1 || len(r.Symbols) != 0 {
+			t.Errorf("result %+v", r)
+		}
+	})
+	for name, setup := range map[string]func(f *fakeVision){
+		"the matcher fails":          func(f *fakeVision) { f.matchErr = errors.New("out of ideas") },
+		"the matcher panics":         func(f *fakeVision) { f.matchPanics = true },
+		"the legend reader panics":   func(f *fakeVision) { f.panics = true },
+		"the matcher says cancelled": func(f *fakeVision) { f.matchErr = context.Canceled },
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newParseEnv(t)
+			e.standardLegend()
+			setup(e.fake)
+			// one block: its failure is the parse's
+			j := e.wait(t, e.start(t, jobs.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
+			if j.Status != job.StatusFailed || j.Error == nil {
+				t.Fatalf("%s: %s %+v", name, j.Status, j.Error)
+			}
+			t.Logf("%s → %s: %s", name, j.Error.Code, j.Error.Message)
+			if e.fake.panics {
+				return
+			}
+			// a sheet: the blocks that could be searched make a result, with a warning for the others
+			r := e.result(t, e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID).ID)
+			if w := warned(r, jobs.WarnMatchFailed); len(w) != 2 || len(warned(r, jobs.WarnBlockBlank)) != 1 {
+				t.Errorf("sheet result %+v", r)
+			}
+		})
+	}
+}

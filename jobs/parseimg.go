@@ -1,0 +1,114 @@
+package jobs
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/plangraph/plangraph/vision/render"
+)
+
+// InkLevel is the grey level below which a pixel counts as drawn: anything
+// clearly darker than the paper, so thin anti-aliased strokes count while
+// scanner and JPEG noise near white does not.
+const InkLevel = 192
+
+// errNoBlob is a stored image that is not there.
+var errNoBlob = errors.New("no such image")
+
+// Ink counts the drawn pixels of img.
+func Ink(img *image.Gray) int {
+	n := 0
+	b := img.Rect
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(b.Min.X, y):img.PixOffset(b.Max.X, y)]
+		for _, v := range row {
+			if v < InkLevel {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TightCrop cuts img to the box of its drawn pixels (a copy with its origin
+// at 0,0); ok is false when nothing is drawn.
+func TightCrop(img *image.Gray) (out *image.Gray, ok bool) {
+	b := img.Rect
+	x0, y0, x1, y1 := b.Max.X, b.Max.Y, b.Min.X-1, b.Min.Y-1
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(b.Min.X, y):img.PixOffset(b.Max.X, y)]
+		for i, v := range row {
+			if v < InkLevel {
+				x := b.Min.X + i
+				x0, x1 = min(x0, x), max(x1, x)
+				y0, y1 = min(y0, y), max(y1, y)
+			}
+		}
+	}
+	if x1 < x0 {
+		return nil, false
+	}
+	r := image.Rect(x0, y0, x1+1, y1+1)
+	out = image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
+	for y := 0; y < r.Dy(); y++ {
+		copy(out.Pix[y*out.Stride:y*out.Stride+r.Dx()], img.Pix[img.PixOffset(r.Min.X, r.Min.Y+y):img.PixOffset(r.Max.X, r.Min.Y+y)])
+	}
+	return out, true
+}
+
+// AsGray converts any image to 8-bit grey, transparent parts becoming
+// white paper.
+func AsGray(img image.Image) *image.Gray {
+	if g, ok := img.(*image.Gray); ok {
+		return g
+	}
+	b := img.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			// composite over white
+			w := uint32(0xffff - a)
+			lum := (19595*(r+w) + 38470*(g+w) + 7471*(bl+w) + 1<<15) >> 24
+			out.Pix[(y-b.Min.Y)*out.Stride+(x-b.Min.X)] = uint8(min(lum, 255))
+		}
+	}
+	return out
+}
+
+// PutPNG stores img as a PNG blob.
+func PutPNG(ctx context.Context, bucket *blob.Bucket, key string, img *image.Gray) error {
+	w, err := bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "image/png"})
+	if err != nil {
+		return err
+	}
+	if err := render.EncodePNG(w, img); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// GetPNG reads a PNG blob as grey (errNoBlob when it is missing).
+func GetPNG(ctx context.Context, bucket *blob.Bucket, key string) (*image.Gray, error) {
+	rd, err := bucket.NewReader(ctx, key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, errNoBlob
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	img, err := png.Decode(bufio.NewReaderSize(rd, 1<<16))
+	if err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", key, err)
+	}
+	return AsGray(img), nil
+}
