@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,11 +17,8 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/graph/generated"
-	"github.com/plangraph/plangraph/internal/auth"
-	"github.com/plangraph/plangraph/internal/config"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/server"
-	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/render"
 )
@@ -48,58 +44,17 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("one FILE is required")
 	}
 	path := fs.Arg(0)
-	data, err := os.ReadFile(path)
+	l, err := openLocal(ctx, *keep, *dpi, stderr)
 	if err != nil {
 		return err
 	}
-	ct := uploads.Sniff(data[:min(len(data), 1024)])
-	if ct == "" {
-		return fmt.Errorf("%s is not a PDF, PNG, JPEG or TIFF", path)
-	}
-	dir := *keep
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "plangraph-ingest-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-	}
-	cfg := config.Config{DataDir: dir, Addr: "127.0.0.1:0", RenderDPI: *dpi, LogLevel: "error", ShutdownTimeout: 10 * time.Second}
-	if err := cfg.Resolve(); err != nil {
-		return err
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	app, err := server.Open(ctx, cfg, log)
+	defer l.close()
+	app, ctx := l.app, l.ctx
+	f, err := l.upload(path)
 	if err != nil {
 		return err
 	}
-	defer app.Close()
-	w, err := app.StartWorker()
-	if err != nil {
-		return err
-	}
-	defer w.Shutdown()
-
-	_, key, err := auth.CreateKey(ctx, app.Store.Client, "local", "ingest")
-	if err != nil {
-		return err
-	}
-	ctx = auth.With(ctx, auth.Principal{OrgID: key.OrgID, KeyID: key.ID})
-	m := app.Resolver.Mutation()
-	prj, err := m.CreateProject(ctx, ent.CreateProjectInput{Name: "local"})
-	if err != nil {
-		return err
-	}
-	up, err := m.CreateFileUpload(ctx, generated.CreateFileUploadInput{ProjectID: prj.ID, Filename: filepath.Base(path), ContentType: ct, Size: len(data)})
-	if err != nil {
-		return err
-	}
-	if err := app.Blobs.WriteAll(ctx, up.File.StorageKey, data, nil); err != nil {
-		return err
-	}
-	if _, err := m.ConfirmFile(ctx, up.File.ID); err != nil {
-		return err
-	}
-	res, err := m.CreateDrawing(ctx, generated.CreateDrawingInput{ProjectID: prj.ID, FileID: up.File.ID})
+	res, err := app.Resolver.Mutation().CreateDrawing(ctx, generated.CreateDrawingInput{ProjectID: l.project, FileID: f.ID})
 	if err != nil {
 		return err
 	}
@@ -119,7 +74,7 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *debugDir != "" {
-		if err := writeDebug(ctx, app, path, ct, sheets, *debugDir, stderr); err != nil {
+		if err := writeDebug(ctx, app, path, f.ContentType, sheets, *debugDir, stderr); err != nil {
 			return err
 		}
 	}

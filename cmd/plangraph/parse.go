@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/render"
+)
+
+// symbolImageTypes are the legend-dir files read, by extension.
+var symbolImageTypes = map[string]string{".png": render.TypePNG, ".jpg": render.TypeJPEG, ".jpeg": render.TypeJPEG,
+	".tif": render.TypeTIFF, ".tiff": render.TypeTIFF}
+
+// parseCmd runs the parse pipeline (ingest, legends, matching) on a local
+// file in a throwaway embedded instance, as POST /v1/parse with file_id does.
+func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plangraph parse", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	legendDir := fs.String("legend-dir", "", "symbol images (PNG, JPEG, TIFF) to search for, each labelled by its file name; without it legends are read from the drawing")
+	out := fs.String("out", "", "write the parse result (the completed job, as GET /v1/jobs/{id} shows it) to this file (default: standard output)")
+	csvOut := fs.String("csv", "", "write one row per symbol searched for (label, description, legend_feature_id, instance_count) to this CSV file")
+	dpi := fs.Int("dpi", 300, "render DPI (72 to 600)")
+	keep := fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: plangraph parse [flags] FILE\n\nFinds the legend symbols of a PDF, PNG, JPEG or TIFF drawing set and counts their instances.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("one FILE is required")
+	}
+	var legend []*generated.ParseLegendSymbolInput
+	if *legendDir != "" {
+		var err error
+		if legend, err = readLegendDir(*legendDir); err != nil {
+			return err
+		}
+	}
+	l, err := openLocal(ctx, *keep, *dpi, stderr)
+	if err != nil {
+		return err
+	}
+	defer l.close()
+	f, err := l.upload(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	in := generated.ParseInput{Features: []string{"symbols"}, FileID: &f.ID}
+	if legend != nil {
+		in.Options = &generated.ParseOptions{Symbols: &generated.ParseSymbolOptions{Legend: legend}}
+	}
+	j, err := l.app.Resolver.Mutation().Parse(l.ctx, in)
+	if err != nil {
+		return err
+	}
+	final, err := waitJob(l.ctx, l.app.Store.Client, j.ID, stderr)
+	if err != nil {
+		return err
+	}
+	if final.Status != job.StatusCompleted {
+		msg := "failed"
+		if final.Error != nil {
+			msg = final.Error.Code + ": " + final.Error.Message
+		}
+		return fmt.Errorf("parse %s: %s", fs.Arg(0), msg)
+	}
+	var res jobs.ParseResult
+	if err := json.Unmarshal(final.Result, &res); err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", w.Code, w.Message)
+	}
+	fmt.Fprintf(stderr, "%d instances of %d symbols in %s\n", res.Summary.TotalInstancesFound, res.Summary.TotalSymbolsSearched,
+		final.CompletedAt.Sub(final.CreatedAt).Round(100*time.Millisecond))
+	if *csvOut != "" {
+		if err := writeCounts(*csvOut, res); err != nil {
+			return err
+		}
+	}
+	doc := map[string]any{"job_id": final.ID, "type": final.Type, "status": final.Status,
+		"target":  map[string]string{"type": string(final.TargetType), "id": final.TargetID},
+		"results": res, "created_at": final.CreatedAt, "completed_at": final.CompletedAt}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = stdout.Write(buf.Bytes())
+		return err
+	}
+	return os.WriteFile(*out, buf.Bytes(), 0o644)
+}
+
+// readLegendDir makes legend entries of the symbol images in dir: the file
+// name without its extension is the label.
+func readLegendDir(dir string) ([]*generated.ParseLegendSymbolInput, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []*generated.ParseLegendSymbolInput
+	for _, e := range ents {
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		ct, ok := symbolImageTypes[ext]
+		if e.IsDir() || !ok {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		u := "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(data)
+		out = append(out, &generated.ParseLegendSymbolInput{Label: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), ImageURL: &u})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no PNG, JPEG or TIFF symbol image", dir)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Label < out[b].Label })
+	return out, nil
+}
+
+// writeCounts writes one row per legend entry with a graphic, found or not.
+func writeCounts(path string, res jobs.ParseResult) error {
+	count := map[string]int{}
+	for _, s := range res.Symbols {
+		count[s.LegendFeatureID] = s.InstanceCount
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	_ = w.Write([]string{"label", "description", "legend_feature_id", "instance_count"})
+	for _, l := range res.Legend {
+		for _, s := range l.Symbols {
+			if s.HasGraphic {
+				_ = w.Write([]string{s.Label, s.Description, s.FeatureID, strconv.Itoa(count[s.FeatureID])})
+			}
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
