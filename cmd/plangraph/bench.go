@@ -9,6 +9,7 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/internal/bench"
 )
 
@@ -63,6 +64,7 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs := flag.NewFlagSet("plangraph bench sesyd", flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		limit := fs.Int("plans", 0, "score only the first N plans (0: all)")
+		skip := fs.Int("skip", 0, "leave out the first N plans")
 		cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
@@ -75,10 +77,83 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if fs.NArg() != 1 {
 			return fmt.Errorf("usage: plangraph bench sesyd [--plans N] DIR (DIR/models/*.tiff, DIR/plans/*.tiff + *.xml)")
 		}
-		_, err = bench.SESYD(ctx, fs.Arg(0), *limit, stdout)
+		_, err = bench.SESYD(ctx, fs.Arg(0), *skip, *limit, stdout)
+		return err
+	case "synth":
+		return benchSynth(ctx, args[1:], stdout, stderr)
+	}
+	return fmt.Errorf("unknown benchmark %q (have: api, render, sesyd, synth)", args[0])
+}
+
+// benchSynth scores the parse pipeline on synthetic sheets: each seed's
+// drawing goes through the same local instance as plangraph parse, legends
+// read from the sheets.
+func benchSynth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plangraph bench synth", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o bench.SynthOptions
+	fs.IntVar(&o.Seeds, "seeds", 3, "drawings to generate (seeds 1..N)")
+	fs.IntVar(&o.Sheets, "sheets", 3, "sheets per drawing")
+	fs.IntVar(&o.DPI, "dpi", 300, "render DPI, also the ground truth's")
+	fs.StringVar(&o.PageSize, "page", "36x24", "sheet size: 36x24, 42x30 or 24x18")
+	fs.StringVar(&o.Dir, "out", "", "keep the drawings, truths and parse results here (default: a temporary directory, removed after)")
+	fs.IntVar(&o.Examples, "examples", 5, "false positives and misses listed for each of the worst labels")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	return fmt.Errorf("unknown benchmark %q (have: api, render, sesyd)", args[0])
+	if fs.NArg() > 0 {
+		return fmt.Errorf("usage: plangraph bench synth [--seeds N] [--sheets K] [--dpi D] [--page SIZE] [--out DIR]")
+	}
+	if o.Examples == 0 {
+		o.Examples = -1
+	}
+	stop, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	l, err := openLocal(ctx, "", o.DPI, stderr)
+	if err != nil {
+		return err
+	}
+	defer l.close()
+	o.Parse = l.synthParser(stderr)
+	_, err = bench.Synth(ctx, o, stdout)
+	return err
+}
+
+// synthParser parses drawings in l as plangraph parse does (legends read
+// from the drawing), showing progress on progress, and places the blocks
+// the result names.
+func (l *local) synthParser(progress io.Writer) bench.SynthParse {
+	return func(ctx context.Context, path string) (bench.SynthParsed, error) {
+		p := bench.SynthParsed{Blocks: map[string]bench.SynthBlock{}}
+		_, res, err := l.parseFile(path, nil, progress)
+		if err != nil {
+			return p, err
+		}
+		p.Result = res
+		var ids []string
+		for _, lg := range res.Legend {
+			if lg.BlockID != nil {
+				ids = append(ids, *lg.BlockID)
+			}
+		}
+		for _, s := range res.Symbols {
+			for _, in := range s.Instances {
+				ids = append(ids, in.BlockID)
+			}
+		}
+		blocks, err := l.app.Store.Client.Block.Query().Where(block.IDIn(ids...)).WithSheet().All(l.ctx)
+		if err != nil {
+			return p, err
+		}
+		for _, b := range blocks {
+			p.Blocks[b.ID] = bench.SynthBlock{Page: b.Edges.Sheet.PageNumber, Bounds: b.Bounds, DPI: b.Edges.Sheet.Dpi}
+		}
+		return p, nil
+	}
 }
 
 // startCPUProfile profiles the process into path (nothing when empty).

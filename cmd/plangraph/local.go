@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/config"
@@ -97,4 +99,34 @@ func (l *local) upload(path string) (*ent.File, error) {
 		return nil, err
 	}
 	return m.ConfirmFile(l.ctx, up.File.ID)
+}
+
+// parseFile uploads the drawing at path and runs a parse of it (options
+// as given; nil reads the legends from the drawing), showing progress on
+// w. It returns the finished job and, when it completed, its result.
+func (l *local) parseFile(path string, opts *generated.ParseOptions, w io.Writer) (*ent.Job, jobs.ParseResult, error) {
+	var res jobs.ParseResult
+	f, err := l.upload(path)
+	if err != nil {
+		return nil, res, err
+	}
+	j, err := l.app.Resolver.Mutation().Parse(l.ctx, generated.ParseInput{Features: []string{"symbols"}, FileID: &f.ID, Options: opts})
+	if err != nil {
+		return nil, res, err
+	}
+	final, err := waitJob(l.ctx, l.app.Store.Client, j.ID, w)
+	if err != nil {
+		return nil, res, err
+	}
+	if final.Status != job.StatusCompleted {
+		msg := "failed"
+		if final.Error != nil {
+			msg = final.Error.Code + ": " + final.Error.Message
+		}
+		return final, res, fmt.Errorf("parse %s: %s", path, msg)
+	}
+	if err := json.Unmarshal(final.Result, &res); err != nil {
+		return final, res, err
+	}
+	return final, res, nil
 }

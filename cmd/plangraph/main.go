@@ -44,6 +44,9 @@ Usage:
                       our 300 DPI render against pdftoppm on the same page
   plangraph bench sesyd DIR [--plans N]
                       symbol matching precision/recall/F1 per label, time per plan, peak RSS
+  plangraph bench synth [--seeds N] [--sheets K] [--dpi D] [--out DIR]
+                      plangraph parse on synthetic sheets (legends read from the sheets):
+                      symbol P/R/F1 per label, legend entries right, time per sheet, peak RSS
   plangraph version   print the version
 
 Run 'plangraph COMMAND --help' for the flags of a command. Every flag has a

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/render"
@@ -59,31 +58,12 @@ func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer l.close()
-	f, err := l.upload(fs.Arg(0))
-	if err != nil {
-		return err
-	}
-	in := generated.ParseInput{Features: []string{"symbols"}, FileID: &f.ID}
+	var opts *generated.ParseOptions
 	if legend != nil {
-		in.Options = &generated.ParseOptions{Symbols: &generated.ParseSymbolOptions{Legend: legend}}
+		opts = &generated.ParseOptions{Symbols: &generated.ParseSymbolOptions{Legend: legend}}
 	}
-	j, err := l.app.Resolver.Mutation().Parse(l.ctx, in)
+	final, res, err := l.parseFile(fs.Arg(0), opts, stderr)
 	if err != nil {
-		return err
-	}
-	final, err := waitJob(l.ctx, l.app.Store.Client, j.ID, stderr)
-	if err != nil {
-		return err
-	}
-	if final.Status != job.StatusCompleted {
-		msg := "failed"
-		if final.Error != nil {
-			msg = final.Error.Code + ": " + final.Error.Message
-		}
-		return fmt.Errorf("parse %s: %s", fs.Arg(0), msg)
-	}
-	var res jobs.ParseResult
-	if err := json.Unmarshal(final.Result, &res); err != nil {
 		return err
 	}
 	for _, w := range res.Warnings {

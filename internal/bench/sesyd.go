@@ -29,8 +29,8 @@ type SESYDResult struct {
 // SESYD scores the symbol matcher on a SESYD-style folder: DIR/models/*.tiff
 // are the legend (file name = label), DIR/plans/*.tiff the plans with
 // ground truth in *.xml. A detection is right when its label matches and
-// IoU ≥ 0.5. limit > 0 takes only the first plans.
-func SESYD(ctx context.Context, dir string, limit int, out io.Writer) (SESYDResult, error) {
+// IoU ≥ 0.5. skip plans are left out, then limit > 0 takes only the first.
+func SESYD(ctx context.Context, dir string, skip, limit int, out io.Writer) (SESYDResult, error) {
 	res := SESYDResult{PerLabel: map[string]symbols.Counts{}}
 	models, _ := filepath.Glob(filepath.Join(dir, "models", "*.tiff"))
 	if len(models) == 0 {
@@ -47,6 +47,7 @@ func SESYD(ctx context.Context, dir string, limit int, out io.Writer) (SESYDResu
 	}
 	plans, _ := filepath.Glob(filepath.Join(dir, "plans", "*.tiff"))
 	sort.Strings(plans)
+	plans = plans[min(skip, len(plans)):]
 	if limit > 0 && len(plans) > limit {
 		plans = plans[:limit]
 	}
@@ -93,16 +94,8 @@ func SESYD(ctx context.Context, dir string, limit int, out io.Writer) (SESYDResu
 		fmt.Fprintf(out, "%-10s %4d %4d %4d %6.3f %6.3f %6.3f\n", l, c.TP, c.FP, c.FN, c.Precision(), c.Recall(), c.F1())
 	}
 	c := res.Overall
-	var total time.Duration
-	for _, d := range res.PerPlan {
-		total += d
-	}
-	mean := 0.0
-	if len(res.PerPlan) > 0 {
-		mean = total.Seconds() / float64(len(res.PerPlan))
-	}
 	fmt.Fprintf(out, "%-10s %4d %4d %4d %6.3f %6.3f %6.3f\nmean %.1f s per plan, peak RSS %.0f MB\n", "overall",
-		c.TP, c.FP, c.FN, c.Precision(), c.Recall(), c.F1(), mean, res.PeakRSSMB)
+		c.TP, c.FP, c.FN, c.Precision(), c.Recall(), c.F1(), meanSeconds(res.PerPlan), res.PeakRSSMB)
 	return res, nil
 }
 
