@@ -93,6 +93,8 @@ type SynthError struct {
 	// the missed instance.
 	Detection *symbols.Detection
 	IoU       float64
+	// In is the type of the truth block holding the false positive's centre.
+	In string
 }
 
 // SynthLegendError is a legend entry missed or found wrongly.
@@ -252,6 +254,12 @@ func synthErrors(seed int64, st synth.SheetTruth, dets []symbols.Detection) []Sy
 			continue
 		}
 		e := SynthError{Seed: seed, Page: st.Page, Label: dets[i].Label, Detection: &dets[i]}
+		cx, cy := (dets[i].Box.XMin+dets[i].Box.XMax)/2, (dets[i].Box.YMin+dets[i].Box.YMax)/2
+		for _, b := range st.Blocks {
+			if cx >= b.Box.XMin && cx < b.Box.XMax && cy >= b.Box.YMin && cy < b.Box.YMax {
+				e.In = b.Type
+			}
+		}
 		for j := range st.Instances {
 			if v := dets[i].Box.IoU(st.Instances[j].Box); v > e.IoU {
 				e.IoU, e.Truth = v, &st.Instances[j]
@@ -351,6 +359,28 @@ func (res SynthResult) print(out io.Writer, examples int) {
 	for _, e := range res.LegendExtra {
 		fmt.Fprintf(out, "legend wrong seed %d p%d: %q %q graphic=%v\n", e.Seed, e.Page, e.Label, e.Description, e.HasGraphic)
 	}
+	where := map[string]int{}
+	for _, e := range res.Errors {
+		if !e.Miss {
+			in := e.In
+			if in == "" {
+				in = "no block"
+			}
+			where[in]++
+		}
+	}
+	if len(where) > 0 {
+		kinds := make([]string, 0, len(where))
+		for k := range where {
+			kinds = append(kinds, k)
+		}
+		sort.Slice(kinds, func(a, b int) bool { return where[kinds[a]] > where[kinds[b]] })
+		fmt.Fprint(out, "false positives by truth block:")
+		for _, k := range kinds {
+			fmt.Fprintf(out, " %s %d", k, where[k])
+		}
+		fmt.Fprintln(out)
+	}
 	// The worst labels (lowest F1, at most 3 with errors) with examples.
 	sort.SliceStable(labels, func(a, b int) bool { return res.PerLabel[labels[a]].F1() < res.PerLabel[labels[b]].F1() })
 	shown := 0
@@ -374,7 +404,11 @@ func (res SynthResult) print(out io.Writer, examples int) {
 				fmt.Fprintln(out)
 			} else if !e.Miss && fp < examples {
 				fp++
-				fmt.Fprintf(out, "  FP   seed %d p%d det %s conf %.2f", e.Seed, e.Page, fmtBox(e.Detection.Box), e.Detection.Confidence)
+				in := e.In
+				if in == "" {
+					in = "no block"
+				}
+				fmt.Fprintf(out, "  FP   seed %d p%d det %s conf %.2f in %s", e.Seed, e.Page, fmtBox(e.Detection.Box), e.Detection.Confidence, in)
 				if e.Truth != nil {
 					fmt.Fprintf(out, "; best overlap truth %s %s%s IoU %.2f", e.Truth.Label, fmtBox(e.Truth.Box), fmtPose(e.Truth), e.IoU)
 				} else {
