@@ -843,6 +843,14 @@ func (m *matcher) refine(c candidate) *Detection {
 		h.p.angle += math.Pi
 		starts = append(starts, h.p)
 	}
+	// drawings are mostly drawn square to the sheet: the four right angles,
+	// both mirror images, are always tried too (an elongated symbol's ring
+	// candidate can sit far enough from its centre to mislead the polar step)
+	for k := 0; k < 4; k++ {
+		for _, flip := range []bool{false, true} {
+			starts = append(starts, pose{cx: cx, cy: cy, angle: float64(k) * math.Pi / 2, scale: c.scale, flip: flip})
+		}
+	}
 	sv := make([]float64, len(starts))
 	for i, st := range starts {
 		sv[i] = m.probeScore(l, c.t, st)
@@ -851,7 +859,7 @@ func (m *matcher) refine(c candidate) *Detection {
 		if sv[i] < 0 {
 			continue
 		}
-		p, v := m.climb(l, c.t, starts[i], sv[i], m.probeScore, 40, 2)
+		p, v := m.climb(l, c.t, starts[i], sv[i], m.probeScore, 48, 4, 4)
 		if v < 0.1 {
 			continue
 		}
@@ -862,7 +870,7 @@ func (m *matcher) refine(c candidate) *Detection {
 	if ncc < 0.3 {
 		return nil
 	}
-	best, ncc = m.climb(l, c.t, best, ncc, m.nccAt, 12, 1)
+	best, ncc = m.climb(l, c.t, best, ncc, m.nccAt, 12, 1, 1)
 	if ncc < 0.35 {
 		return nil
 	}
@@ -889,20 +897,25 @@ func (m *matcher) refine(c candidate) *Detection {
 }
 
 // climb improves a pose by local search over position, angle and scale,
-// on the given score, starting with angle steps of stepDeg.
-func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *prepared, pose) float64, iters int, stepDeg float64) (pose, float64) {
+// on the given score, starting with steps of stepPx pixels and stepDeg
+// degrees, halved whenever no move helps.
+func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *prepared, pose) float64, iters int, stepDeg, stepPx float64) (pose, float64) {
 	da := stepDeg * math.Pi / 180
+	d := stepPx
+	ds := 1 + 0.015*stepPx // scale step
 	for iter := 0; iter < iters; iter++ {
-		moves := []pose{
-			{cx: p.cx + 1, cy: p.cy, angle: p.angle, scale: p.scale, flip: p.flip},
-			{cx: p.cx - 1, cy: p.cy, angle: p.angle, scale: p.scale, flip: p.flip},
-			{cx: p.cx, cy: p.cy + 1, angle: p.angle, scale: p.scale, flip: p.flip},
-			{cx: p.cx, cy: p.cy - 1, angle: p.angle, scale: p.scale, flip: p.flip},
-			{cx: p.cx, cy: p.cy, angle: p.angle + da, scale: p.scale, flip: p.flip},
-			{cx: p.cx, cy: p.cy, angle: p.angle - da, scale: p.scale, flip: p.flip},
-			{cx: p.cx, cy: p.cy, angle: p.angle, scale: p.scale * 1.03, flip: p.flip},
-			{cx: p.cx, cy: p.cy, angle: p.angle, scale: p.scale / 1.03, flip: p.flip},
+		moves := [8]pose{}
+		for i := range moves {
+			moves[i] = p
 		}
+		moves[0].cx += d
+		moves[1].cx -= d
+		moves[2].cy += d
+		moves[3].cy -= d
+		moves[4].angle += da
+		moves[5].angle -= da
+		moves[6].scale *= ds
+		moves[7].scale /= ds
 		improved := false
 		for _, q := range moves {
 			if q.scale < max(m.opt.MinScale, t.minScale)*0.95 || q.scale > m.opt.MaxScale*1.05 {
@@ -913,10 +926,15 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 			}
 		}
 		if !improved {
-			if da < 0.6*math.Pi/180 {
-				break
+			switch {
+			case d > 1:
+				d /= 2
+				ds = 1 + 0.015*d
+			case da >= 0.6*math.Pi/180:
+				da /= 2
+			default:
+				return p, v
 			}
-			da /= 2
 		}
 	}
 	return p, v
