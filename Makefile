@@ -8,7 +8,7 @@ export CGO_ENABLED := 1
 # packages whose tests need PostgreSQL and Redis read this (scripts/services.sh may change it)
 export PLANGRAPH_TEST_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 
-.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-api
+.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-api bench-vision
 
 all: build
 
@@ -68,4 +68,10 @@ clean:
 bench-api: build
 	@eval "$$(scripts/services.sh)"; $(BIN) bench api --admin-url "$$PLANGRAPH_TEST_POSTGRES"
 
-bench: bench-api
+# Symbol matching on the datasets (not in the repository): make bench-vision DATASETS=../shared/datasets
+DATASETS ?= ../shared/datasets
+bench-vision: build
+	$(BIN) bench sesyd $(DATASETS)/sesyd-dev
+	$(BIN) bench synth --seeds 3 --sheets 1
+
+bench: bench-api bench-vision
