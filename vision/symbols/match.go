@@ -942,7 +942,10 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 
 // verify measures, at level l: the share of the template's centre-line
 // points lying on ink (chamfer) and the share of the ink inside the
-// template's turned box that lies along the template (explained).
+// template's turned box, grown by a quarter of its size and two strokes on
+// every side, that lies along the template (explained): a symbol stands on
+// its own, while a match on part of a longer line or of a larger shape
+// leaves the rest of it unexplained around the box.
 func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64) {
 	lv := m.level(l)
 	dt := m.dist(l)
@@ -963,7 +966,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 	chamfer = float64(on) / float64(len(pts))
 	// draw the template thick enough to cover the tolerance, then count the
 	// ink inside the turned box that it covers
-	r := t.radius*p.scale*f*1.25 + 2 + m.sw*f
+	r := t.radius*p.scale*f*1.6 + 2 + 2*m.sw*f
 	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
 	size := int(2*r) + 3
 	buf := newF(size, size)
@@ -974,7 +977,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 	sn, cs := math.Sincos(p.angle)
 	// the box grown by a margin: ink right around a symbol that the
 	// template does not explain means it is part of something else
-	hw, hh := t.bw/2*p.scale*f*1.2+m.sw*f, t.bh/2*p.scale*f*1.2+m.sw*f
+	hw, hh := t.bw/2*p.scale*f*1.5+2*m.sw*f, t.bh/2*p.scale*f*1.5+2*m.sw*f
 	var ink, cov float64
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
@@ -1000,7 +1003,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 
 // confidence maps the three similarities to 0..1.
 func confidence(ncc, chamfer, explained float64) float64 {
-	z := -12 + 6*ncc + 6*chamfer + 4*explained
+	z := -14 + 6*ncc + 5*chamfer + 7*explained
 	return 1 / (1 + math.Exp(-z))
 }
 
