@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"testing"
 	"time"
@@ -15,9 +13,7 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/jobstatus"
-	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/uploads"
@@ -36,37 +32,12 @@ type ingestEnv struct {
 func newIngestEnv(t *testing.T, lim render.Limits) *ingestEnv {
 	t.Helper()
 	base := context.Background()
-	dir := t.TempDir()
-	st, err := store.Open(base, "", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Migrate(base); err != nil {
-		t.Fatal(err)
-	}
-	rd, err := jobs.OpenRedis(base, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bucket, err := blobs.Open(base, "", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	q := jobs.NewQueue(rd)
-	w := jobs.NewWorker(rd, jobs.WorkerConfig{Concurrency: 2, ShutdownTimeout: 10 * time.Second}, log)
-	in := &jobs.Ingest{R: jobs.NewRunner(st.Client, q, log), Blobs: bucket, Limits: lim}
-	in.Register(w)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		w.Shutdown()
-		q.Close()
-		rd.Close()
-		bucket.Close()
-		st.Close()
+	var in *jobs.Ingest
+	s := newStack(t, 2, func(s *stack, w *jobs.Worker) {
+		in = &jobs.Ingest{R: s.runner, Blobs: s.bucket, Limits: lim}
+		in.Register(w)
 	})
+	st, q := s.st, s.q
 	ctx := tenant.WithOrg(base, "org_test")
 	p, err := st.Client.Project.Create().SetName("ingest").Save(ctx)
 	if err != nil {

@@ -11,8 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"io"
-	"log/slog"
 	"sort"
 	"sync"
 	"testing"
@@ -25,11 +23,9 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
-	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
-	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/legend"
@@ -124,38 +120,12 @@ type parseEnv struct {
 func newParseEnv(t *testing.T) *parseEnv {
 	t.Helper()
 	base := context.Background()
-	dir := t.TempDir()
-	st, err := store.Open(base, "", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Migrate(base); err != nil {
-		t.Fatal(err)
-	}
-	rd, err := jobs.OpenRedis(base, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bucket, err := blobs.Open(base, "", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	q := jobs.NewQueue(rd)
-	w := jobs.NewWorker(rd, jobs.WorkerConfig{Concurrency: 3, ShutdownTimeout: 10 * time.Second}, log)
 	fake := &fakeVision{perTemplate: 2}
-	p := &jobs.Parse{R: jobs.NewRunner(st.Client, q, log), Blobs: bucket, Match: fake.match, ReadLegend: fake.read}
-	p.Register(w)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		w.Shutdown()
-		q.Close()
-		rd.Close()
-		bucket.Close()
-		st.Close()
+	s := newStack(t, 3, func(s *stack, w *jobs.Worker) {
+		p := &jobs.Parse{R: s.runner, Blobs: s.bucket, Match: fake.match, ReadLegend: fake.read}
+		p.Register(w)
 	})
+	st, q, bucket := s.st, s.q, s.bucket
 	e := &parseEnv{ctx: tenant.WithOrg(base, parseOrg), db: st.Client, q: q, bucket: bucket, fake: fake}
 	e.project = must[*ent.Project](t)(e.db.Project.Create().SetName("parse").Save(e.ctx))
 	e.drawing, e.sheet = e.addSheet(t)
