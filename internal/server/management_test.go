@@ -770,8 +770,19 @@ func TestDrawings(t *testing.T) {
 				*j.Target != (jobTarget{"drawing", drw1}) || j.CreatedAt.Before(start) || j.ProjectID == nil || *j.ProjectID != prj {
 				t.Errorf("GET /v1/jobs/%s: %+v, want a record status (Queued until a worker takes it), target drawing %s", d.JobID, j, drw1)
 			}
-			if got := idsOf(getList[jobRec](t, s, key, "/v1/jobs?target_type=drawing&target_id="+drw1).Data); !slices.Equal(got, []string{d.JobID}) {
-				t.Errorf("jobs of the drawing: %v", got)
+			// the drawing's job, and — once a worker has split it — its
+			// per-page children, which target the drawing until their sheet exists
+			ofDrawing := getList[jobRec](t, s, key, "/v1/jobs?target_type=drawing&target_id="+drw1).Data
+			if !slices.Contains(idsOf(ofDrawing), d.JobID) {
+				t.Errorf("jobs of the drawing %v lack its job %s", idsOf(ofDrawing), d.JobID)
+			}
+			for _, oj := range ofDrawing {
+				if oj.JobID != d.JobID && (oj.ParentID == nil || *oj.ParentID != d.JobID) {
+					t.Errorf("job %s (%s) of the drawing is neither its job nor a child of it", oj.JobID, oj.Type)
+				}
+			}
+			if got := idsOf(getList[jobRec](t, s, key, "/v1/jobs?target_type=drawing&target_id="+drw1+"&type=drawing_preprocess").Data); !slices.Equal(got, []string{d.JobID}) {
+				t.Errorf("drawing_preprocess jobs of the drawing: %v", got)
 			}
 
 			// without a name the drawing is named after the file
