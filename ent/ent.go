@@ -15,6 +15,7 @@ import (
 	"github.com/plangraph/plangraph/ent/apikey"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/drawing"
+	"github.com/plangraph/plangraph/ent/event"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/ent/idempotencyrecord"
@@ -24,6 +25,8 @@ import (
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/ent/setting"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/ent/webhookendpoint"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -87,6 +90,7 @@ func checkColumn(t, c string) error {
 			apikey.Table:            apikey.ValidColumn,
 			block.Table:             block.ValidColumn,
 			drawing.Table:           drawing.ValidColumn,
+			event.Table:             event.ValidColumn,
 			feature.Table:           feature.ValidColumn,
 			file.Table:              file.ValidColumn,
 			idempotencyrecord.Table: idempotencyrecord.ValidColumn,
@@ -96,6 +100,8 @@ func checkColumn(t, c string) error {
 			project.Table:           project.ValidColumn,
 			setting.Table:           setting.ValidColumn,
 			sheet.Table:             sheet.ValidColumn,
+			webhookdelivery.Table:   webhookdelivery.ValidColumn,
+			webhookendpoint.Table:   webhookendpoint.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -18,6 +18,8 @@ import (
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/ent/webhookendpoint"
 )
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
@@ -2184,6 +2186,276 @@ func newSheetPaginateArgs(rv map[string]any) *sheetPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*SheetWhereInput); ok {
 		args.opts = append(args.opts, WithSheetFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *WebhookDeliveryQuery) CollectFields(ctx context.Context, satisfies ...string) (*WebhookDeliveryQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *WebhookDeliveryQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(webhookdelivery.Columns))
+		selectedFields = []string{webhookdelivery.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[webhookdelivery.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldCreatedAt)
+				fieldSeen[webhookdelivery.FieldCreatedAt] = struct{}{}
+			}
+		case "endpointID":
+			if _, ok := fieldSeen[webhookdelivery.FieldEndpointID]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldEndpointID)
+				fieldSeen[webhookdelivery.FieldEndpointID] = struct{}{}
+			}
+		case "eventID":
+			if _, ok := fieldSeen[webhookdelivery.FieldEventID]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldEventID)
+				fieldSeen[webhookdelivery.FieldEventID] = struct{}{}
+			}
+		case "eventType":
+			if _, ok := fieldSeen[webhookdelivery.FieldEventType]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldEventType)
+				fieldSeen[webhookdelivery.FieldEventType] = struct{}{}
+			}
+		case "attempt":
+			if _, ok := fieldSeen[webhookdelivery.FieldAttempt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldAttempt)
+				fieldSeen[webhookdelivery.FieldAttempt] = struct{}{}
+			}
+		case "manual":
+			if _, ok := fieldSeen[webhookdelivery.FieldManual]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldManual)
+				fieldSeen[webhookdelivery.FieldManual] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[webhookdelivery.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldStatus)
+				fieldSeen[webhookdelivery.FieldStatus] = struct{}{}
+			}
+		case "responseStatus":
+			if _, ok := fieldSeen[webhookdelivery.FieldResponseStatus]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldResponseStatus)
+				fieldSeen[webhookdelivery.FieldResponseStatus] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[webhookdelivery.FieldError]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldError)
+				fieldSeen[webhookdelivery.FieldError] = struct{}{}
+			}
+		case "latencyMs":
+			if _, ok := fieldSeen[webhookdelivery.FieldLatencyMs]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldLatencyMs)
+				fieldSeen[webhookdelivery.FieldLatencyMs] = struct{}{}
+			}
+		case "nextAttemptAt":
+			if _, ok := fieldSeen[webhookdelivery.FieldNextAttemptAt]; !ok {
+				selectedFields = append(selectedFields, webhookdelivery.FieldNextAttemptAt)
+				fieldSeen[webhookdelivery.FieldNextAttemptAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type webhookdeliveryPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []WebhookDeliveryPaginateOption
+}
+
+func newWebhookDeliveryPaginateArgs(rv map[string]any) *webhookdeliveryPaginateArgs {
+	args := &webhookdeliveryPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case []*WebhookDeliveryOrder:
+			args.opts = append(args.opts, WithWebhookDeliveryOrder(v))
+		case []any:
+			var orders []*WebhookDeliveryOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &WebhookDeliveryOrder{Field: &WebhookDeliveryOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
+			}
+			args.opts = append(args.opts, WithWebhookDeliveryOrder(orders))
+		}
+	}
+	if v, ok := rv[whereField].(*WebhookDeliveryWhereInput); ok {
+		args.opts = append(args.opts, WithWebhookDeliveryFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *WebhookEndpointQuery) CollectFields(ctx context.Context, satisfies ...string) (*WebhookEndpointQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *WebhookEndpointQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(webhookendpoint.Columns))
+		selectedFields = []string{webhookendpoint.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[webhookendpoint.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, webhookendpoint.FieldCreatedAt)
+				fieldSeen[webhookendpoint.FieldCreatedAt] = struct{}{}
+			}
+		case "url":
+			if _, ok := fieldSeen[webhookendpoint.FieldURL]; !ok {
+				selectedFields = append(selectedFields, webhookendpoint.FieldURL)
+				fieldSeen[webhookendpoint.FieldURL] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[webhookendpoint.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, webhookendpoint.FieldDescription)
+				fieldSeen[webhookendpoint.FieldDescription] = struct{}{}
+			}
+		case "events":
+			if _, ok := fieldSeen[webhookendpoint.FieldEvents]; !ok {
+				selectedFields = append(selectedFields, webhookendpoint.FieldEvents)
+				fieldSeen[webhookendpoint.FieldEvents] = struct{}{}
+			}
+		case "enabled":
+			if _, ok := fieldSeen[webhookendpoint.FieldEnabled]; !ok {
+				selectedFields = append(selectedFields, webhookendpoint.FieldEnabled)
+				fieldSeen[webhookendpoint.FieldEnabled] = struct{}{}
+			}
+		case "previousSecretExpiresAt":
+			if _, ok := fieldSeen[webhookendpoint.FieldPreviousSecretExpiresAt]; !ok {
+				selectedFields = append(selectedFields, webhookendpoint.FieldPreviousSecretExpiresAt)
+				fieldSeen[webhookendpoint.FieldPreviousSecretExpiresAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[webhookendpoint.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, webhookendpoint.FieldUpdatedAt)
+				fieldSeen[webhookendpoint.FieldUpdatedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type webhookendpointPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []WebhookEndpointPaginateOption
+}
+
+func newWebhookEndpointPaginateArgs(rv map[string]any) *webhookendpointPaginateArgs {
+	args := &webhookendpointPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case []*WebhookEndpointOrder:
+			args.opts = append(args.opts, WithWebhookEndpointOrder(v))
+		case []any:
+			var orders []*WebhookEndpointOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &WebhookEndpointOrder{Field: &WebhookEndpointOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
+			}
+			args.opts = append(args.opts, WithWebhookEndpointOrder(orders))
+		}
+	}
+	if v, ok := rv[whereField].(*WebhookEndpointWhereInput); ok {
+		args.opts = append(args.opts, WithWebhookEndpointFilter(v.Filter))
 	}
 	return args
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/ent/webhookendpoint"
 )
 
 // Noder wraps the basic Node method.
@@ -63,6 +65,16 @@ var sheetImplementors = []string{"Sheet", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Sheet) IsNode() {}
+
+var webhookdeliveryImplementors = []string{"WebhookDelivery", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*WebhookDelivery) IsNode() {}
+
+var webhookendpointImplementors = []string{"WebhookEndpoint", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*WebhookEndpoint) IsNode() {}
 
 var errNodeInvalidID = &NotFoundError{"node"}
 
@@ -190,6 +202,24 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(sheet.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, sheetImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case webhookdelivery.Table:
+		query := c.WebhookDelivery.Query().
+			Where(webhookdelivery.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, webhookdeliveryImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case webhookendpoint.Table:
+		query := c.WebhookEndpoint.Query().
+			Where(webhookendpoint.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, webhookendpointImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -383,6 +413,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.Sheet.Query().
 			Where(sheet.IDIn(ids...))
 		query, err := query.CollectFields(ctx, sheetImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case webhookdelivery.Table:
+		query := c.WebhookDelivery.Query().
+			Where(webhookdelivery.IDIn(ids...))
+		query, err := query.CollectFields(ctx, webhookdeliveryImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case webhookendpoint.Table:
+		query := c.WebhookEndpoint.Query().
+			Where(webhookendpoint.IDIn(ids...))
+		query, err := query.CollectFields(ctx, webhookendpointImplementors...)
 		if err != nil {
 			return nil, err
 		}

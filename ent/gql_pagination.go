@@ -22,6 +22,8 @@ import (
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/ent/webhookendpoint"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -2792,6 +2794,670 @@ func (_m *Sheet) ToEdge(order *SheetOrder) *SheetEdge {
 		order = DefaultSheetOrder
 	}
 	return &SheetEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// WebhookDeliveryEdge is the edge representation of WebhookDelivery.
+type WebhookDeliveryEdge struct {
+	Node   *WebhookDelivery `json:"node"`
+	Cursor Cursor           `json:"cursor"`
+}
+
+// WebhookDeliveryConnection is the connection containing edges to WebhookDelivery.
+type WebhookDeliveryConnection struct {
+	Edges      []*WebhookDeliveryEdge `json:"edges"`
+	PageInfo   PageInfo               `json:"pageInfo"`
+	TotalCount int                    `json:"totalCount"`
+}
+
+func (c *WebhookDeliveryConnection) build(nodes []*WebhookDelivery, pager *webhookdeliveryPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *WebhookDelivery
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *WebhookDelivery {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *WebhookDelivery {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*WebhookDeliveryEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &WebhookDeliveryEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// WebhookDeliveryPaginateOption enables pagination customization.
+type WebhookDeliveryPaginateOption func(*webhookdeliveryPager) error
+
+// WithWebhookDeliveryOrder configures pagination ordering.
+func WithWebhookDeliveryOrder(order []*WebhookDeliveryOrder) WebhookDeliveryPaginateOption {
+	return func(pager *webhookdeliveryPager) error {
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
+		}
+		pager.order = append(pager.order, order...)
+		return nil
+	}
+}
+
+// WithWebhookDeliveryFilter configures pagination filter.
+func WithWebhookDeliveryFilter(filter func(*WebhookDeliveryQuery) (*WebhookDeliveryQuery, error)) WebhookDeliveryPaginateOption {
+	return func(pager *webhookdeliveryPager) error {
+		if filter == nil {
+			return errors.New("WebhookDeliveryQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type webhookdeliveryPager struct {
+	reverse bool
+	order   []*WebhookDeliveryOrder
+	filter  func(*WebhookDeliveryQuery) (*WebhookDeliveryQuery, error)
+}
+
+func newWebhookDeliveryPager(opts []WebhookDeliveryPaginateOption, reverse bool) (*webhookdeliveryPager, error) {
+	pager := &webhookdeliveryPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
+	}
+	return pager, nil
+}
+
+func (p *webhookdeliveryPager) applyFilter(query *WebhookDeliveryQuery) (*WebhookDeliveryQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *webhookdeliveryPager) toCursor(_m *WebhookDelivery) Cursor {
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
+}
+
+func (p *webhookdeliveryPager) applyCursors(query *WebhookDeliveryQuery, after, before *Cursor) (*WebhookDeliveryQuery, error) {
+	idDirection := entgql.OrderDirectionAsc
+	if p.reverse {
+		idDirection = entgql.OrderDirectionDesc
+	}
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultWebhookDeliveryOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *webhookdeliveryPager) applyOrder(query *WebhookDeliveryQuery) *WebhookDeliveryQuery {
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultWebhookDeliveryOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(DefaultWebhookDeliveryOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	return query
+}
+
+func (p *webhookdeliveryPager) orderExpr(query *WebhookDeliveryQuery) sql.Querier {
+	if len(query.ctx.Fields) > 0 {
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
+		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultWebhookDeliveryOrder.Field.column).Pad().WriteString(string(direction))
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to WebhookDelivery.
+func (_m *WebhookDeliveryQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...WebhookDeliveryPaginateOption,
+) (*WebhookDeliveryConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newWebhookDeliveryPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &WebhookDeliveryConnection{Edges: []*WebhookDeliveryEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// WebhookDeliveryOrderFieldCreatedAt orders WebhookDelivery by created_at.
+	WebhookDeliveryOrderFieldCreatedAt = &WebhookDeliveryOrderField{
+		Value: func(_m *WebhookDelivery) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: webhookdelivery.FieldCreatedAt,
+		toTerm: webhookdelivery.ByCreatedAt,
+		toCursor: func(_m *WebhookDelivery) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f WebhookDeliveryOrderField) String() string {
+	var str string
+	switch f.column {
+	case WebhookDeliveryOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f WebhookDeliveryOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *WebhookDeliveryOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("WebhookDeliveryOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *WebhookDeliveryOrderFieldCreatedAt
+	default:
+		return fmt.Errorf("%s is not a valid WebhookDeliveryOrderField", str)
+	}
+	return nil
+}
+
+// WebhookDeliveryOrderField defines the ordering field of WebhookDelivery.
+type WebhookDeliveryOrderField struct {
+	// Value extracts the ordering value from the given WebhookDelivery.
+	Value    func(*WebhookDelivery) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) webhookdelivery.OrderOption
+	toCursor func(*WebhookDelivery) Cursor
+}
+
+// WebhookDeliveryOrder defines the ordering of WebhookDelivery.
+type WebhookDeliveryOrder struct {
+	Direction OrderDirection             `json:"direction"`
+	Field     *WebhookDeliveryOrderField `json:"field"`
+}
+
+// DefaultWebhookDeliveryOrder is the default ordering of WebhookDelivery.
+var DefaultWebhookDeliveryOrder = &WebhookDeliveryOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &WebhookDeliveryOrderField{
+		Value: func(_m *WebhookDelivery) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: webhookdelivery.FieldID,
+		toTerm: webhookdelivery.ByID,
+		toCursor: func(_m *WebhookDelivery) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts WebhookDelivery into WebhookDeliveryEdge.
+func (_m *WebhookDelivery) ToEdge(order *WebhookDeliveryOrder) *WebhookDeliveryEdge {
+	if order == nil {
+		order = DefaultWebhookDeliveryOrder
+	}
+	return &WebhookDeliveryEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// WebhookEndpointEdge is the edge representation of WebhookEndpoint.
+type WebhookEndpointEdge struct {
+	Node   *WebhookEndpoint `json:"node"`
+	Cursor Cursor           `json:"cursor"`
+}
+
+// WebhookEndpointConnection is the connection containing edges to WebhookEndpoint.
+type WebhookEndpointConnection struct {
+	Edges      []*WebhookEndpointEdge `json:"edges"`
+	PageInfo   PageInfo               `json:"pageInfo"`
+	TotalCount int                    `json:"totalCount"`
+}
+
+func (c *WebhookEndpointConnection) build(nodes []*WebhookEndpoint, pager *webhookendpointPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *WebhookEndpoint
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *WebhookEndpoint {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *WebhookEndpoint {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*WebhookEndpointEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &WebhookEndpointEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// WebhookEndpointPaginateOption enables pagination customization.
+type WebhookEndpointPaginateOption func(*webhookendpointPager) error
+
+// WithWebhookEndpointOrder configures pagination ordering.
+func WithWebhookEndpointOrder(order []*WebhookEndpointOrder) WebhookEndpointPaginateOption {
+	return func(pager *webhookendpointPager) error {
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
+		}
+		pager.order = append(pager.order, order...)
+		return nil
+	}
+}
+
+// WithWebhookEndpointFilter configures pagination filter.
+func WithWebhookEndpointFilter(filter func(*WebhookEndpointQuery) (*WebhookEndpointQuery, error)) WebhookEndpointPaginateOption {
+	return func(pager *webhookendpointPager) error {
+		if filter == nil {
+			return errors.New("WebhookEndpointQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type webhookendpointPager struct {
+	reverse bool
+	order   []*WebhookEndpointOrder
+	filter  func(*WebhookEndpointQuery) (*WebhookEndpointQuery, error)
+}
+
+func newWebhookEndpointPager(opts []WebhookEndpointPaginateOption, reverse bool) (*webhookendpointPager, error) {
+	pager := &webhookendpointPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
+	}
+	return pager, nil
+}
+
+func (p *webhookendpointPager) applyFilter(query *WebhookEndpointQuery) (*WebhookEndpointQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *webhookendpointPager) toCursor(_m *WebhookEndpoint) Cursor {
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
+}
+
+func (p *webhookendpointPager) applyCursors(query *WebhookEndpointQuery, after, before *Cursor) (*WebhookEndpointQuery, error) {
+	idDirection := entgql.OrderDirectionAsc
+	if p.reverse {
+		idDirection = entgql.OrderDirectionDesc
+	}
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultWebhookEndpointOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *webhookendpointPager) applyOrder(query *WebhookEndpointQuery) *WebhookEndpointQuery {
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultWebhookEndpointOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(DefaultWebhookEndpointOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	return query
+}
+
+func (p *webhookendpointPager) orderExpr(query *WebhookEndpointQuery) sql.Querier {
+	if len(query.ctx.Fields) > 0 {
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
+		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultWebhookEndpointOrder.Field.column).Pad().WriteString(string(direction))
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to WebhookEndpoint.
+func (_m *WebhookEndpointQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...WebhookEndpointPaginateOption,
+) (*WebhookEndpointConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newWebhookEndpointPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &WebhookEndpointConnection{Edges: []*WebhookEndpointEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// WebhookEndpointOrderFieldCreatedAt orders WebhookEndpoint by created_at.
+	WebhookEndpointOrderFieldCreatedAt = &WebhookEndpointOrderField{
+		Value: func(_m *WebhookEndpoint) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: webhookendpoint.FieldCreatedAt,
+		toTerm: webhookendpoint.ByCreatedAt,
+		toCursor: func(_m *WebhookEndpoint) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f WebhookEndpointOrderField) String() string {
+	var str string
+	switch f.column {
+	case WebhookEndpointOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f WebhookEndpointOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *WebhookEndpointOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("WebhookEndpointOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *WebhookEndpointOrderFieldCreatedAt
+	default:
+		return fmt.Errorf("%s is not a valid WebhookEndpointOrderField", str)
+	}
+	return nil
+}
+
+// WebhookEndpointOrderField defines the ordering field of WebhookEndpoint.
+type WebhookEndpointOrderField struct {
+	// Value extracts the ordering value from the given WebhookEndpoint.
+	Value    func(*WebhookEndpoint) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) webhookendpoint.OrderOption
+	toCursor func(*WebhookEndpoint) Cursor
+}
+
+// WebhookEndpointOrder defines the ordering of WebhookEndpoint.
+type WebhookEndpointOrder struct {
+	Direction OrderDirection             `json:"direction"`
+	Field     *WebhookEndpointOrderField `json:"field"`
+}
+
+// DefaultWebhookEndpointOrder is the default ordering of WebhookEndpoint.
+var DefaultWebhookEndpointOrder = &WebhookEndpointOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &WebhookEndpointOrderField{
+		Value: func(_m *WebhookEndpoint) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: webhookendpoint.FieldID,
+		toTerm: webhookendpoint.ByID,
+		toCursor: func(_m *WebhookEndpoint) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts WebhookEndpoint into WebhookEndpointEdge.
+func (_m *WebhookEndpoint) ToEdge(order *WebhookEndpointOrder) *WebhookEndpointEdge {
+	if order == nil {
+		order = DefaultWebhookEndpointOrder
+	}
+	return &WebhookEndpointEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

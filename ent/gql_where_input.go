@@ -16,6 +16,8 @@ import (
 	"github.com/plangraph/plangraph/ent/predicate"
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/ent/webhookendpoint"
 )
 
 // BlockWhereInput represents a where input for filtering Block queries.
@@ -4419,5 +4421,943 @@ func (i *SheetWhereInput) P() (predicate.Sheet, error) {
 		return predicates[0], nil
 	default:
 		return sheet.And(predicates...), nil
+	}
+}
+
+// WebhookDeliveryWhereInput represents a where input for filtering WebhookDelivery queries.
+type WebhookDeliveryWhereInput struct {
+	Predicates []predicate.WebhookDelivery  `json:"-"`
+	Not        *WebhookDeliveryWhereInput   `json:"not,omitempty"`
+	Or         []*WebhookDeliveryWhereInput `json:"or,omitempty"`
+	And        []*WebhookDeliveryWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "endpoint_id" field predicates.
+	EndpointID             *string  `json:"endpointID,omitempty"`
+	EndpointIDNEQ          *string  `json:"endpointIDNEQ,omitempty"`
+	EndpointIDIn           []string `json:"endpointIDIn,omitempty"`
+	EndpointIDNotIn        []string `json:"endpointIDNotIn,omitempty"`
+	EndpointIDGT           *string  `json:"endpointIDGT,omitempty"`
+	EndpointIDGTE          *string  `json:"endpointIDGTE,omitempty"`
+	EndpointIDLT           *string  `json:"endpointIDLT,omitempty"`
+	EndpointIDLTE          *string  `json:"endpointIDLTE,omitempty"`
+	EndpointIDContains     *string  `json:"endpointIDContains,omitempty"`
+	EndpointIDHasPrefix    *string  `json:"endpointIDHasPrefix,omitempty"`
+	EndpointIDHasSuffix    *string  `json:"endpointIDHasSuffix,omitempty"`
+	EndpointIDEqualFold    *string  `json:"endpointIDEqualFold,omitempty"`
+	EndpointIDContainsFold *string  `json:"endpointIDContainsFold,omitempty"`
+
+	// "event_id" field predicates.
+	EventID             *string  `json:"eventID,omitempty"`
+	EventIDNEQ          *string  `json:"eventIDNEQ,omitempty"`
+	EventIDIn           []string `json:"eventIDIn,omitempty"`
+	EventIDNotIn        []string `json:"eventIDNotIn,omitempty"`
+	EventIDGT           *string  `json:"eventIDGT,omitempty"`
+	EventIDGTE          *string  `json:"eventIDGTE,omitempty"`
+	EventIDLT           *string  `json:"eventIDLT,omitempty"`
+	EventIDLTE          *string  `json:"eventIDLTE,omitempty"`
+	EventIDContains     *string  `json:"eventIDContains,omitempty"`
+	EventIDHasPrefix    *string  `json:"eventIDHasPrefix,omitempty"`
+	EventIDHasSuffix    *string  `json:"eventIDHasSuffix,omitempty"`
+	EventIDEqualFold    *string  `json:"eventIDEqualFold,omitempty"`
+	EventIDContainsFold *string  `json:"eventIDContainsFold,omitempty"`
+
+	// "event_type" field predicates.
+	EventType             *string  `json:"eventType,omitempty"`
+	EventTypeNEQ          *string  `json:"eventTypeNEQ,omitempty"`
+	EventTypeIn           []string `json:"eventTypeIn,omitempty"`
+	EventTypeNotIn        []string `json:"eventTypeNotIn,omitempty"`
+	EventTypeGT           *string  `json:"eventTypeGT,omitempty"`
+	EventTypeGTE          *string  `json:"eventTypeGTE,omitempty"`
+	EventTypeLT           *string  `json:"eventTypeLT,omitempty"`
+	EventTypeLTE          *string  `json:"eventTypeLTE,omitempty"`
+	EventTypeContains     *string  `json:"eventTypeContains,omitempty"`
+	EventTypeHasPrefix    *string  `json:"eventTypeHasPrefix,omitempty"`
+	EventTypeHasSuffix    *string  `json:"eventTypeHasSuffix,omitempty"`
+	EventTypeEqualFold    *string  `json:"eventTypeEqualFold,omitempty"`
+	EventTypeContainsFold *string  `json:"eventTypeContainsFold,omitempty"`
+
+	// "attempt" field predicates.
+	Attempt      *int  `json:"attempt,omitempty"`
+	AttemptNEQ   *int  `json:"attemptNEQ,omitempty"`
+	AttemptIn    []int `json:"attemptIn,omitempty"`
+	AttemptNotIn []int `json:"attemptNotIn,omitempty"`
+	AttemptGT    *int  `json:"attemptGT,omitempty"`
+	AttemptGTE   *int  `json:"attemptGTE,omitempty"`
+	AttemptLT    *int  `json:"attemptLT,omitempty"`
+	AttemptLTE   *int  `json:"attemptLTE,omitempty"`
+
+	// "manual" field predicates.
+	Manual    *bool `json:"manual,omitempty"`
+	ManualNEQ *bool `json:"manualNEQ,omitempty"`
+
+	// "status" field predicates.
+	Status      *webhookdelivery.Status  `json:"status,omitempty"`
+	StatusNEQ   *webhookdelivery.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []webhookdelivery.Status `json:"statusIn,omitempty"`
+	StatusNotIn []webhookdelivery.Status `json:"statusNotIn,omitempty"`
+
+	// "response_status" field predicates.
+	ResponseStatus       *int  `json:"responseStatus,omitempty"`
+	ResponseStatusNEQ    *int  `json:"responseStatusNEQ,omitempty"`
+	ResponseStatusIn     []int `json:"responseStatusIn,omitempty"`
+	ResponseStatusNotIn  []int `json:"responseStatusNotIn,omitempty"`
+	ResponseStatusGT     *int  `json:"responseStatusGT,omitempty"`
+	ResponseStatusGTE    *int  `json:"responseStatusGTE,omitempty"`
+	ResponseStatusLT     *int  `json:"responseStatusLT,omitempty"`
+	ResponseStatusLTE    *int  `json:"responseStatusLTE,omitempty"`
+	ResponseStatusIsNil  bool  `json:"responseStatusIsNil,omitempty"`
+	ResponseStatusNotNil bool  `json:"responseStatusNotNil,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorIsNil        bool     `json:"errorIsNil,omitempty"`
+	ErrorNotNil       bool     `json:"errorNotNil,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+
+	// "latency_ms" field predicates.
+	LatencyMs      *int  `json:"latencyMs,omitempty"`
+	LatencyMsNEQ   *int  `json:"latencyMsNEQ,omitempty"`
+	LatencyMsIn    []int `json:"latencyMsIn,omitempty"`
+	LatencyMsNotIn []int `json:"latencyMsNotIn,omitempty"`
+	LatencyMsGT    *int  `json:"latencyMsGT,omitempty"`
+	LatencyMsGTE   *int  `json:"latencyMsGTE,omitempty"`
+	LatencyMsLT    *int  `json:"latencyMsLT,omitempty"`
+	LatencyMsLTE   *int  `json:"latencyMsLTE,omitempty"`
+
+	// "next_attempt_at" field predicates.
+	NextAttemptAt       *time.Time  `json:"nextAttemptAt,omitempty"`
+	NextAttemptAtNEQ    *time.Time  `json:"nextAttemptAtNEQ,omitempty"`
+	NextAttemptAtIn     []time.Time `json:"nextAttemptAtIn,omitempty"`
+	NextAttemptAtNotIn  []time.Time `json:"nextAttemptAtNotIn,omitempty"`
+	NextAttemptAtGT     *time.Time  `json:"nextAttemptAtGT,omitempty"`
+	NextAttemptAtGTE    *time.Time  `json:"nextAttemptAtGTE,omitempty"`
+	NextAttemptAtLT     *time.Time  `json:"nextAttemptAtLT,omitempty"`
+	NextAttemptAtLTE    *time.Time  `json:"nextAttemptAtLTE,omitempty"`
+	NextAttemptAtIsNil  bool        `json:"nextAttemptAtIsNil,omitempty"`
+	NextAttemptAtNotNil bool        `json:"nextAttemptAtNotNil,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *WebhookDeliveryWhereInput) AddPredicates(predicates ...predicate.WebhookDelivery) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the WebhookDeliveryWhereInput filter on the WebhookDeliveryQuery builder.
+func (i *WebhookDeliveryWhereInput) Filter(q *WebhookDeliveryQuery) (*WebhookDeliveryQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyWebhookDeliveryWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyWebhookDeliveryWhereInput is returned in case the WebhookDeliveryWhereInput is empty.
+var ErrEmptyWebhookDeliveryWhereInput = errors.New("ent: empty predicate WebhookDeliveryWhereInput")
+
+// P returns a predicate for filtering webhookdeliveries.
+// An error is returned if the input is empty or invalid.
+func (i *WebhookDeliveryWhereInput) P() (predicate.WebhookDelivery, error) {
+	var predicates []predicate.WebhookDelivery
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, webhookdelivery.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.WebhookDelivery, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, webhookdelivery.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.WebhookDelivery, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, webhookdelivery.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, webhookdelivery.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, webhookdelivery.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, webhookdelivery.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, webhookdelivery.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, webhookdelivery.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, webhookdelivery.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, webhookdelivery.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, webhookdelivery.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, webhookdelivery.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, webhookdelivery.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, webhookdelivery.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.EndpointID != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDEQ(*i.EndpointID))
+	}
+	if i.EndpointIDNEQ != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDNEQ(*i.EndpointIDNEQ))
+	}
+	if len(i.EndpointIDIn) > 0 {
+		predicates = append(predicates, webhookdelivery.EndpointIDIn(i.EndpointIDIn...))
+	}
+	if len(i.EndpointIDNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.EndpointIDNotIn(i.EndpointIDNotIn...))
+	}
+	if i.EndpointIDGT != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDGT(*i.EndpointIDGT))
+	}
+	if i.EndpointIDGTE != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDGTE(*i.EndpointIDGTE))
+	}
+	if i.EndpointIDLT != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDLT(*i.EndpointIDLT))
+	}
+	if i.EndpointIDLTE != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDLTE(*i.EndpointIDLTE))
+	}
+	if i.EndpointIDContains != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDContains(*i.EndpointIDContains))
+	}
+	if i.EndpointIDHasPrefix != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDHasPrefix(*i.EndpointIDHasPrefix))
+	}
+	if i.EndpointIDHasSuffix != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDHasSuffix(*i.EndpointIDHasSuffix))
+	}
+	if i.EndpointIDEqualFold != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDEqualFold(*i.EndpointIDEqualFold))
+	}
+	if i.EndpointIDContainsFold != nil {
+		predicates = append(predicates, webhookdelivery.EndpointIDContainsFold(*i.EndpointIDContainsFold))
+	}
+	if i.EventID != nil {
+		predicates = append(predicates, webhookdelivery.EventIDEQ(*i.EventID))
+	}
+	if i.EventIDNEQ != nil {
+		predicates = append(predicates, webhookdelivery.EventIDNEQ(*i.EventIDNEQ))
+	}
+	if len(i.EventIDIn) > 0 {
+		predicates = append(predicates, webhookdelivery.EventIDIn(i.EventIDIn...))
+	}
+	if len(i.EventIDNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.EventIDNotIn(i.EventIDNotIn...))
+	}
+	if i.EventIDGT != nil {
+		predicates = append(predicates, webhookdelivery.EventIDGT(*i.EventIDGT))
+	}
+	if i.EventIDGTE != nil {
+		predicates = append(predicates, webhookdelivery.EventIDGTE(*i.EventIDGTE))
+	}
+	if i.EventIDLT != nil {
+		predicates = append(predicates, webhookdelivery.EventIDLT(*i.EventIDLT))
+	}
+	if i.EventIDLTE != nil {
+		predicates = append(predicates, webhookdelivery.EventIDLTE(*i.EventIDLTE))
+	}
+	if i.EventIDContains != nil {
+		predicates = append(predicates, webhookdelivery.EventIDContains(*i.EventIDContains))
+	}
+	if i.EventIDHasPrefix != nil {
+		predicates = append(predicates, webhookdelivery.EventIDHasPrefix(*i.EventIDHasPrefix))
+	}
+	if i.EventIDHasSuffix != nil {
+		predicates = append(predicates, webhookdelivery.EventIDHasSuffix(*i.EventIDHasSuffix))
+	}
+	if i.EventIDEqualFold != nil {
+		predicates = append(predicates, webhookdelivery.EventIDEqualFold(*i.EventIDEqualFold))
+	}
+	if i.EventIDContainsFold != nil {
+		predicates = append(predicates, webhookdelivery.EventIDContainsFold(*i.EventIDContainsFold))
+	}
+	if i.EventType != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeEQ(*i.EventType))
+	}
+	if i.EventTypeNEQ != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeNEQ(*i.EventTypeNEQ))
+	}
+	if len(i.EventTypeIn) > 0 {
+		predicates = append(predicates, webhookdelivery.EventTypeIn(i.EventTypeIn...))
+	}
+	if len(i.EventTypeNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.EventTypeNotIn(i.EventTypeNotIn...))
+	}
+	if i.EventTypeGT != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeGT(*i.EventTypeGT))
+	}
+	if i.EventTypeGTE != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeGTE(*i.EventTypeGTE))
+	}
+	if i.EventTypeLT != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeLT(*i.EventTypeLT))
+	}
+	if i.EventTypeLTE != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeLTE(*i.EventTypeLTE))
+	}
+	if i.EventTypeContains != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeContains(*i.EventTypeContains))
+	}
+	if i.EventTypeHasPrefix != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeHasPrefix(*i.EventTypeHasPrefix))
+	}
+	if i.EventTypeHasSuffix != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeHasSuffix(*i.EventTypeHasSuffix))
+	}
+	if i.EventTypeEqualFold != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeEqualFold(*i.EventTypeEqualFold))
+	}
+	if i.EventTypeContainsFold != nil {
+		predicates = append(predicates, webhookdelivery.EventTypeContainsFold(*i.EventTypeContainsFold))
+	}
+	if i.Attempt != nil {
+		predicates = append(predicates, webhookdelivery.AttemptEQ(*i.Attempt))
+	}
+	if i.AttemptNEQ != nil {
+		predicates = append(predicates, webhookdelivery.AttemptNEQ(*i.AttemptNEQ))
+	}
+	if len(i.AttemptIn) > 0 {
+		predicates = append(predicates, webhookdelivery.AttemptIn(i.AttemptIn...))
+	}
+	if len(i.AttemptNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.AttemptNotIn(i.AttemptNotIn...))
+	}
+	if i.AttemptGT != nil {
+		predicates = append(predicates, webhookdelivery.AttemptGT(*i.AttemptGT))
+	}
+	if i.AttemptGTE != nil {
+		predicates = append(predicates, webhookdelivery.AttemptGTE(*i.AttemptGTE))
+	}
+	if i.AttemptLT != nil {
+		predicates = append(predicates, webhookdelivery.AttemptLT(*i.AttemptLT))
+	}
+	if i.AttemptLTE != nil {
+		predicates = append(predicates, webhookdelivery.AttemptLTE(*i.AttemptLTE))
+	}
+	if i.Manual != nil {
+		predicates = append(predicates, webhookdelivery.ManualEQ(*i.Manual))
+	}
+	if i.ManualNEQ != nil {
+		predicates = append(predicates, webhookdelivery.ManualNEQ(*i.ManualNEQ))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, webhookdelivery.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, webhookdelivery.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, webhookdelivery.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.ResponseStatus != nil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusEQ(*i.ResponseStatus))
+	}
+	if i.ResponseStatusNEQ != nil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusNEQ(*i.ResponseStatusNEQ))
+	}
+	if len(i.ResponseStatusIn) > 0 {
+		predicates = append(predicates, webhookdelivery.ResponseStatusIn(i.ResponseStatusIn...))
+	}
+	if len(i.ResponseStatusNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.ResponseStatusNotIn(i.ResponseStatusNotIn...))
+	}
+	if i.ResponseStatusGT != nil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusGT(*i.ResponseStatusGT))
+	}
+	if i.ResponseStatusGTE != nil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusGTE(*i.ResponseStatusGTE))
+	}
+	if i.ResponseStatusLT != nil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusLT(*i.ResponseStatusLT))
+	}
+	if i.ResponseStatusLTE != nil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusLTE(*i.ResponseStatusLTE))
+	}
+	if i.ResponseStatusIsNil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusIsNil())
+	}
+	if i.ResponseStatusNotNil {
+		predicates = append(predicates, webhookdelivery.ResponseStatusNotNil())
+	}
+	if i.Error != nil {
+		predicates = append(predicates, webhookdelivery.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, webhookdelivery.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, webhookdelivery.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, webhookdelivery.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, webhookdelivery.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, webhookdelivery.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, webhookdelivery.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, webhookdelivery.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, webhookdelivery.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, webhookdelivery.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorIsNil {
+		predicates = append(predicates, webhookdelivery.ErrorIsNil())
+	}
+	if i.ErrorNotNil {
+		predicates = append(predicates, webhookdelivery.ErrorNotNil())
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, webhookdelivery.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, webhookdelivery.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+	if i.LatencyMs != nil {
+		predicates = append(predicates, webhookdelivery.LatencyMsEQ(*i.LatencyMs))
+	}
+	if i.LatencyMsNEQ != nil {
+		predicates = append(predicates, webhookdelivery.LatencyMsNEQ(*i.LatencyMsNEQ))
+	}
+	if len(i.LatencyMsIn) > 0 {
+		predicates = append(predicates, webhookdelivery.LatencyMsIn(i.LatencyMsIn...))
+	}
+	if len(i.LatencyMsNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.LatencyMsNotIn(i.LatencyMsNotIn...))
+	}
+	if i.LatencyMsGT != nil {
+		predicates = append(predicates, webhookdelivery.LatencyMsGT(*i.LatencyMsGT))
+	}
+	if i.LatencyMsGTE != nil {
+		predicates = append(predicates, webhookdelivery.LatencyMsGTE(*i.LatencyMsGTE))
+	}
+	if i.LatencyMsLT != nil {
+		predicates = append(predicates, webhookdelivery.LatencyMsLT(*i.LatencyMsLT))
+	}
+	if i.LatencyMsLTE != nil {
+		predicates = append(predicates, webhookdelivery.LatencyMsLTE(*i.LatencyMsLTE))
+	}
+	if i.NextAttemptAt != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtEQ(*i.NextAttemptAt))
+	}
+	if i.NextAttemptAtNEQ != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtNEQ(*i.NextAttemptAtNEQ))
+	}
+	if len(i.NextAttemptAtIn) > 0 {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtIn(i.NextAttemptAtIn...))
+	}
+	if len(i.NextAttemptAtNotIn) > 0 {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtNotIn(i.NextAttemptAtNotIn...))
+	}
+	if i.NextAttemptAtGT != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtGT(*i.NextAttemptAtGT))
+	}
+	if i.NextAttemptAtGTE != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtGTE(*i.NextAttemptAtGTE))
+	}
+	if i.NextAttemptAtLT != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtLT(*i.NextAttemptAtLT))
+	}
+	if i.NextAttemptAtLTE != nil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtLTE(*i.NextAttemptAtLTE))
+	}
+	if i.NextAttemptAtIsNil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtIsNil())
+	}
+	if i.NextAttemptAtNotNil {
+		predicates = append(predicates, webhookdelivery.NextAttemptAtNotNil())
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyWebhookDeliveryWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return webhookdelivery.And(predicates...), nil
+	}
+}
+
+// WebhookEndpointWhereInput represents a where input for filtering WebhookEndpoint queries.
+type WebhookEndpointWhereInput struct {
+	Predicates []predicate.WebhookEndpoint  `json:"-"`
+	Not        *WebhookEndpointWhereInput   `json:"not,omitempty"`
+	Or         []*WebhookEndpointWhereInput `json:"or,omitempty"`
+	And        []*WebhookEndpointWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "url" field predicates.
+	URL             *string  `json:"url,omitempty"`
+	URLNEQ          *string  `json:"urlNEQ,omitempty"`
+	URLIn           []string `json:"urlIn,omitempty"`
+	URLNotIn        []string `json:"urlNotIn,omitempty"`
+	URLGT           *string  `json:"urlGT,omitempty"`
+	URLGTE          *string  `json:"urlGTE,omitempty"`
+	URLLT           *string  `json:"urlLT,omitempty"`
+	URLLTE          *string  `json:"urlLTE,omitempty"`
+	URLContains     *string  `json:"urlContains,omitempty"`
+	URLHasPrefix    *string  `json:"urlHasPrefix,omitempty"`
+	URLHasSuffix    *string  `json:"urlHasSuffix,omitempty"`
+	URLEqualFold    *string  `json:"urlEqualFold,omitempty"`
+	URLContainsFold *string  `json:"urlContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "enabled" field predicates.
+	Enabled    *bool `json:"enabled,omitempty"`
+	EnabledNEQ *bool `json:"enabledNEQ,omitempty"`
+
+	// "previous_secret_expires_at" field predicates.
+	PreviousSecretExpiresAt       *time.Time  `json:"previousSecretExpiresAt,omitempty"`
+	PreviousSecretExpiresAtNEQ    *time.Time  `json:"previousSecretExpiresAtNEQ,omitempty"`
+	PreviousSecretExpiresAtIn     []time.Time `json:"previousSecretExpiresAtIn,omitempty"`
+	PreviousSecretExpiresAtNotIn  []time.Time `json:"previousSecretExpiresAtNotIn,omitempty"`
+	PreviousSecretExpiresAtGT     *time.Time  `json:"previousSecretExpiresAtGT,omitempty"`
+	PreviousSecretExpiresAtGTE    *time.Time  `json:"previousSecretExpiresAtGTE,omitempty"`
+	PreviousSecretExpiresAtLT     *time.Time  `json:"previousSecretExpiresAtLT,omitempty"`
+	PreviousSecretExpiresAtLTE    *time.Time  `json:"previousSecretExpiresAtLTE,omitempty"`
+	PreviousSecretExpiresAtIsNil  bool        `json:"previousSecretExpiresAtIsNil,omitempty"`
+	PreviousSecretExpiresAtNotNil bool        `json:"previousSecretExpiresAtNotNil,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *WebhookEndpointWhereInput) AddPredicates(predicates ...predicate.WebhookEndpoint) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the WebhookEndpointWhereInput filter on the WebhookEndpointQuery builder.
+func (i *WebhookEndpointWhereInput) Filter(q *WebhookEndpointQuery) (*WebhookEndpointQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyWebhookEndpointWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyWebhookEndpointWhereInput is returned in case the WebhookEndpointWhereInput is empty.
+var ErrEmptyWebhookEndpointWhereInput = errors.New("ent: empty predicate WebhookEndpointWhereInput")
+
+// P returns a predicate for filtering webhookendpoints.
+// An error is returned if the input is empty or invalid.
+func (i *WebhookEndpointWhereInput) P() (predicate.WebhookEndpoint, error) {
+	var predicates []predicate.WebhookEndpoint
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, webhookendpoint.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.WebhookEndpoint, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, webhookendpoint.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.WebhookEndpoint, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, webhookendpoint.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, webhookendpoint.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, webhookendpoint.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, webhookendpoint.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, webhookendpoint.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, webhookendpoint.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, webhookendpoint.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, webhookendpoint.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, webhookendpoint.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, webhookendpoint.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, webhookendpoint.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.URL != nil {
+		predicates = append(predicates, webhookendpoint.URLEQ(*i.URL))
+	}
+	if i.URLNEQ != nil {
+		predicates = append(predicates, webhookendpoint.URLNEQ(*i.URLNEQ))
+	}
+	if len(i.URLIn) > 0 {
+		predicates = append(predicates, webhookendpoint.URLIn(i.URLIn...))
+	}
+	if len(i.URLNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.URLNotIn(i.URLNotIn...))
+	}
+	if i.URLGT != nil {
+		predicates = append(predicates, webhookendpoint.URLGT(*i.URLGT))
+	}
+	if i.URLGTE != nil {
+		predicates = append(predicates, webhookendpoint.URLGTE(*i.URLGTE))
+	}
+	if i.URLLT != nil {
+		predicates = append(predicates, webhookendpoint.URLLT(*i.URLLT))
+	}
+	if i.URLLTE != nil {
+		predicates = append(predicates, webhookendpoint.URLLTE(*i.URLLTE))
+	}
+	if i.URLContains != nil {
+		predicates = append(predicates, webhookendpoint.URLContains(*i.URLContains))
+	}
+	if i.URLHasPrefix != nil {
+		predicates = append(predicates, webhookendpoint.URLHasPrefix(*i.URLHasPrefix))
+	}
+	if i.URLHasSuffix != nil {
+		predicates = append(predicates, webhookendpoint.URLHasSuffix(*i.URLHasSuffix))
+	}
+	if i.URLEqualFold != nil {
+		predicates = append(predicates, webhookendpoint.URLEqualFold(*i.URLEqualFold))
+	}
+	if i.URLContainsFold != nil {
+		predicates = append(predicates, webhookendpoint.URLContainsFold(*i.URLContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, webhookendpoint.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, webhookendpoint.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Enabled != nil {
+		predicates = append(predicates, webhookendpoint.EnabledEQ(*i.Enabled))
+	}
+	if i.EnabledNEQ != nil {
+		predicates = append(predicates, webhookendpoint.EnabledNEQ(*i.EnabledNEQ))
+	}
+	if i.PreviousSecretExpiresAt != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtEQ(*i.PreviousSecretExpiresAt))
+	}
+	if i.PreviousSecretExpiresAtNEQ != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtNEQ(*i.PreviousSecretExpiresAtNEQ))
+	}
+	if len(i.PreviousSecretExpiresAtIn) > 0 {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtIn(i.PreviousSecretExpiresAtIn...))
+	}
+	if len(i.PreviousSecretExpiresAtNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtNotIn(i.PreviousSecretExpiresAtNotIn...))
+	}
+	if i.PreviousSecretExpiresAtGT != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtGT(*i.PreviousSecretExpiresAtGT))
+	}
+	if i.PreviousSecretExpiresAtGTE != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtGTE(*i.PreviousSecretExpiresAtGTE))
+	}
+	if i.PreviousSecretExpiresAtLT != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtLT(*i.PreviousSecretExpiresAtLT))
+	}
+	if i.PreviousSecretExpiresAtLTE != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtLTE(*i.PreviousSecretExpiresAtLTE))
+	}
+	if i.PreviousSecretExpiresAtIsNil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtIsNil())
+	}
+	if i.PreviousSecretExpiresAtNotNil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtNotNil())
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, webhookendpoint.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyWebhookEndpointWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return webhookendpoint.And(predicates...), nil
 	}
 }

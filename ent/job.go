@@ -64,14 +64,17 @@ type JobEdges struct {
 	Children []*Job `json:"children,omitempty"`
 	// Features holds the value of the features edge.
 	Features []*Feature `json:"features,omitempty"`
+	// Events holds the value of the events edge.
+	Events []*Event `json:"events,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
+	loadedTypes [5]bool
 	// totalCount holds the count of the edges above.
 	totalCount [4]map[string]int
 
 	namedChildren map[string][]*Job
 	namedFeatures map[string][]*Feature
+	namedEvents   map[string][]*Event
 }
 
 // ProjectOrErr returns the Project value or an error if the edge
@@ -112,6 +115,15 @@ func (e JobEdges) FeaturesOrErr() ([]*Feature, error) {
 		return e.Features, nil
 	}
 	return nil, &NotLoadedError{edge: "features"}
+}
+
+// EventsOrErr returns the Events value or an error if the edge
+// was not loaded in eager-loading.
+func (e JobEdges) EventsOrErr() ([]*Event, error) {
+	if e.loadedTypes[4] {
+		return e.Events, nil
+	}
+	return nil, &NotLoadedError{edge: "events"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -273,6 +285,11 @@ func (_m *Job) QueryFeatures() *FeatureQuery {
 	return NewJobClient(_m.config).QueryFeatures(_m)
 }
 
+// QueryEvents queries the "events" edge of the Job entity.
+func (_m *Job) QueryEvents() *EventQuery {
+	return NewJobClient(_m.config).QueryEvents(_m)
+}
+
 // Update returns a builder for updating this Job.
 // Note that you need to call Job.Unwrap() before calling this method if this Job
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -390,6 +407,30 @@ func (_m *Job) appendNamedFeatures(name string, edges ...*Feature) {
 		_m.Edges.namedFeatures[name] = []*Feature{}
 	} else {
 		_m.Edges.namedFeatures[name] = append(_m.Edges.namedFeatures[name], edges...)
+	}
+}
+
+// NamedEvents returns the Events named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Job) NamedEvents(name string) ([]*Event, error) {
+	if _m.Edges.namedEvents == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedEvents[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Job) appendNamedEvents(name string, edges ...*Event) {
+	if _m.Edges.namedEvents == nil {
+		_m.Edges.namedEvents = make(map[string][]*Event)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedEvents[name] = []*Event{}
+	} else {
+		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
 	}
 }
 

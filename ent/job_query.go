@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/plangraph/plangraph/ent/event"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/predicate"
@@ -30,10 +31,12 @@ type JobQuery struct {
 	withParent        *JobQuery
 	withChildren      *JobQuery
 	withFeatures      *FeatureQuery
+	withEvents        *EventQuery
 	loadTotal         []func(context.Context, []*Job) error
 	modifiers         []func(*sql.Selector)
 	withNamedChildren map[string]*JobQuery
 	withNamedFeatures map[string]*FeatureQuery
+	withNamedEvents   map[string]*EventQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -151,6 +154,28 @@ func (_q *JobQuery) QueryFeatures() *FeatureQuery {
 			sqlgraph.From(job.Table, job.FieldID, selector),
 			sqlgraph.To(feature.Table, feature.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, job.FeaturesTable, job.FeaturesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryEvents chains the current query on the "events" edge.
+func (_q *JobQuery) QueryEvents() *EventQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(job.Table, job.FieldID, selector),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, job.EventsTable, job.EventsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -354,6 +379,7 @@ func (_q *JobQuery) Clone() *JobQuery {
 		withParent:   _q.withParent.Clone(),
 		withChildren: _q.withChildren.Clone(),
 		withFeatures: _q.withFeatures.Clone(),
+		withEvents:   _q.withEvents.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -401,6 +427,17 @@ func (_q *JobQuery) WithFeatures(opts ...func(*FeatureQuery)) *JobQuery {
 		opt(query)
 	}
 	_q.withFeatures = query
+	return _q
+}
+
+// WithEvents tells the query-builder to eager-load the nodes that are connected to
+// the "events" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *JobQuery) WithEvents(opts ...func(*EventQuery)) *JobQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEvents = query
 	return _q
 }
 
@@ -482,11 +519,12 @@ func (_q *JobQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Job, err
 	var (
 		nodes       = []*Job{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [5]bool{
 			_q.withProject != nil,
 			_q.withParent != nil,
 			_q.withChildren != nil,
 			_q.withFeatures != nil,
+			_q.withEvents != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -536,6 +574,13 @@ func (_q *JobQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Job, err
 			return nil, err
 		}
 	}
+	if query := _q.withEvents; query != nil {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Job) { n.Edges.Events = []*Event{} },
+			func(n *Job, e *Event) { n.Edges.Events = append(n.Edges.Events, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedChildren {
 		if err := _q.loadChildren(ctx, query, nodes,
 			func(n *Job) { n.appendNamedChildren(name) },
@@ -547,6 +592,13 @@ func (_q *JobQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Job, err
 		if err := _q.loadFeatures(ctx, query, nodes,
 			func(n *Job) { n.appendNamedFeatures(name) },
 			func(n *Job, e *Feature) { n.appendNamedFeatures(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedEvents {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Job) { n.appendNamedEvents(name) },
+			func(n *Job, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -661,6 +713,36 @@ func (_q *JobQuery) loadFeatures(ctx context.Context, query *FeatureQuery, nodes
 	}
 	query.Where(predicate.Feature(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(job.FeaturesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.JobID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "job_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *JobQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []*Job, init func(*Job), assign func(*Job, *Event)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Job)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(event.FieldJobID)
+	}
+	query.Where(predicate.Event(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(job.EventsColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -821,6 +903,20 @@ func (_q *JobQuery) WithNamedFeatures(name string, opts ...func(*FeatureQuery)) 
 		_q.withNamedFeatures = make(map[string]*FeatureQuery)
 	}
 	_q.withNamedFeatures[name] = query
+	return _q
+}
+
+// WithNamedEvents tells the query-builder to eager-load the nodes that are connected to the "events"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *JobQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *JobQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedEvents == nil {
+		_q.withNamedEvents = make(map[string]*EventQuery)
+	}
+	_q.withNamedEvents[name] = query
 	return _q
 }
 

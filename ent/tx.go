@@ -20,6 +20,8 @@ type Tx struct {
 	Block *BlockClient
 	// Drawing is the client for interacting with the Drawing builders.
 	Drawing *DrawingClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
 	// File is the client for interacting with the File builders.
@@ -38,6 +40,10 @@ type Tx struct {
 	Setting *SettingClient
 	// Sheet is the client for interacting with the Sheet builders.
 	Sheet *SheetClient
+	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
+	WebhookDelivery *WebhookDeliveryClient
+	// WebhookEndpoint is the client for interacting with the WebhookEndpoint builders.
+	WebhookEndpoint *WebhookEndpointClient
 
 	// lazily loaded.
 	client     *Client
@@ -172,6 +178,7 @@ func (tx *Tx) init() {
 	tx.APIKey = NewAPIKeyClient(tx.config)
 	tx.Block = NewBlockClient(tx.config)
 	tx.Drawing = NewDrawingClient(tx.config)
+	tx.Event = NewEventClient(tx.config)
 	tx.Feature = NewFeatureClient(tx.config)
 	tx.File = NewFileClient(tx.config)
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
@@ -181,6 +188,8 @@ func (tx *Tx) init() {
 	tx.Project = NewProjectClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.Sheet = NewSheetClient(tx.config)
+	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
+	tx.WebhookEndpoint = NewWebhookEndpointClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

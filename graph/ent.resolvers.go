@@ -123,6 +123,18 @@ func (r *queryResolver) Sheets(ctx context.Context, after *entgql.Cursor[string]
 	return r.Client.Sheet.Query().Paginate(ctx, after, first, before, last, ent.WithSheetOrder(orderBy), ent.WithSheetFilter(where.Filter))
 }
 
+// WebhookEndpoints is the resolver for the webhookEndpoints field.
+func (r *queryResolver) WebhookEndpoints(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.WebhookEndpointOrder, where *ent.WebhookEndpointWhereInput) (*ent.WebhookEndpointConnection, error) {
+	first, last, err := pageSize(first, last)
+	if err != nil {
+		return nil, err
+	}
+	if len(orderBy) == 0 { // newest first, as REST lists are
+		orderBy = []*ent.WebhookEndpointOrder{{Field: ent.WebhookEndpointOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+	}
+	return r.Client.WebhookEndpoint.Query().Paginate(ctx, after, first, before, last, ent.WithWebhookEndpointOrder(orderBy), ent.WithWebhookEndpointFilter(where.Filter))
+}
+
 // Block returns generated.BlockResolver implementation.
 func (r *Resolver) Block() generated.BlockResolver { return &blockResolver{r} }
 
@@ -132,8 +144,14 @@ func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 // Sheet returns generated.SheetResolver implementation.
 func (r *Resolver) Sheet() generated.SheetResolver { return &sheetResolver{r} }
 
+// WebhookEndpoint returns generated.WebhookEndpointResolver implementation.
+func (r *Resolver) WebhookEndpoint() generated.WebhookEndpointResolver {
+	return &webhookEndpointResolver{r}
+}
+
 type (
-	blockResolver struct{ *Resolver }
-	queryResolver struct{ *Resolver }
-	sheetResolver struct{ *Resolver }
+	blockResolver           struct{ *Resolver }
+	queryResolver           struct{ *Resolver }
+	sheetResolver           struct{ *Resolver }
+	webhookEndpointResolver struct{ *Resolver }
 )

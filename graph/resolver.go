@@ -16,9 +16,11 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
 )
 
@@ -33,6 +35,12 @@ type Resolver struct {
 	// ImageFetcher fetches parse images from the operator's allowlisted
 	// hosts; nil fetches nothing.
 	ImageFetcher *safefetch.Client
+	// Events records and announces job events (subscriptions, streams,
+	// webhooks).
+	Events *events.Bus
+	// Webhooks checks webhook endpoint settings and queues redeliveries;
+	// nil refuses the webhook mutations.
+	Webhooks *webhooks.Service
 }
 
 // NewSchema returns the executable schema.
@@ -82,6 +90,7 @@ func nodeTable(_ context.Context, id string) (string, error) {
 var prefixTables = map[string]string{
 	ids.Project: "projects", ids.File: "files", ids.Drawing: "drawings", ids.Sheet: "sheets",
 	ids.Block: "blocks", ids.Overlay: "overlays", ids.Job: "jobs", ids.Feature: "features",
+	ids.Webhook: "webhook_endpoints", ids.WebhookDelivery: "webhook_deliveries",
 }
 
 // ErrorPresenter shapes errors the way the REST API does: a message safe

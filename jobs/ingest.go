@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"gocloud.dev/blob"
 
@@ -22,6 +24,7 @@ import (
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/render"
@@ -44,6 +47,60 @@ type Ingest struct {
 	R      *Runner
 	Blobs  *blob.Bucket
 	Limits render.Limits
+	// the page a sheet stage rendered last, handed to its block stage
+	// when that runs in this process soon after (else it renders again)
+	handoff pageHandoff
+}
+
+// pageHandoff holds one rendered page for a short time: one extra page per
+// process at most, on top of the one each worker slot works on.
+type pageHandoff struct {
+	mu      sync.Mutex
+	sheetID string
+	img     *image.Gray
+	at      time.Time
+}
+
+const handoffTTL = 30 * time.Second
+
+func (h *pageHandoff) put(sheetID string, img *image.Gray) {
+	h.mu.Lock()
+	h.sheetID, h.img, h.at = sheetID, img, time.Now()
+	h.mu.Unlock()
+}
+
+// take returns the page of sheetID if it is held (and lets it go), else
+// nil. A page held too long is let go whichever sheet asks.
+func (h *pageHandoff) take(sheetID string) *image.Gray {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if time.Since(h.at) > handoffTTL {
+		h.sheetID, h.img = "", nil
+	}
+	if h.sheetID != sheetID {
+		return nil
+	}
+	img := h.img
+	h.sheetID, h.img = "", nil
+	return img
+}
+
+// renderPage renders page (1-based) of the stored file fileID.
+func (in *Ingest) renderPage(ctx context.Context, fileID string, page int) (*image.Gray, error) {
+	f, err := in.R.DB.File.Get(ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	_, doc, done, err := in.open(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	img, err := render.RenderContext(ctx, doc, page-1)
+	if err != nil {
+		return nil, asFailure(err)
+	}
+	return img, nil
 }
 
 // Register adds the ingestion handlers to w.
@@ -208,38 +265,40 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 		textc <- textResult{pg.Words, err}
 	}()
 	img, err := render.RenderContext(ctx, doc, p.Page-1)
-	tr := <-textc
 	if err != nil {
+		<-textc
 		return nil, asFailure(err)
 	}
-	if tr.err != nil {
-		return nil, tr.err
-	}
-	words := tr.words
-	textSource := "pdf"
-	if ocr.Needed(words, w, h) {
-		// a scan, or text drawn as outlines: read the page image instead
-		ow, err := ocr.Words(ctx, img, dpi, ocr.Options{})
-		if err != nil {
-			return nil, err
-		}
-		words, textSource = ow, "ocr"
-	}
-	info := sheetinfo.Read(words, float64(w), float64(h))
+	// the page's images do not depend on its text: store them while the
+	// text layer is still being read
 	org, _ := tenant.Org(ctx)
 	key := SheetKey(org, d.ID, p.Page)
-	if err := in.storeImages(ctx, key, img); err != nil {
+	storec := make(chan error, 1)
+	go func() { storec <- in.storeImages(ctx, key, img) }()
+	tr := <-textc
+	words, textSource, err := tr.words, "pdf", tr.err
+	if err == nil && ocr.Needed(words, w, h) {
+		// a scan, or text drawn as outlines: read the page image instead
+		textSource = "ocr"
+		words, err = ocr.Words(ctx, img, dpi, ocr.Options{})
+	}
+	if serr := <-storec; err == nil {
+		err = serr
+	}
+	if err != nil {
 		return nil, err
 	}
+	info := sheetinfo.Read(words, float64(w), float64(h))
 	wb, _ := json.Marshal(words)
 	if err := in.Blobs.WriteAll(ctx, key+"-words.json", wb, &blob.WriterOptions{ContentType: "application/json"}); err != nil {
 		return nil, err
 	}
-	img = nil // the page is stored; let it go before the database work
 	s, err := in.saveSheet(ctx, d, p.Page, info, w, h, dpi)
 	if err != nil {
 		return nil, err
 	}
+	in.handoff.put(s.ID, img) // for the block stage, which comes next
+	img = nil
 	res := SheetResult{SheetID: s.ID, PageNumber: p.Page, SheetNumber: s.SheetNumber, Title: s.Title, Discipline: s.Discipline,
 		Width: w, Height: h, DPI: dpi, Words: len(words), TextSource: textSource}
 	// keep what this stage found on the job; block_preprocess adds to it
@@ -247,6 +306,7 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	if err := in.R.DB.Job.UpdateOne(j).SetResult(rb).SetProgress(0.5).Exec(ctx); err != nil {
 		return nil, err
 	}
+	in.R.changed(ctx, j.ID)
 	exists, err := in.R.DB.Job.Query().Where(job.ParentID(j.ID)).Exist(ctx)
 	if err != nil {
 		return nil, err
@@ -282,19 +342,12 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := in.R.DB.File.Get(ctx, d.FileID)
-	if err != nil {
-		return nil, err
-	}
-	_, doc, done, err := in.open(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	// rendering again (≈0.5 s for a 113 MP page) is cheaper than decoding the stored PNG
-	img, err := render.RenderContext(ctx, doc, s.PageNumber-1)
-	if err != nil {
-		return nil, asFailure(err)
+	img := in.handoff.take(s.ID)
+	if img == nil {
+		// rendering again (≈0.3–0.5 s for a 113 MP page) is cheaper than decoding the stored PNG
+		if img, err = in.renderPage(ctx, d.FileID, s.PageNumber); err != nil {
+			return nil, err
+		}
 	}
 	org, _ := tenant.Org(ctx)
 	key := SheetKey(org, d.ID, s.PageNumber)
@@ -312,6 +365,9 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 	var out []made
 	for _, b := range found {
 		b.Title = strings.TrimSpace(strings.TrimRight(b.Title, ": ")) // "GENERAL NOTES:" → "GENERAL NOTES"
+		if b.Type == "TitleBlock" && b.Title == "" {
+			b.Title = info.Title // the drawing title it shows
+		}
 		id := ids.New(ids.Block)
 		r := image.Rect(int(b.Box.XMin), int(b.Box.YMin), int(math.Ceil(b.Box.XMax)), int(math.Ceil(b.Box.YMax))).Intersect(img.Rect)
 		if r.Empty() {
@@ -413,9 +469,6 @@ func (in *Ingest) finishSheet(ctx context.Context, parent *ent.Job, children []*
 }
 
 func (in *Ingest) storeImages(ctx context.Context, key string, img *image.Gray) error {
-	put := func(ctx context.Context, name string, data []byte) error {
-		return in.Blobs.WriteAll(ctx, name, data, &blob.WriterOptions{ContentType: "image/png"})
-	}
 	// the full-page PNG is one long single-threaded encode: run it beside
 	// the tile pyramid, which spreads over the other cores
 	pngc := make(chan error, 1)
@@ -432,15 +485,16 @@ func (in *Ingest) storeImages(ctx context.Context, key string, img *image.Gray) 
 		}
 		pngc <- bw.Close()
 	}()
-	if err := in.storeTiles(ctx, key, img, put); err != nil {
+	if err := in.storeTiles(ctx, key, img); err != nil {
 		<-pngc
 		return err
 	}
 	return <-pngc
 }
 
-// storeTiles writes the thumbnail and the deep-zoom pyramid.
-func (in *Ingest) storeTiles(ctx context.Context, key string, img *image.Gray, put func(context.Context, string, []byte) error) error {
+// storeTiles writes the thumbnail and the deep-zoom pyramid (its tiles
+// packed into one object, see TilePack).
+func (in *Ingest) storeTiles(ctx context.Context, key string, img *image.Gray) error {
 	tw, err := in.Blobs.NewWriter(ctx, key+"-thumb.png", &blob.WriterOptions{ContentType: "image/png"})
 	if err != nil {
 		return err
@@ -452,10 +506,18 @@ func (in *Ingest) storeTiles(ctx context.Context, key string, img *image.Gray, p
 	if err := tw.Close(); err != nil {
 		return err
 	}
-	desc, err := render.WriteDZI(ctx, img, 256, 1, "png", func(ctx context.Context, name string, data []byte) error {
-		return put(ctx, key+"_files/"+name, data)
+	pack, err := tilepack.Create(ctx, in.Blobs, TilePack(key))
+	if err != nil {
+		return err
+	}
+	desc, err := render.WriteDZI(ctx, img, 256, 1, "png", func(_ context.Context, name string, data []byte) error {
+		return pack.Put(name, data)
 	})
 	if err != nil {
+		pack.Abort()
+		return err
+	}
+	if err := pack.Close(ctx); err != nil {
 		return err
 	}
 	return in.Blobs.WriteAll(ctx, key+".dzi", desc, &blob.WriterOptions{ContentType: "application/xml"})

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"image/png"
 	"os"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/render"
@@ -161,10 +164,23 @@ func TestIngestSyntheticSet(t *testing.T) {
 			}
 		}
 		key := jobs.SheetKey("org_test", d.ID, s.PageNumber)
-		for _, suffix := range []string{".png", "-thumb.png", ".dzi", "_files/0/0_0.png", "-words.json"} {
+		for _, suffix := range []string{".png", "-thumb.png", ".dzi", "-words.json"} {
 			if ok, _ := e.ingest.Blobs.Exists(e.ctx, key+suffix); !ok {
 				t.Errorf("page %d: %s was not stored", i+1, key+suffix)
 			}
+		}
+		// the pyramid's tiles are in one pack: the top tile and a full-resolution one
+		levels := render.DZILevels(s.Width, s.Height)
+		for _, tile := range []string{"0/0_0.png", fmt.Sprintf("%d/0_0.png", levels-1)} {
+			rd, n, err := (&tilepack.Reader{Bucket: e.ingest.Blobs}).Tile(e.ctx, jobs.TilePack(key), tile)
+			if err != nil {
+				t.Errorf("page %d: tile %s: %v", i+1, tile, err)
+				continue
+			}
+			if m, err := png.Decode(rd); err != nil || n == 0 || m.Bounds().Dx() == 0 {
+				t.Errorf("page %d: tile %s does not decode (%v)", i+1, tile, err)
+			}
+			rd.Close()
 		}
 	}
 	// processing the drawing again (a duplicate delivery after a crash)

@@ -6,7 +6,9 @@ import "fmt"
 func SheetURI(id string) string { return "/v1/sheets/" + id + "/image" }
 
 // SheetKey is the blob key prefix of a drawing page's images: KEY.png,
-// KEY-thumb.png, KEY.dzi with KEY_files/ tiles, KEY-words.json.
+// KEY-thumb.png, KEY.dzi with its tiles in the pack TilePack(KEY) (sheets
+// ingested before packs have them as KEY_files/{level}/{col}_{row}.png),
+// KEY-words.json.
 func SheetKey(orgID, drawingID string, page int) string {
 	return fmt.Sprintf("sheets/%s/%s/%d", orgID, drawingID, page)
 }
@@ -21,3 +23,7 @@ func BlockKey(orgID, blockID string) string { return "blocks/" + orgID + "/" + b
 // FeatureKey is the blob key prefix of a legend entry's exemplar image
 // (KEY.png: the symbol graphic cropped tightly, dark on white).
 func FeatureKey(orgID, featureID string) string { return "features/" + orgID + "/" + featureID }
+
+// TilePack is the name of the tile pack (tilepack) of the sheet images at
+// key (see SheetKey).
+func TilePack(key string) string { return key + "_tiles" }

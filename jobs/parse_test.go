@@ -23,6 +23,7 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
@@ -109,6 +110,7 @@ type parseEnv struct {
 	q       *jobs.Queue
 	bucket  *blob.Bucket
 	fake    *fakeVision
+	bus     *events.Bus
 	project *ent.Project
 	drawing *ent.Drawing
 	sheet   *ent.Sheet
@@ -122,11 +124,12 @@ func newParseEnv(t *testing.T) *parseEnv {
 	base := context.Background()
 	fake := &fakeVision{perTemplate: 2}
 	s := newStack(t, 3, func(s *stack, w *jobs.Worker) {
+		s.runner.Events = events.New(s.st.Client, nil, nil)
 		p := &jobs.Parse{R: s.runner, Blobs: s.bucket, Match: fake.match, ReadLegend: fake.read}
 		p.Register(w)
 	})
 	st, q, bucket := s.st, s.q, s.bucket
-	e := &parseEnv{ctx: tenant.WithOrg(base, parseOrg), db: st.Client, q: q, bucket: bucket, fake: fake}
+	e := &parseEnv{ctx: tenant.WithOrg(base, parseOrg), db: st.Client, q: q, bucket: bucket, fake: fake, bus: s.runner.Events}
 	e.project = must[*ent.Project](t)(e.db.Project.Create().SetName("parse").Save(e.ctx))
 	e.drawing, e.sheet = e.addSheet(t)
 	e.legend = e.addBlock(t, e.sheet, block.TypeLegend, square(300, 200))
@@ -229,6 +232,28 @@ func (e *parseEnv) result(t *testing.T, id string) jobs.ParseResult {
 	return r
 }
 
+// events checks the event sequence of a completed parse job: started, the
+// legend child, one per view block, completed; ids as events.EventID gives.
+func (e *parseEnv) events(t *testing.T, parseID string, children []*ent.Job) []*ent.Event {
+	t.Helper()
+	evs, err := e.bus.Since(e.ctx, parseID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, ev := range evs {
+		types = append(types, ev.Type)
+	}
+	want := "[parse.started parse.child.completed parse.block.completed parse.block.completed parse.block.completed parse.completed]"
+	if fmt.Sprint(types) != want {
+		t.Fatalf("events %v, want %s", types, want)
+	}
+	if evs[0].ID != events.EventID(parseID, "parse.started") || evs[5].ID != events.EventID(parseID, "parse.completed") {
+		t.Errorf("event ids %s %s", evs[0].ID, evs[5].ID)
+	}
+	return evs
+}
+
 func (e *parseEnv) instances(t *testing.T) []*ent.Feature {
 	t.Helper()
 	fs, err := e.db.Feature.Query().Where(feature.KindEQ(feature.KindSymbolInstance)).Order(ent.Asc(feature.FieldID)).All(e.ctx)
@@ -329,6 +354,55 @@ func TestParseSheet(t *testing.T) {
 	if types[jobs.TypeLegendParse] != 1 || types[jobs.TypeSymbolMatch] != 3 || len(children) != 4 {
 		t.Errorf("children %v", types)
 	}
+	evs := e.events(t, j.ID, children)
+
+	t.Run("events", func(t *testing.T) {
+		var legendEv jobs.ChildCompleted
+		if err := json.Unmarshal(evs[1].Data, &legendEv); err != nil || legendEv.ParentJobID != j.ID ||
+			legendEv.ChildJobType != jobs.TypeLegendParse || legendEv.Status != "completed" ||
+			legendEv.Target == nil || legendEv.Target.Type != "block" || legendEv.Target.ID != e.legend.ID {
+			t.Fatalf("legend event %s (%v)", evs[1].Data, err)
+		}
+		var lr jobs.LegendResult
+		if err := json.Unmarshal(legendEv.Results, &lr); err != nil || *lr.BlockID != e.legend.ID || lr.SymbolsDetected != 3 ||
+			lr.SymbolsWithGraphic != 2 || lr.Symbols[0].FeatureID != door.FeatureID {
+			t.Errorf("legend event results %s (%v)", legendEv.Results, err)
+		}
+		found := 0
+		for _, ev := range evs[2:5] {
+			var b jobs.BlockCompleted
+			if err := json.Unmarshal(ev.Data, &b); err != nil || b.ParseJobID != j.ID || b.Status != "completed" || b.Results == nil {
+				t.Fatalf("block event %s (%v)", ev.Data, err)
+			}
+			found += b.Results.Summary.TotalInstancesFound
+			if b.BlockID == e.plan.ID && (len(b.Results.Symbols) != 1 || b.Results.Symbols[0].InstanceCount != 2 ||
+				len(b.Results.Symbols[0].Instances) != 2 || b.Results.Symbols[0].Label != "D1") {
+				t.Errorf("plan block event %s", ev.Data)
+			}
+		}
+		if found != 4 {
+			t.Errorf("block events found %d instances", found)
+		}
+		var done struct {
+			JobID   string           `json:"job_id"`
+			Status  string           `json:"status"`
+			Results jobs.ParseResult `json:"results"`
+		}
+		if err := json.Unmarshal(evs[5].Data, &done); err != nil || done.JobID != j.ID || done.Status != "Completed" ||
+			done.Results.Summary != r.Summary {
+			t.Errorf("completed event %s (%v)", evs[5].Data, err)
+		}
+		// resuming after the legend event gives what followed it
+		rest, err := e.bus.Since(e.ctx, j.ID, evs[1].ID)
+		if err != nil || len(rest) != 4 || rest[0].ID != evs[2].ID {
+			t.Errorf("since the legend event: %d events (%v)", len(rest), err)
+		}
+		// a child's stream holds only its own event
+		mine, err := e.bus.Since(e.ctx, legendEv.JobID, "")
+		if err != nil || len(mine) != 1 || mine[0].ID != evs[1].ID {
+			t.Errorf("the legend job's events: %d (%v)", len(mine), err)
+		}
+	})
 
 	t.Run("retries and a second parse add nothing", func(t *testing.T) {
 		e.fake.mu.Lock()
@@ -348,6 +422,16 @@ func TestParseSheet(t *testing.T) {
 		}
 		if got := featureIDs(e.instances(t)); fmt.Sprint(got) != fmt.Sprint(featureIDs(stored)) {
 			t.Errorf("after retries: %v, before %v", got, featureIDs(stored))
+		}
+		// the children's events exist once, as first recorded
+		again, err := e.bus.Since(e.ctx, j.ID, "")
+		if err != nil || len(again) != len(evs) {
+			t.Fatalf("%d events after retries, %d before (%v)", len(again), len(evs), err)
+		}
+		for i := range evs {
+			if again[i].ID != evs[i].ID || string(again[i].Data) != string(evs[i].Data) {
+				t.Errorf("event %d changed on retry: %s → %s", i, evs[i].Data, again[i].Data)
+			}
 		}
 		r2 := e.result(t, e.start(t, jobs.ParseInput{DrawingID: e.drawing.ID}, job.TargetTypeDrawing, e.drawing.ID).ID)
 		if r2.Legend[0].Symbols[0].FeatureID != door.FeatureID || r2.Summary.TotalInstancesFound != 4 {

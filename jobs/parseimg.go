@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -111,4 +112,36 @@ func GetPNG(ctx context.Context, bucket *blob.Bucket, key string) (*image.Gray, 
 		return nil, fmt.Errorf("decoding %s: %w", key, err)
 	}
 	return AsGray(img), nil
+}
+
+// MatchGrid is the sheet grid (pixels) block images are aligned to before
+// symbol matching: the step of the matcher's pyramid level 8, on which
+// symbols of up to ~4,000 px radius are searched (a level-l search sees the
+// image on a 2^l grid; 32 was too fine: SESYD plan 0 through the service
+// scored 0.931 on a 32 px grid, 0.983 on this one, as on the uncropped plan).
+const MatchGrid = 256
+
+// OnSheetGrid returns img (a block whose top-left corner is at x, y on its
+// sheet) with white paper added on the left and top so that its origin
+// falls on the sheet's MatchGrid grid, and the padding added.
+func OnSheetGrid(img *image.Gray, x, y float64) (out *image.Gray, dx, dy int) {
+	dx, dy = int(math.Floor(x))%MatchGrid, int(math.Floor(y))%MatchGrid
+	if dx < 0 {
+		dx += MatchGrid
+	}
+	if dy < 0 {
+		dy += MatchGrid
+	}
+	if dx == 0 && dy == 0 {
+		return img, 0, 0
+	}
+	b := img.Rect
+	out = image.NewGray(image.Rect(0, 0, b.Dx()+dx, b.Dy()+dy))
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	for row := 0; row < b.Dy(); row++ {
+		copy(out.Pix[(row+dy)*out.Stride+dx:(row+dy)*out.Stride+dx+b.Dx()], img.Pix[img.PixOffset(b.Min.X, b.Min.Y+row):img.PixOffset(b.Max.X, b.Min.Y+row)])
+	}
+	return out, dx, dy
 }

@@ -47,8 +47,11 @@ func (p *Parse) reporter(ctx context.Context, j *ent.Job) func(done float64) {
 			return
 		}
 		last = time.Now()
-		if err := p.R.DB.Job.UpdateOneID(j.ID).SetProgress(min(max(done, 0), 1) * 0.99).Exec(ctx); err == nil && j.ParentID != "" {
-			_ = p.R.RefreshProgress(ctx, j.ParentID)
+		if err := p.R.DB.Job.UpdateOneID(j.ID).SetProgress(min(max(done, 0), 1) * 0.99).Exec(ctx); err == nil {
+			p.R.changed(ctx, j.ID)
+			if j.ParentID != "" {
+				_ = p.R.RefreshProgress(ctx, j.ParentID)
+			}
 		}
 	}
 }
@@ -241,10 +244,19 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	var dets []symbols.Detection
 	if len(tmpls) > 0 {
 		var mres symbols.Result
+		// the block is searched as if in place on its sheet: padded with
+		// paper so that its origin sits on the sheet's grid of MatchGrid
+		// pixels, the matcher's image pyramid falls on the same grid for
+		// every block of the sheet, whatever the block's bounds
+		padded, dx, dy := OnSheetGrid(img, b.Bounds.XMin, b.Bounds.YMin)
 		func() {
 			defer p.recovered(j, "MATCH_FAILED", &err)
-			mres, err = p.Match(ctx, img, tmpls, symbols.Options{Progress: p.reporter(ctx, j)})
+			mres, err = p.Match(ctx, padded, tmpls, symbols.Options{Progress: p.reporter(ctx, j)})
 		}()
+		padded = nil
+		for i := range mres.Detections {
+			mres.Detections[i].Box = mres.Detections[i].Box.Translate(-float64(dx), -float64(dy))
+		}
 		if err != nil {
 			var f *Failure
 			if ctx.Err() != nil || errors.As(err, &f) {

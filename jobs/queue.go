@@ -3,8 +3,11 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -17,6 +20,10 @@ const (
 	QueueCritical = "critical" // events, webhooks
 	QueueDefault  = "default"  // ingestion, parsing
 	QueueLow      = "low"      // maintenance
+	// QueueWebhooks holds webhook deliveries. It is served by a pool of
+	// its own (WorkerConfig.WebhookConcurrency), so receivers that are slow
+	// or down never take the slots of ingestion and vision jobs.
+	QueueWebhooks = "webhooks"
 )
 
 // QueueWeights is the priority of each queue.
@@ -67,7 +74,7 @@ func NewCollector(q *Queue) *Collector {
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) { ch <- c.size }
 
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	for name := range QueueWeights {
+	for _, name := range append(slices.Collect(maps.Keys(QueueWeights)), QueueWebhooks) {
 		info, err := c.q.inspector.GetQueueInfo(name)
 		if err != nil {
 			// a queue that never had a task does not exist yet: report zeros
@@ -85,6 +92,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 // Worker runs task handlers.
 type Worker struct {
 	srv   *asynq.Server
+	hooks *asynq.Server // the webhooks queue's own pool; nil without one
 	mux   *asynq.ServeMux
 	sched *asynq.Scheduler
 	log   *slog.Logger
@@ -94,26 +102,46 @@ type Worker struct {
 type WorkerConfig struct {
 	Concurrency     int
 	ShutdownTimeout time.Duration
+	// WebhookConcurrency is the number of webhook deliveries in flight at
+	// once (QueueWebhooks); 0 leaves webhooks to other processes.
+	WebhookConcurrency int
 }
 
 // NewWorker makes a worker on r. Register handlers with Handle before Start.
 func NewWorker(r *Redis, cfg WorkerConfig, log *slog.Logger) *Worker {
-	srv := asynq.NewServer(r.Opt, asynq.Config{
-		Concurrency:     cfg.Concurrency,
-		Queues:          QueueWeights,
-		ShutdownTimeout: cfg.ShutdownTimeout,
-		// idle workers look for new tasks this often; stages of a job tree
-		// wait for it once each, so keep it short
-		TaskCheckInterval: 200 * time.Millisecond,
-		Logger:            slogAdapter{log},
-		LogLevel:          asynq.WarnLevel,
-		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
-			log.Warn("task failed", "type", t.Type(), "err", err)
-		}),
-		RetryDelayFunc: RetryDelay,
-	})
-	sched := asynq.NewScheduler(r.Opt, &asynq.SchedulerOpts{Logger: slogAdapter{log}, LogLevel: asynq.WarnLevel})
-	return &Worker{srv: srv, mux: asynq.NewServeMux(), sched: sched, log: log}
+	config := func(concurrency int, queues map[string]int) asynq.Config {
+		return asynq.Config{
+			Concurrency:     concurrency,
+			Queues:          queues,
+			ShutdownTimeout: cfg.ShutdownTimeout,
+			// idle workers look for new tasks this often; every stage of a job
+			// tree waits for it once, so keep it short (a 113 MP sheet's whole
+			// ingest is ~1 s, of which two hops at 200 ms were 0.5 s)
+			TaskCheckInterval: 50 * time.Millisecond,
+			Logger:            slogAdapter{log},
+			LogLevel:          asynq.WarnLevel,
+			ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
+				if _, expected := errors.AsType[*RetryAfterError](err); expected {
+					log.Debug("task will be retried", "type", t.Type(), "err", err)
+					return
+				}
+				log.Warn("task failed", "type", t.Type(), "err", err)
+			}),
+			RetryDelayFunc: RetryDelay,
+		}
+	}
+	w := &Worker{mux: asynq.NewServeMux(), log: log}
+	w.srv = asynq.NewServer(r.Opt, config(cfg.Concurrency, QueueWeights))
+	if cfg.WebhookConcurrency > 0 {
+		c := config(cfg.WebhookConcurrency, map[string]int{QueueWebhooks: 1})
+		// retries of deliveries come due on their own schedule (seconds
+		// apart at first): move them to the queue promptly
+		c.DelayedTaskCheckInterval = 500 * time.Millisecond
+		c.TaskCheckInterval = 200 * time.Millisecond // deliveries can wait a moment; idle polling costs Redis
+		w.hooks = asynq.NewServer(r.Opt, c)
+	}
+	w.sched = asynq.NewScheduler(r.Opt, &asynq.SchedulerOpts{Logger: slogAdapter{log}, LogLevel: asynq.WarnLevel})
+	return w
 }
 
 // Handle registers h for tasks of type typ.
@@ -130,6 +158,12 @@ func (w *Worker) Start() error {
 	if err := w.srv.Start(w.mux); err != nil {
 		return err
 	}
+	if w.hooks != nil {
+		if err := w.hooks.Start(w.mux); err != nil {
+			w.srv.Shutdown()
+			return err
+		}
+	}
 	return w.sched.Start()
 }
 
@@ -137,12 +171,37 @@ func (w *Worker) Start() error {
 // configured timeout; unfinished tasks go back to the queue).
 func (w *Worker) Shutdown() {
 	w.sched.Shutdown()
+	if w.hooks != nil {
+		w.hooks.Shutdown()
+	}
 	w.srv.Shutdown()
 }
 
-// RetryDelay backs off exponentially from 2 s, doubling per attempt up to
-// 10 minutes, with up to 50% jitter so failed tasks do not retry in step.
-func RetryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+// RetryAfterError asks for a task to be tried again after Delay: a handler
+// with a schedule of its own (webhook deliveries, which also record when
+// their next attempt is due) returns it. It is an expected outcome, so the
+// worker does not log it as a failure.
+type RetryAfterError struct {
+	Delay time.Duration
+	Err   error
+}
+
+func (e *RetryAfterError) Error() string {
+	return fmt.Sprintf("%v (retrying in %s)", e.Err, e.Delay.Round(time.Millisecond))
+}
+
+func (e *RetryAfterError) Unwrap() error { return e.Err }
+
+// RetryAfter is err, to be retried after d.
+func RetryAfter(d time.Duration, err error) error { return &RetryAfterError{Delay: d, Err: err} }
+
+// RetryDelay is a RetryAfterError's delay; otherwise it backs off
+// exponentially from 2 s, doubling per attempt up to 10 minutes, with up
+// to 50% jitter so failed tasks do not retry in step.
+func RetryDelay(n int, err error, _ *asynq.Task) time.Duration {
+	if ra, ok := errors.AsType[*RetryAfterError](err); ok {
+		return ra.Delay
+	}
 	d := 2 * time.Second << min(n, 9)
 	if d > 10*time.Minute {
 		d = 10 * time.Minute

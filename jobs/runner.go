@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
@@ -63,9 +63,12 @@ type Finalizer func(ctx context.Context, parent *ent.Job, children []*ent.Job) (
 // child finishes. Every step is safe to repeat, so a retried task never
 // duplicates work already recorded.
 type Runner struct {
-	DB         *ent.Client
-	Queue      *Queue
-	Log        *slog.Logger
+	DB    *ent.Client
+	Queue *Queue
+	Log   *slog.Logger
+	// Events, when set, records job events and announces every status and
+	// progress change (see events.go).
+	Events     *events.Bus
 	finalizers map[string]Finalizer
 	progress   map[string]ProgressFunc
 }
@@ -98,7 +101,10 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 	}
 	if jobstatus.Terminal(string(j.Status)) {
 		// a duplicate delivery of finished work, or the retry of a task whose
-		// parent could not be advanced: advancing again is harmless
+		// events or parent could not be recorded: doing both again is harmless
+		if err := r.finished(ctx, j.ID); err != nil {
+			return err
+		}
 		return r.afterChild(ctx, j)
 	}
 	if j.Status == job.StatusQueued {
@@ -110,6 +116,9 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		}
 		if n == 1 {
 			j.Status, j.StartedAt = job.StatusStarted, &now
+			if err := r.started(ctx, j); err != nil {
+				r.Log.Warn("job started event not recorded", "job", j.ID, "err", err)
+			}
 		}
 	}
 	res, err := h(ctx, j)
@@ -129,6 +138,9 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		return r.maybeFinalize(ctx, j.ID)
 	case err == nil:
 		if err := r.complete(ctx, j, res); err != nil {
+			return err
+		}
+		if err := r.finished(ctx, j.ID); err != nil {
 			return err
 		}
 		return r.afterChild(ctx, j)
@@ -152,6 +164,9 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		f = &Failure{Code: "INTERNAL_ERROR", Message: "the job failed after retries; the error was logged"}
 	}
 	if err := r.fail(ctx, j.ID, f); err != nil {
+		return err
+	}
+	if err := r.finished(ctx, j.ID); err != nil {
 		return err
 	}
 	if err := r.afterChild(ctx, j); err != nil {
@@ -244,8 +259,10 @@ func (r *Runner) RefreshProgress(ctx context.Context, parentID string) error {
 		}
 		v = float64(done) / float64(total)
 	}
-	_ = r.DB.Job.Update().Where(job.ID(parentID), job.StatusIn(job.StatusQueued, job.StatusStarted)).
-		SetProgress(min(max(v, 0), 1) * 0.99).Exec(ctx)
+	if n, _ := r.DB.Job.Update().Where(job.ID(parentID), job.StatusIn(job.StatusQueued, job.StatusStarted)).
+		SetProgress(min(max(v, 0), 1) * 0.99).Save(ctx); n > 0 {
+		r.changed(ctx, parentID)
+	}
 	if parent != nil && parent.ParentID != "" && !jobstatus.Terminal(string(parent.Status)) {
 		// a grandparent that weighs its children's progress sees this one move
 		gp, err := r.DB.Job.Query().Where(job.ID(parent.ParentID)).Select(job.FieldType).Only(ctx)
@@ -298,6 +315,9 @@ func (r *Runner) maybeFinalize(ctx context.Context, parentID string) error {
 	default:
 		return err // transient: the task is retried and tries again
 	}
+	if err := r.finished(ctx, parentID); err != nil {
+		return err
+	}
 	p, err := r.DB.Job.Get(ctx, parentID)
 	if err != nil {
 		return err
@@ -324,6 +344,9 @@ func (r *Runner) queueChildren(ctx context.Context, parent *ent.Job) error {
 		if err := r.fail(ctx, parent.ID, &Failure{Code: "INTERNAL_ERROR", Message: "the job could not start its next stage; the error was logged"}); err != nil {
 			return err
 		}
+		if err := r.finished(ctx, parent.ID); err != nil {
+			return err
+		}
 		p, err := r.DB.Job.Get(ctx, parent.ID)
 		if err != nil {
 			return err
@@ -344,19 +367,7 @@ type refinalizeKey struct{}
 // always give the same id, so a stage's children created twice (a retried
 // task, concurrent finalizers) exist once. It keeps the parent's timestamp
 // part, so children sort right after their parent.
-func ChildID(parentID, key string) string {
-	body := strings.TrimPrefix(parentID, ids.Job+"_")
-	if len(body) != 26 {
-		body = strings.Repeat("0", 26)
-	}
-	h := sha256.Sum256([]byte(parentID + "\x00" + key))
-	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
-	var tail [16]byte
-	for i := range tail {
-		tail[i] = alphabet[h[i]&31]
-	}
-	return ids.Job + "_" + body[:10] + string(tail[:])
-}
+func ChildID(parentID, key string) string { return ids.Derived(ids.Job, parentID, key) }
 
 // AddChildOnce records parent's child named key (see ChildID) unless it
 // exists already. Like AddChild's, it is queued when the parent's handler or

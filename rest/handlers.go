@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
@@ -100,23 +101,11 @@ func (res resource[E, R]) show(a *API) http.HandlerFunc {
 }
 
 func isNil(v any) bool {
-	switch p := v.(type) {
-	case *ent.Project:
-		return p == nil
-	case *ent.File:
-		return p == nil
-	case *ent.Drawing:
-		return p == nil
-	case *ent.Sheet:
-		return p == nil
-	case *ent.Block:
-		return p == nil
-	case *ent.Overlay:
-		return p == nil
-	case *ent.Job:
-		return p == nil
+	if v == nil {
+		return true
 	}
-	return v == nil
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // notFoundAs turns Ent's not-found into the API's for kind/id.

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"path"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/jobs"
 )
 
@@ -22,19 +24,26 @@ var tileName = regexp.MustCompile(`^\d{1,2}/\d{1,5}_\d{1,5}\.png$`)
 // /tiles_files/{level}/{col}_{row}.png) and block images
 // (GET /v1/blocks/{id}/image) from the blob store.
 func (a *API) SheetImages(bucket *blob.Bucket) {
-	serve := func(w http.ResponseWriter, r *http.Request, suffix, ct string) {
+	// sheetKey is the image key of the sheet in the path, or "" when the
+	// answer (an error) was written
+	sheetKey := func(w http.ResponseWriter, r *http.Request) string {
 		id := r.PathValue("id")
 		s, err := a.r.Query().Sheet(r.Context(), id)
 		if err != nil {
 			a.fail(w, r, err)
-			return
+			return ""
 		}
 		if s == nil {
 			a.fail(w, r, notFound("sheet", id))
-			return
+			return ""
 		}
 		org, _ := tenant.Org(r.Context())
-		a.serveBlob(w, r, bucket, jobs.SheetKey(org, s.DrawingID, s.PageNumber)+suffix, ct, "sheet "+id+" has no such image")
+		return jobs.SheetKey(org, s.DrawingID, s.PageNumber)
+	}
+	serve := func(w http.ResponseWriter, r *http.Request, suffix, ct string) {
+		if key := sheetKey(w, r); key != "" {
+			a.serveBlob(w, r, bucket, key+suffix, ct, "sheet "+r.PathValue("id")+" has no such image")
+		}
 	}
 	a.mux.HandleFunc("GET /v1/sheets/{id}/image", func(w http.ResponseWriter, r *http.Request) {
 		switch v := r.URL.Query().Get("variant"); v {
@@ -69,8 +78,29 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 			a.fail(w, r, apierr.NotFoundf("no tile %q", t))
 			return
 		}
-		serve(w, r, "_files/"+t, "image/png")
+		key := sheetKey(w, r)
+		if key == "" {
+			return
+		}
+		rd, n, err := a.tiles(bucket).Tile(r.Context(), jobs.TilePack(key), t)
+		if errors.Is(err, tilepack.ErrNotFound) {
+			// sheets ingested before tile packs keep one object per tile
+			a.serveBlob(w, r, bucket, key+"_files/"+t, "image/png", "sheet "+r.PathValue("id")+" has no tile "+t)
+			return
+		}
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		defer rd.Close()
+		writeImage(w, rd, n, "image/png")
 	})
+}
+
+// tiles is the tile-pack reader of bucket (one per API, indexes cached).
+func (a *API) tiles(bucket *blob.Bucket) *tilepack.Reader {
+	a.tileOnce.Do(func() { a.tileReader = &tilepack.Reader{Bucket: bucket} })
+	return a.tileReader
 }
 
 // serveBlob streams one stored image.
@@ -85,8 +115,13 @@ func (a *API) serveBlob(w http.ResponseWriter, r *http.Request, bucket *blob.Buc
 		return
 	}
 	defer rd.Close()
+	writeImage(w, rd, rd.Size(), ct)
+}
+
+// writeImage answers with n bytes of content type ct from rd.
+func writeImage(w http.ResponseWriter, rd io.Reader, n int64, ct string) {
 	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Length", strconv.FormatInt(rd.Size(), 10))
+	w.Header().Set("Content-Length", strconv.FormatInt(n, 10))
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	_, _ = io.Copy(w, rd)
 }

@@ -786,6 +786,7 @@ func operations() []op {
 	for _, l := range listResources {
 		ops = append(ops, l.listOp(), l.getOp())
 	}
+	ops = append(ops, jobStreamOp())
 	noContent := map[int]node{204: {"description": "Deleted."}}
 	ops = append(ops,
 		op{method: "POST", path: "/v1/projects", id: "createProject", tag: "Projects", summary: "Create a project",
@@ -907,7 +908,7 @@ func operations() []op {
 			ok:   map[int]node{200: okJSON("The OpenAPI 3.1 document.", node{"type": "object"})},
 			errs: []int{400, 500}},
 	)
-	return ops
+	return append(ops, webhookOps()...)
 }
 
 // parseOp is POST /v1/parse.

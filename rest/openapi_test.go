@@ -43,7 +43,9 @@ import (
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
 )
 
@@ -441,7 +443,11 @@ func newAPIEnv(t *testing.T) *apiEnv {
 	log := slog.New(slog.DiscardHandler)
 	up := &uploads.Service{DB: st.Client, Bucket: bucket, Key: []byte("upload-key-for-tests"), PublicURL: "https://api.test",
 		UploadTTL: time.Minute, MaxSize: 1 << 20}
-	api := New(&graph.Resolver{Client: st.Client, Log: log, Uploads: up, Queue: queue, Blobs: bucket},
+	hooks, err := webhooks.New(st.Client, queue, rdb.Client, log, webhooks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := New(&graph.Resolver{Client: st.Client, Log: log, Uploads: up, Queue: queue, Blobs: bucket, Webhooks: hooks},
 		Options{CursorKey: []byte("cursor-key-for-tests"), Log: log})
 
 	// the routes as the server lays them out: /v1 behind authentication,
@@ -733,7 +739,12 @@ func TestOpenAPIMatchesRealResponses(t *testing.T) {
 
 	// the sheet's images, as the drawing pipeline stores them
 	png := []byte("\x89PNG\r\n\x1a\n")
-	for suffix, data := range map[string][]byte{".png": png, "-thumb.png": png, "_files/0/0_0.png": png,
+	pack, err := tilepack.Create(ctx, e.bucket, jobs.TilePack(jobs.SheetKey(testOrg, did, 1)))
+	if err != nil || pack.Put("0/0_0.png", png) != nil || pack.Close(ctx) != nil {
+		t.Fatalf("tile pack: %v", err)
+	}
+	// a tile of a sheet stored before packs, one object per tile
+	for suffix, data := range map[string][]byte{".png": png, "-thumb.png": png, "_files/1/0_0.png": png,
 		".dzi": []byte(`<?xml version="1.0"?><Image xmlns="http://schemas.microsoft.com/deepzoom/2008" Format="png" Overlap="0" TileSize="256"><Size Width="10800" Height="7200"/></Image>`)} {
 		if err := e.bucket.WriteAll(ctx, jobs.SheetKey(testOrg, did, 1)+suffix, data, nil); err != nil {
 			t.Fatal(err)
@@ -743,6 +754,7 @@ func TestOpenAPIMatchesRealResponses(t *testing.T) {
 	e.do(req{method: "GET", target: "/v1/sheets/" + sh.ID + "/image?variant=thumbnail"}, 200)
 	e.do(req{method: "GET", target: "/v1/sheets/" + sh.ID + "/tiles.dzi"}, 200)
 	e.do(req{method: "GET", target: "/v1/sheets/" + sh.ID + "/tiles_files/0/0_0.png"}, 200)
+	e.do(req{method: "GET", target: "/v1/sheets/" + sh.ID + "/tiles_files/1/0_0.png"}, 200)
 	e.do(req{method: "GET", target: "/v1/sheets/" + sh.ID + "/tiles_files/0/7_7.png"}, 404)
 	e.doInvalid(req{method: "GET", target: "/v1/sheets/" + sh.ID + "/image?variant=huge"}, 400)
 

@@ -1,7 +1,7 @@
 package rest
 
 import (
-	"encoding/json"
+	"github.com/plangraph/plangraph/internal/jobview"
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
@@ -123,46 +123,12 @@ func overlayOut(o *ent.Overlay) *Overlay {
 }
 
 // Target is what a job works on.
-type Target struct {
-	Type string `json:"type"`
-	ID   string `json:"id"`
-}
+type Target = jobview.Target
 
-// Job is the record of a long operation. Records use job_id, as the
-// specification's job representation requires.
-type Job struct {
-	JobID       string           `json:"job_id"`
-	Type        string           `json:"type"`
-	Status      string           `json:"status"`
-	Target      *Target          `json:"target"`
-	ProjectID   *string          `json:"project_id"`
-	ParentID    *string          `json:"parent_id"`
-	Progress    float64          `json:"progress"`
-	Error       *jobstatus.Error `json:"error"`
-	Results     json.RawMessage  `json:"results,omitempty"`
-	CreatedAt   time.Time        `json:"created_at"`
-	StartedAt   *time.Time       `json:"started_at"`
-	CompletedAt *time.Time       `json:"completed_at"`
-	Parent      *Job             `json:"parent,omitempty"`
-}
+// Job is the record of a long operation (see jobview).
+type Job = jobview.Job
 
-func jobOut(j *ent.Job) *Job {
-	out := &Job{JobID: j.ID, Type: j.Type, Status: string(j.Status), Progress: j.Progress, Error: j.Error,
-		CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, CompletedAt: j.CompletedAt}
-	if len(j.Result) > 0 {
-		out.Results = j.Result
-	}
-	if j.TargetType != "" {
-		out.Target = &Target{Type: string(j.TargetType), ID: j.TargetID}
-	}
-	if j.ProjectID != "" {
-		out.ProjectID = &j.ProjectID
-	}
-	if j.ParentID != "" {
-		out.ParentID = &j.ParentID
-	}
-	return out
-}
+func jobOut(j *ent.Job) *Job { return jobview.Of(j) }
 
 // Accepted is the 202 body of a request that queued a job.
 type Accepted struct {
@@ -174,8 +140,6 @@ type Accepted struct {
 
 func acceptedOut(j *ent.Job) Accepted {
 	a := Accepted{JobID: j.ID, Type: j.Type, Status: jobstatus.Accepted(string(j.Status))}
-	if j.TargetType != "" {
-		a.Target = &Target{Type: string(j.TargetType), ID: j.TargetID}
-	}
+	a.Target = jobview.TargetOf(j)
 	return a
 }

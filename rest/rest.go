@@ -6,11 +6,13 @@ package rest
 import (
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/cursor"
 	"github.com/plangraph/plangraph/internal/httpx"
+	"github.com/plangraph/plangraph/internal/tilepack"
 )
 
 // API serves /v1.
@@ -23,6 +25,8 @@ type API struct {
 	log          *slog.Logger
 	mux          *http.ServeMux
 	idem         http.Handler // mux behind Idempotency-Key handling
+	tileOnce     sync.Once
+	tileReader   *tilepack.Reader
 }
 
 // Options configure the API.
@@ -49,7 +53,9 @@ func New(r *graph.Resolver, o Options) *API {
 
 func (a *API) routes() {
 	a.resources()
+	a.webhooks()
 	a.mux.HandleFunc("POST /v1/parse", a.parse)
+	a.mux.HandleFunc("GET /v1/jobs/{id}/stream", a.jobStream)
 }
 
 // bodyLimit is the largest body r may have.

@@ -4,13 +4,22 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
+	"syscall"
 	"time"
 
 	"github.com/plangraph/plangraph/ent/block"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/bench"
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/symbols"
 )
 
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -52,19 +61,24 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		page := fs.Int("page", 1, "page to render (1-based)")
 		dpi := fs.Int("dpi", 300, "DPI")
 		runs := fs.Int("runs", 3, "runs of each; the best time counts")
+		ingest := fs.Bool("ingest", true, "also time the whole ingestion of FILE (every page) against the render time")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
 		if fs.NArg() != 1 {
-			return fmt.Errorf("usage: plangraph bench render [--page N] [--dpi D] FILE.pdf")
+			return fmt.Errorf("usage: plangraph bench render [--page N] [--dpi D] [--ingest=false] FILE.pdf")
 		}
-		_, err := bench.Render(ctx, fs.Arg(0), *page, *dpi, *runs, stdout)
-		return err
+		res, err := bench.Render(ctx, fs.Arg(0), *page, *dpi, *runs, stdout)
+		if err != nil || !*ingest {
+			return err
+		}
+		return benchIngest(ctx, fs.Arg(0), *dpi, res.Ours, stdout)
 	case "sesyd":
 		fs := flag.NewFlagSet("plangraph bench sesyd", flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		limit := fs.Int("plans", 0, "score only the first N plans (0: all)")
 		skip := fs.Int("skip", 0, "leave out the first N plans")
+		direct := fs.Bool("direct", false, "run the matcher on the plan images directly instead of uploading and parsing them through the service")
 		cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
@@ -77,7 +91,20 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if fs.NArg() != 1 {
 			return fmt.Errorf("usage: plangraph bench sesyd [--plans N] DIR (DIR/models/*.tiff, DIR/plans/*.tiff + *.xml)")
 		}
-		_, err = bench.SESYD(ctx, fs.Arg(0), *skip, *limit, stdout)
+		if *direct {
+			_, err = bench.SESYD(ctx, fs.Arg(0), *skip, *limit, bench.MatchDirect, stdout)
+			return err
+		}
+		legend, err := readLegendDir(filepath.Join(fs.Arg(0), "models"))
+		if err != nil {
+			return err
+		}
+		l, err := openLocal(ctx, "", 300, stderr)
+		if err != nil {
+			return err
+		}
+		defer l.close()
+		_, err = bench.SESYD(ctx, fs.Arg(0), *skip, *limit, l.sesydDetect(legend), stdout)
 		return err
 	case "synth":
 		return benchSynth(ctx, args[1:], stdout, stderr)
@@ -134,15 +161,10 @@ func (l *local) synthParser(progress io.Writer) bench.SynthParse {
 			return p, err
 		}
 		p.Result = res
-		var ids []string
+		ids := instanceBlocks(res)
 		for _, lg := range res.Legend {
 			if lg.BlockID != nil {
 				ids = append(ids, *lg.BlockID)
-			}
-		}
-		for _, s := range res.Symbols {
-			for _, in := range s.Instances {
-				ids = append(ids, in.BlockID)
 			}
 		}
 		blocks, err := l.app.Store.Client.Block.Query().Where(block.IDIn(ids...)).WithSheet().All(l.ctx)
@@ -153,6 +175,88 @@ func (l *local) synthParser(progress io.Writer) bench.SynthParse {
 			p.Blocks[b.ID] = bench.SynthBlock{Page: b.Edges.Sheet.PageNumber, Bounds: b.Bounds, DPI: b.Edges.Sheet.Dpi}
 		}
 		return p, nil
+	}
+}
+
+// instanceBlocks lists the blocks of a parse result's instances.
+func instanceBlocks(res jobs.ParseResult) []string {
+	var ids []string
+	for _, s := range res.Symbols {
+		for _, in := range s.Instances {
+			ids = append(ids, in.BlockID)
+		}
+	}
+	return ids
+}
+
+// benchIngest times the drawing job of file (every stage of every page,
+// from its creation to its completion) in a throwaway local instance and
+// compares it with one page's render time.
+func benchIngest(ctx context.Context, file string, dpi int, render time.Duration, stdout io.Writer) error {
+	l, err := openLocal(ctx, "", dpi, io.Discard)
+	if err != nil {
+		return err
+	}
+	defer l.close()
+	f, err := l.upload(file)
+	if err != nil {
+		return err
+	}
+	res, err := l.app.Resolver.Mutation().CreateDrawing(l.ctx, generated.CreateDrawingInput{ProjectID: l.project, FileID: f.ID})
+	if err != nil {
+		return err
+	}
+	j, err := waitJob(l.ctx, l.app.Store.Client, res.Job.ID, io.Discard)
+	if err != nil {
+		return err
+	}
+	if j.Status != job.StatusCompleted || j.CompletedAt == nil {
+		return fmt.Errorf("ingest of %s ended %s %+v", file, j.Status, j.Error)
+	}
+	pages, err := l.app.Store.Client.Sheet.Query().Where(sheet.DrawingID(res.Drawing.ID)).Count(l.ctx)
+	if err != nil {
+		return err
+	}
+	took := j.CompletedAt.Sub(j.CreatedAt)
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Fprintf(stdout, "whole ingest of %s (%d pages: render, text, OCR where needed, metadata, images, tiles, blocks): %.2f s = %.1f× one page's render time (%.2f s per page = %.1f×); peak RSS %.0f MB\n",
+		filepath.Base(file), pages, took.Seconds(), took.Seconds()/render.Seconds(),
+		took.Seconds()/float64(max(pages, 1)), took.Seconds()/float64(max(pages, 1))/render.Seconds(), float64(ru.Maxrss)/1024)
+	return nil
+}
+
+// sesydDetect uploads a plan to l, parses it with legend as the request's
+// symbols (data URLs), and places the instances on the plan.
+func (l *local) sesydDetect(legend []*generated.ParseLegendSymbolInput) bench.SESYDDetect {
+	return func(ctx context.Context, path string, _ *image.Gray, tmpls []symbols.Template) ([]symbols.Detection, string, error) {
+		index := map[string]int{}
+		for i, t := range tmpls {
+			index[t.Label] = i
+		}
+		opts := &generated.ParseOptions{Symbols: &generated.ParseSymbolOptions{Legend: legend}}
+		j, res, err := l.parseFile(path, opts, io.Discard)
+		if err != nil {
+			return nil, "", err
+		}
+		blocks, err := l.app.Store.Client.Block.Query().Where(block.IDIn(instanceBlocks(res)...)).All(l.ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		at := map[string]geom.Box{}
+		for _, b := range blocks {
+			at[b.ID] = b.Bounds
+		}
+		var dets []symbols.Detection
+		for _, s := range res.Symbols {
+			for _, in := range s.Instances {
+				o := at[in.BlockID]
+				dets = append(dets, symbols.Detection{Template: index[s.Label], Label: s.Label, Confidence: in.Confidence,
+					Box: in.Bounds.Translate(o.XMin, o.YMin)})
+			}
+		}
+		views, _ := l.app.Store.Client.Job.Query().Where(job.ParentID(j.ID), job.Type(jobs.TypeSymbolMatch)).Count(l.ctx)
+		return dets, fmt.Sprintf("uploaded and parsed: %d view blocks searched, %d warnings", views, len(res.Warnings)), nil
 	}
 }
 

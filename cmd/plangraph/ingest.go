@@ -17,6 +17,7 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/server"
 	"github.com/plangraph/plangraph/vision/layout"
@@ -32,6 +33,7 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dpi := fs.Int("dpi", 300, "render DPI (72 to 600)")
 	keep := fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)")
 	debugDir := fs.String("debug-dir", "", "write page-N.png pictures with the blocks found drawn on each page")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: plangraph ingest [flags] FILE\n\nReads a PDF, PNG, JPEG or TIFF into sheets (number, title, discipline, size).\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -44,6 +46,11 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("one FILE is required")
 	}
 	path := fs.Arg(0)
+	stop, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	l, err := openLocal(ctx, *keep, *dpi, stderr)
 	if err != nil {
 		return err
@@ -78,19 +85,34 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	type blockRow struct {
+		Type        string   `json:"type"`
+		Title       string   `json:"title"`
+		Scale       string   `json:"scale"`
+		Description string   `json:"description"`
+		Bounds      geom.Box `json:"bounds"`
+	}
 	type row struct {
-		Page        int    `json:"page_number"`
-		SheetNumber string `json:"sheet_number"`
-		Title       string `json:"title"`
-		Discipline  string `json:"discipline"`
-		Revision    string `json:"revision"`
-		Width       int    `json:"width"`
-		Height      int    `json:"height"`
-		DPI         int    `json:"dpi"`
+		Page        int        `json:"page_number"`
+		SheetNumber string     `json:"sheet_number"`
+		Title       string     `json:"title"`
+		Discipline  string     `json:"discipline"`
+		Revision    string     `json:"revision"`
+		Width       int        `json:"width"`
+		Height      int        `json:"height"`
+		DPI         int        `json:"dpi"`
+		Blocks      []blockRow `json:"blocks"`
 	}
 	rows := make([]row, len(sheets))
 	for i, s := range sheets {
-		rows[i] = row{s.PageNumber, s.SheetNumber, s.Title, s.Discipline, s.Revision, s.Width, s.Height, s.Dpi}
+		rows[i] = row{s.PageNumber, s.SheetNumber, s.Title, s.Discipline, s.Revision, s.Width, s.Height, s.Dpi, []blockRow{}}
+		blocks, err := app.Store.Client.Block.Query().Where(block.SheetID(s.ID)).Order(ent.Asc(block.FieldCreatedAt), ent.Asc(block.FieldID)).All(ctx)
+		if err != nil {
+			return err
+		}
+		for _, b := range blocks {
+			rows[i].Blocks = append(rows[i].Blocks, blockRow{string(b.Type), b.Title, b.Scale, b.Description, b.Bounds})
+		}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -129,6 +129,55 @@ var (
 			},
 		},
 	}
+	// EventsColumns holds the columns for the "events" table.
+	EventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "org_id", Type: field.TypeString},
+		{Name: "type", Type: field.TypeString},
+		{Name: "project_id", Type: field.TypeString, Nullable: true},
+		{Name: "root_job_id", Type: field.TypeString, Nullable: true},
+		{Name: "job_path", Type: field.TypeString, Nullable: true},
+		{Name: "data", Type: field.TypeJSON},
+		{Name: "dispatched", Type: field.TypeBool, Default: false},
+		{Name: "job_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// EventsTable holds the schema information for the "events" table.
+	EventsTable = &schema.Table{
+		Name:       "events",
+		Columns:    EventsColumns,
+		PrimaryKey: []*schema.Column{EventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "events_jobs_events",
+				Columns:    []*schema.Column{EventsColumns[9]},
+				RefColumns: []*schema.Column{JobsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "event_org_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[1], EventsColumns[0]},
+			},
+			{
+				Name:    "event_root_job_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[5], EventsColumns[1], EventsColumns[0]},
+			},
+			{
+				Name:    "event_project_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[4], EventsColumns[1], EventsColumns[0]},
+			},
+			{
+				Name:    "event_dispatched_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[8], EventsColumns[1]},
+			},
+		},
+	}
 	// FeaturesColumns holds the columns for the "features" table.
 	FeaturesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -533,11 +582,86 @@ var (
 			},
 		},
 	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "org_id", Type: field.TypeString},
+		{Name: "event_id", Type: field.TypeString},
+		{Name: "event_type", Type: field.TypeString},
+		{Name: "attempt", Type: field.TypeInt},
+		{Name: "manual", Type: field.TypeBool, Default: false},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"succeeded", "failed"}},
+		{Name: "response_status", Type: field.TypeInt, Nullable: true},
+		{Name: "error", Type: field.TypeString, Nullable: true, Size: 1000},
+		{Name: "latency_ms", Type: field.TypeInt},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "endpoint_id", Type: field.TypeString, Size: 64},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_deliveries_webhook_endpoints_deliveries",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[12]},
+				RefColumns: []*schema.Column{WebhookEndpointsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_org_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[2], WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[0]},
+			},
+			{
+				Name:    "webhookdelivery_endpoint_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[12], WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[0]},
+			},
+			{
+				Name:    "webhookdelivery_event_id_endpoint_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[3], WebhookDeliveriesColumns[12]},
+			},
+		},
+	}
+	// WebhookEndpointsColumns holds the columns for the "webhook_endpoints" table.
+	WebhookEndpointsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "org_id", Type: field.TypeString},
+		{Name: "url", Type: field.TypeString, Size: 2048},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "events", Type: field.TypeJSON, Nullable: true},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "secret", Type: field.TypeString},
+		{Name: "previous_secret", Type: field.TypeString, Nullable: true},
+		{Name: "previous_secret_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// WebhookEndpointsTable holds the schema information for the "webhook_endpoints" table.
+	WebhookEndpointsTable = &schema.Table{
+		Name:       "webhook_endpoints",
+		Columns:    WebhookEndpointsColumns,
+		PrimaryKey: []*schema.Column{WebhookEndpointsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookendpoint_org_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookEndpointsColumns[2], WebhookEndpointsColumns[1], WebhookEndpointsColumns[0]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APIKeysTable,
 		BlocksTable,
 		DrawingsTable,
+		EventsTable,
 		FeaturesTable,
 		FilesTable,
 		IdempotencyRecordsTable,
@@ -547,6 +671,8 @@ var (
 		ProjectsTable,
 		SettingsTable,
 		SheetsTable,
+		WebhookDeliveriesTable,
+		WebhookEndpointsTable,
 	}
 )
 
@@ -558,6 +684,7 @@ func init() {
 	BlocksTable.ForeignKeys[0].RefTable = SheetsTable
 	DrawingsTable.ForeignKeys[0].RefTable = FilesTable
 	DrawingsTable.ForeignKeys[1].RefTable = ProjectsTable
+	EventsTable.ForeignKeys[0].RefTable = JobsTable
 	FeaturesTable.ForeignKeys[0].RefTable = BlocksTable
 	FeaturesTable.ForeignKeys[1].RefTable = FeaturesTable
 	FeaturesTable.ForeignKeys[2].RefTable = JobsTable
@@ -569,4 +696,5 @@ func init() {
 	OverlaysTable.ForeignKeys[2].RefTable = JobsTable
 	OverlaysTable.ForeignKeys[3].RefTable = ProjectsTable
 	SheetsTable.ForeignKeys[0].RefTable = DrawingsTable
+	WebhookDeliveriesTable.ForeignKeys[0].RefTable = WebhookEndpointsTable
 }

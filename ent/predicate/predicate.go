@@ -15,6 +15,9 @@ type Block func(*sql.Selector)
 // Drawing is the predicate function for drawing builders.
 type Drawing func(*sql.Selector)
 
+// Event is the predicate function for event builders.
+type Event func(*sql.Selector)
+
 // Feature is the predicate function for feature builders.
 type Feature func(*sql.Selector)
 
@@ -41,3 +44,9 @@ type Setting func(*sql.Selector)
 
 // Sheet is the predicate function for sheet builders.
 type Sheet func(*sql.Selector)
+
+// WebhookDelivery is the predicate function for webhookdelivery builders.
+type WebhookDelivery func(*sql.Selector)
+
+// WebhookEndpoint is the predicate function for webhookendpoint builders.
+type WebhookEndpoint func(*sql.Selector)

@@ -8,6 +8,7 @@ import (
 	"github.com/plangraph/plangraph/ent/apikey"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/drawing"
+	"github.com/plangraph/plangraph/ent/event"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/ent/idempotencyrecord"
@@ -18,6 +19,8 @@ import (
 	"github.com/plangraph/plangraph/ent/schema"
 	"github.com/plangraph/plangraph/ent/setting"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/ent/webhookendpoint"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -174,6 +177,53 @@ func init() {
 	// drawing.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	drawing.IDValidator = func() func(string) error {
 		validators := drawingDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	eventMixin := schema.Event{}.Mixin()
+	eventMixinHooks1 := eventMixin[1].Hooks()
+	event.Hooks[0] = eventMixinHooks1[0]
+	eventMixinInters1 := eventMixin[1].Interceptors()
+	event.Interceptors[0] = eventMixinInters1[0]
+	eventMixinFields0 := eventMixin[0].Fields()
+	_ = eventMixinFields0
+	eventMixinFields1 := eventMixin[1].Fields()
+	_ = eventMixinFields1
+	eventFields := schema.Event{}.Fields()
+	_ = eventFields
+	// eventDescCreatedAt is the schema descriptor for created_at field.
+	eventDescCreatedAt := eventMixinFields0[1].Descriptor()
+	// event.DefaultCreatedAt holds the default value on creation for the created_at field.
+	event.DefaultCreatedAt = eventDescCreatedAt.Default.(func() time.Time)
+	// eventDescOrgID is the schema descriptor for org_id field.
+	eventDescOrgID := eventMixinFields1[0].Descriptor()
+	// event.OrgIDValidator is a validator for the "org_id" field. It is called by the builders before save.
+	event.OrgIDValidator = eventDescOrgID.Validators[0].(func(string) error)
+	// eventDescType is the schema descriptor for type field.
+	eventDescType := eventFields[0].Descriptor()
+	// event.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	event.TypeValidator = eventDescType.Validators[0].(func(string) error)
+	// eventDescDispatched is the schema descriptor for dispatched field.
+	eventDescDispatched := eventFields[6].Descriptor()
+	// event.DefaultDispatched holds the default value on creation for the dispatched field.
+	event.DefaultDispatched = eventDescDispatched.Default.(bool)
+	// eventDescID is the schema descriptor for id field.
+	eventDescID := eventMixinFields0[0].Descriptor()
+	// event.DefaultID holds the default value on creation for the id field.
+	event.DefaultID = eventDescID.Default.(func() string)
+	// event.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	event.IDValidator = func() func(string) error {
+		validators := eventDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -680,6 +730,148 @@ func init() {
 	// sheet.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sheet.IDValidator = func() func(string) error {
 		validators := sheetDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	webhookdeliveryMixin := schema.WebhookDelivery{}.Mixin()
+	webhookdeliveryMixinHooks1 := webhookdeliveryMixin[1].Hooks()
+	webhookdelivery.Hooks[0] = webhookdeliveryMixinHooks1[0]
+	webhookdeliveryMixinInters1 := webhookdeliveryMixin[1].Interceptors()
+	webhookdelivery.Interceptors[0] = webhookdeliveryMixinInters1[0]
+	webhookdeliveryMixinFields0 := webhookdeliveryMixin[0].Fields()
+	_ = webhookdeliveryMixinFields0
+	webhookdeliveryMixinFields1 := webhookdeliveryMixin[1].Fields()
+	_ = webhookdeliveryMixinFields1
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryMixinFields0[1].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryDescOrgID is the schema descriptor for org_id field.
+	webhookdeliveryDescOrgID := webhookdeliveryMixinFields1[0].Descriptor()
+	// webhookdelivery.OrgIDValidator is a validator for the "org_id" field. It is called by the builders before save.
+	webhookdelivery.OrgIDValidator = webhookdeliveryDescOrgID.Validators[0].(func(string) error)
+	// webhookdeliveryDescEndpointID is the schema descriptor for endpoint_id field.
+	webhookdeliveryDescEndpointID := webhookdeliveryFields[0].Descriptor()
+	// webhookdelivery.EndpointIDValidator is a validator for the "endpoint_id" field. It is called by the builders before save.
+	webhookdelivery.EndpointIDValidator = webhookdeliveryDescEndpointID.Validators[0].(func(string) error)
+	// webhookdeliveryDescEventID is the schema descriptor for event_id field.
+	webhookdeliveryDescEventID := webhookdeliveryFields[1].Descriptor()
+	// webhookdelivery.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	webhookdelivery.EventIDValidator = webhookdeliveryDescEventID.Validators[0].(func(string) error)
+	// webhookdeliveryDescEventType is the schema descriptor for event_type field.
+	webhookdeliveryDescEventType := webhookdeliveryFields[2].Descriptor()
+	// webhookdelivery.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
+	webhookdelivery.EventTypeValidator = webhookdeliveryDescEventType.Validators[0].(func(string) error)
+	// webhookdeliveryDescAttempt is the schema descriptor for attempt field.
+	webhookdeliveryDescAttempt := webhookdeliveryFields[3].Descriptor()
+	// webhookdelivery.AttemptValidator is a validator for the "attempt" field. It is called by the builders before save.
+	webhookdelivery.AttemptValidator = webhookdeliveryDescAttempt.Validators[0].(func(int) error)
+	// webhookdeliveryDescManual is the schema descriptor for manual field.
+	webhookdeliveryDescManual := webhookdeliveryFields[4].Descriptor()
+	// webhookdelivery.DefaultManual holds the default value on creation for the manual field.
+	webhookdelivery.DefaultManual = webhookdeliveryDescManual.Default.(bool)
+	// webhookdeliveryDescError is the schema descriptor for error field.
+	webhookdeliveryDescError := webhookdeliveryFields[7].Descriptor()
+	// webhookdelivery.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	webhookdelivery.ErrorValidator = webhookdeliveryDescError.Validators[0].(func(string) error)
+	// webhookdeliveryDescLatencyMs is the schema descriptor for latency_ms field.
+	webhookdeliveryDescLatencyMs := webhookdeliveryFields[8].Descriptor()
+	// webhookdelivery.LatencyMsValidator is a validator for the "latency_ms" field. It is called by the builders before save.
+	webhookdelivery.LatencyMsValidator = webhookdeliveryDescLatencyMs.Validators[0].(func(int) error)
+	// webhookdeliveryDescID is the schema descriptor for id field.
+	webhookdeliveryDescID := webhookdeliveryMixinFields0[0].Descriptor()
+	// webhookdelivery.DefaultID holds the default value on creation for the id field.
+	webhookdelivery.DefaultID = webhookdeliveryDescID.Default.(func() string)
+	// webhookdelivery.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookdelivery.IDValidator = func() func(string) error {
+		validators := webhookdeliveryDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	webhookendpointMixin := schema.WebhookEndpoint{}.Mixin()
+	webhookendpointMixinHooks1 := webhookendpointMixin[1].Hooks()
+	webhookendpoint.Hooks[0] = webhookendpointMixinHooks1[0]
+	webhookendpointMixinInters1 := webhookendpointMixin[1].Interceptors()
+	webhookendpoint.Interceptors[0] = webhookendpointMixinInters1[0]
+	webhookendpointMixinFields0 := webhookendpointMixin[0].Fields()
+	_ = webhookendpointMixinFields0
+	webhookendpointMixinFields1 := webhookendpointMixin[1].Fields()
+	_ = webhookendpointMixinFields1
+	webhookendpointFields := schema.WebhookEndpoint{}.Fields()
+	_ = webhookendpointFields
+	// webhookendpointDescCreatedAt is the schema descriptor for created_at field.
+	webhookendpointDescCreatedAt := webhookendpointMixinFields0[1].Descriptor()
+	// webhookendpoint.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookendpoint.DefaultCreatedAt = webhookendpointDescCreatedAt.Default.(func() time.Time)
+	// webhookendpointDescOrgID is the schema descriptor for org_id field.
+	webhookendpointDescOrgID := webhookendpointMixinFields1[0].Descriptor()
+	// webhookendpoint.OrgIDValidator is a validator for the "org_id" field. It is called by the builders before save.
+	webhookendpoint.OrgIDValidator = webhookendpointDescOrgID.Validators[0].(func(string) error)
+	// webhookendpointDescURL is the schema descriptor for url field.
+	webhookendpointDescURL := webhookendpointFields[0].Descriptor()
+	// webhookendpoint.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	webhookendpoint.URLValidator = func() func(string) error {
+		validators := webhookendpointDescURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(url string) error {
+			for _, fn := range fns {
+				if err := fn(url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookendpointDescDescription is the schema descriptor for description field.
+	webhookendpointDescDescription := webhookendpointFields[1].Descriptor()
+	// webhookendpoint.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	webhookendpoint.DescriptionValidator = webhookendpointDescDescription.Validators[0].(func(string) error)
+	// webhookendpointDescEnabled is the schema descriptor for enabled field.
+	webhookendpointDescEnabled := webhookendpointFields[3].Descriptor()
+	// webhookendpoint.DefaultEnabled holds the default value on creation for the enabled field.
+	webhookendpoint.DefaultEnabled = webhookendpointDescEnabled.Default.(bool)
+	// webhookendpointDescSecret is the schema descriptor for secret field.
+	webhookendpointDescSecret := webhookendpointFields[4].Descriptor()
+	// webhookendpoint.SecretValidator is a validator for the "secret" field. It is called by the builders before save.
+	webhookendpoint.SecretValidator = webhookendpointDescSecret.Validators[0].(func(string) error)
+	// webhookendpointDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookendpointDescUpdatedAt := webhookendpointFields[7].Descriptor()
+	// webhookendpoint.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookendpoint.DefaultUpdatedAt = webhookendpointDescUpdatedAt.Default.(func() time.Time)
+	// webhookendpoint.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookendpoint.UpdateDefaultUpdatedAt = webhookendpointDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookendpointDescID is the schema descriptor for id field.
+	webhookendpointDescID := webhookendpointMixinFields0[0].Descriptor()
+	// webhookendpoint.DefaultID holds the default value on creation for the id field.
+	webhookendpoint.DefaultID = webhookendpointDescID.Default.(func() string)
+	// webhookendpoint.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookendpoint.IDValidator = func() func(string) error {
+		validators := webhookendpointDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -42,6 +42,7 @@ func (Job) Edges() []ent.Edge {
 		edge.To("children", Job.Type).Annotations(entgql.RelayConnection(), cascade()).
 			From("parent").Field("parent_id").Unique().Immutable(),
 		edge.To("features", Feature.Type).Annotations(entgql.RelayConnection(), cascade()),
+		edge.To("events", Event.Type).Annotations(entgql.Skip(entgql.SkipAll), cascade()),
 	}
 }
 

@@ -27,6 +27,19 @@ type CreateFileUploadInput struct {
 	Size int `json:"size"`
 }
 
+// A URL the organization's events are POSTed to, signed the Standard Webhooks
+// way (REST: /v1/webhook_endpoints). Field names in validation errors follow the
+// REST request (url, events, description).
+type CreateWebhookEndpointInput struct {
+	// https only, at most 2048 characters, no user:password; must not resolve to a private, loopback or link-local address (unless the operator allows it).
+	URL         string  `json:"url"`
+	Description *string `json:"description,omitempty"`
+	// Event types to send (parse.completed) or every type of a kind (parse.*); empty or absent sends every type. webhookEventTypes lists them.
+	Events []string `json:"events,omitempty"`
+	// Defaults to true.
+	Enabled *bool `json:"enabled,omitempty"`
+}
+
 type DrawingPatch struct {
 	Name *string `json:"name,omitempty"`
 }
@@ -44,6 +57,18 @@ type FileUpload struct {
 	Method    string          `json:"method"`
 	Headers   json.RawMessage `json:"headers"`
 	ExpiresAt time.Time       `json:"expiresAt"`
+}
+
+// An event recorded about a job or one of the jobs below it, as webhooks
+// deliver it ({id, type, created_at, data}) and GET /v1/jobs/{id}/stream sends it.
+type JobEvent struct {
+	// evt_…; the same event always has the same id (de-duplicate on it).
+	ID string `json:"id"`
+	// parse.started, parse.child.completed, parse.block.completed, parse.completed, drawing.child.completed, …
+	Type      string    `json:"type"`
+	CreatedAt time.Time `json:"createdAt"`
+	// The event's data, in the shape of its type.
+	Data json.RawMessage `json:"data"`
 }
 
 type ParseAnnotationOptions struct {
@@ -133,4 +158,34 @@ type SheetPatch struct {
 	SheetNumber *string `json:"sheetNumber,omitempty"`
 	Title       *string `json:"title,omitempty"`
 	Discipline  *string `json:"discipline,omitempty"`
+}
+
+// Live progress over WebSocket (graphql-transport-ws, or the legacy graphql-ws),
+// at /graphql. Authenticate in connection_init ({"apiKey": "sk_…"} or
+// {"Authorization": "Bearer sk_…"}) or with the upgrade request's Authorization
+// header. A job or project of another organization is an error, as a missing one.
+type Subscription struct {
+}
+
+// Fields to change; absent fields keep their value (events: [] sends every type).
+type UpdateWebhookEndpointInput struct {
+	URL         *string  `json:"url,omitempty"`
+	Description *string  `json:"description,omitempty"`
+	Events      []string `json:"events,omitempty"`
+	Enabled     *bool    `json:"enabled,omitempty"`
+}
+
+// An endpoint and its signing secret, which only createWebhookEndpoint and rotateWebhookEndpointSecret return.
+type WebhookEndpointWithSecret struct {
+	Endpoint *ent.WebhookEndpoint `json:"endpoint"`
+	// whsec_ + base64 of the HMAC-SHA256 key (Standard Webhooks).
+	Secret string `json:"secret"`
+}
+
+// A manual redelivery that was queued; its attempt appears in the endpoint's deliveries with manual: true.
+type WebhookRedelivery struct {
+	EndpointID string    `json:"endpointID"`
+	EventID    string    `json:"eventID"`
+	EventType  string    `json:"eventType"`
+	QueuedAt   time.Time `json:"queuedAt"`
 }

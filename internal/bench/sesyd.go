@@ -2,14 +2,11 @@ package bench
 
 import (
 	"context"
-	"encoding/xml"
 	"fmt"
 	"image"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -26,11 +23,30 @@ type SESYDResult struct {
 	PeakRSSMB float64
 }
 
-// SESYD scores the symbol matcher on a SESYD-style folder: DIR/models/*.tiff
+// SESYDDetect finds the legend's symbols on the plan stored at path (img is
+// its image): labelled boxes in plan pixels, and a note for the report.
+type SESYDDetect func(ctx context.Context, path string, img *image.Gray, legend []symbols.Template) ([]symbols.Detection, string, error)
+
+// MatchDirect runs the matcher on the plan image in this process, without
+// the service around it.
+func MatchDirect(ctx context.Context, _ string, img *image.Gray, legend []symbols.Template) ([]symbols.Detection, string, error) {
+	m, err := symbols.Match(ctx, img, legend, symbols.Options{})
+	if err != nil {
+		return nil, "", err
+	}
+	return m.Detections, fmt.Sprintf("%d candidates: %.1f s, refine %.1f s", m.Stats.Candidates, m.Stats.RingTime.Seconds(),
+		m.Stats.RefineTime.Seconds()), nil
+}
+
+// SESYD scores symbol detection on a SESYD-style folder: DIR/models/*.tiff
 // are the legend (file name = label), DIR/plans/*.tiff the plans with
 // ground truth in *.xml. A detection is right when its label matches and
 // IoU ≥ 0.5. skip plans are left out, then limit > 0 takes only the first.
-func SESYD(ctx context.Context, dir string, skip, limit int, out io.Writer) (SESYDResult, error) {
+// detect finds the symbols (MatchDirect when nil).
+func SESYD(ctx context.Context, dir string, skip, limit int, detect SESYDDetect, out io.Writer) (SESYDResult, error) {
+	if detect == nil {
+		detect = MatchDirect
+	}
 	res := SESYDResult{PerLabel: map[string]symbols.Counts{}}
 	models, _ := filepath.Glob(filepath.Join(dir, "models", "*.tiff"))
 	if len(models) == 0 {
@@ -56,28 +72,27 @@ func SESYD(ctx context.Context, dir string, skip, limit int, out io.Writer) (SES
 		if err != nil {
 			return res, err
 		}
-		truth, err := sesydTruth(strings.TrimSuffix(p, filepath.Ext(p)) + ".xml")
+		truth, err := symbols.ReadSESYDTruth(strings.TrimSuffix(p, filepath.Ext(p)) + ".xml")
 		if err != nil {
 			return res, err
 		}
 		st := time.Now()
-		m, err := symbols.Match(ctx, img, tmpls, symbols.Options{})
+		dets, note, err := detect(ctx, p, img, tmpls)
 		if err != nil {
 			return res, err
 		}
 		el := time.Since(st)
 		res.PerPlan = append(res.PerPlan, el)
 		var plan symbols.Counts
-		for l, c := range symbols.Score(m.Detections, truth, 0.5) {
+		for l, c := range symbols.Score(dets, truth, 0.5) {
 			plan.Add(c)
 			t := res.PerLabel[l]
 			t.Add(c)
 			res.PerLabel[l] = t
 		}
 		res.Overall.Add(plan)
-		fmt.Fprintf(out, "%s: %d instances, %d detections, P %.3f R %.3f F1 %.3f, %.1f s (%d candidates: %.1f s, refine %.1f s)\n",
-			filepath.Base(p), len(truth), len(m.Detections), plan.Precision(), plan.Recall(), plan.F1(), el.Seconds(),
-			m.Stats.Candidates, m.Stats.RingTime.Seconds(), m.Stats.RefineTime.Seconds())
+		fmt.Fprintf(out, "%s: %d instances, %d detections, P %.3f R %.3f F1 %.3f, %.1f s (%s)\n",
+			filepath.Base(p), len(truth), len(dets), plan.Precision(), plan.Recall(), plan.F1(), el.Seconds(), note)
 	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
@@ -113,45 +128,4 @@ func loadRaster(path string) (*image.Gray, error) {
 	}
 	defer d.Close()
 	return d.Render(0)
-}
-
-// sesydTruth reads SESYD ground truth: <gom.std.OSymbol label x0 y0 x1 y1>.
-func sesydTruth(path string) ([]symbols.Truth, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []symbols.Truth
-	dec := xml.NewDecoder(f)
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "gom.std.OSymbol" {
-			continue
-		}
-		var t symbols.Truth
-		for _, a := range se.Attr {
-			v, _ := strconv.ParseFloat(a.Value, 64)
-			switch a.Name.Local {
-			case "label":
-				t.Label = a.Value
-			case "x0":
-				t.Box.XMin = v
-			case "y0":
-				t.Box.YMin = v
-			case "x1":
-				t.Box.XMax = v
-			case "y1":
-				t.Box.YMax = v
-			}
-		}
-		out = append(out, t)
-	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plangraph/plangraph/internal/wsgorilla"
 )
 
 // Config is every setting of the service.
@@ -31,6 +33,10 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxUploadBytes bounds one uploaded file.
 	MaxUploadBytes int64
+	// AllowedOrigins are the browser origins (comma separated,
+	// scheme://host[:port], scheme://*.domain, or *) besides the service's
+	// own that may open GraphQL websockets.
+	AllowedOrigins string
 	// Rate limits per API key, requests per second and burst, for
 	// management and vision operations.
 	RateManagement, BurstManagement int
@@ -46,6 +52,18 @@ type Config struct {
 	// "*.example.com" for subdomains) whose https URLs parse may fetch
 	// symbol images from; empty fetches none.
 	ParseImageURLAllowlist string
+	// Webhook delivery: WebhookAllowPrivateURLs lets endpoint URLs reach
+	// private, loopback and link-local addresses (off: they are refused
+	// when saved and again when dialled); WebhookTimeout bounds one
+	// attempt; WebhookRetryBase is the first retry's delay, doubling per
+	// attempt up to an hour; WebhookConcurrency is the deliveries one
+	// worker process sends at once; WebhookCAFile adds CA certificates
+	// receivers' certificates may chain to (a private PKI).
+	WebhookAllowPrivateURLs bool
+	WebhookTimeout          time.Duration
+	WebhookRetryBase        time.Duration
+	WebhookConcurrency      int
+	WebhookCAFile           string
 }
 
 // Flag binds every setting to fs. Call Resolve after fs.Parse.
@@ -63,6 +81,7 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	str(&c.TLSHosts, "tls-hosts", "localhost,127.0.0.1,::1", "host names and IPs for the generated certificate")
 	str(&c.PublicURL, "public-url", "", "base URL clients reach the service at (for links, upload URLs and problem types); empty derives https://ADDR")
 	str(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	str(&c.AllowedOrigins, "allowed-origins", "", "browser origins (comma separated: https://app.example.com, https://*.example.com, or *) that may open GraphQL subscriptions besides the service's own; clients sending no Origin are not affected")
 	fs.IntVar(&c.Concurrency, "concurrency", envInt("concurrency", 0), "worker task slots per process; 0 means the number of CPUs (env "+EnvName("concurrency")+")")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", envDuration("shutdown-timeout", 30*time.Second), "how long shutdown waits for in-flight requests and tasks (env "+EnvName("shutdown-timeout")+")")
 	fs.Int64Var(&c.MaxUploadBytes, "max-upload-bytes", int64(envInt("max-upload-bytes", 2<<30)), "largest uploaded file in bytes (env "+EnvName("max-upload-bytes")+")")
@@ -75,6 +94,11 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 500), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
 	fs.Int64Var(&c.MaxParseBodyBytes, "max-parse-body-bytes", int64(envInt("max-parse-body-bytes", 32<<20)), "largest POST /v1/parse body in bytes (symbol images as data: URLs) (env "+EnvName("max-parse-body-bytes")+")")
 	str(&c.ParseImageURLAllowlist, "parse-image-url-allowlist", "", "hosts (comma separated, *.example.com for subdomains) whose https URLs parse may fetch symbol images from; private and loopback addresses are refused even when listed")
+	fs.BoolVar(&c.WebhookAllowPrivateURLs, "webhook-allow-private-urls", envBool("webhook-allow-private-urls", false), "let webhook endpoint URLs reach private, loopback and link-local addresses (for receivers on the same network; off refuses them) (env "+EnvName("webhook-allow-private-urls")+")")
+	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", envDuration("webhook-timeout", 10*time.Second), "time limit of one webhook delivery attempt (env "+EnvName("webhook-timeout")+")")
+	fs.DurationVar(&c.WebhookRetryBase, "webhook-retry-base", envDuration("webhook-retry-base", 30*time.Second), "delay before the first webhook retry; it doubles per attempt up to 1h, with jitter, for at least 24h (env "+EnvName("webhook-retry-base")+")")
+	fs.IntVar(&c.WebhookConcurrency, "webhook-concurrency", envInt("webhook-concurrency", 16), "webhook deliveries a worker process sends at once, apart from its job slots; 0 sends none (env "+EnvName("webhook-concurrency")+")")
+	str(&c.WebhookCAFile, "webhook-ca-file", "", "PEM file of CA certificates webhook receivers' certificates may chain to, besides the system's")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
 }
 
@@ -103,6 +127,9 @@ func (c *Config) Resolve() error {
 	case "debug", "info", "warn", "error":
 	default:
 		return fmt.Errorf("--log-level: %q is not debug, info, warn or error", c.LogLevel)
+	}
+	if _, err := wsgorilla.ParseOrigins(c.AllowedOrigins); err != nil {
+		return fmt.Errorf("--allowed-origins: %w", err)
 	}
 	for name, v := range map[string]int{"rate-management": c.RateManagement, "burst-management": c.BurstManagement, "rate-vision": c.RateVision, "burst-vision": c.BurstVision} {
 		if v < 0 {
@@ -133,6 +160,15 @@ func (c *Config) Resolve() error {
 	if c.Concurrency < 0 {
 		return fmt.Errorf("--concurrency must be 0 or more")
 	}
+	if c.WebhookTimeout == 0 {
+		c.WebhookTimeout = 10 * time.Second
+	}
+	if c.WebhookRetryBase == 0 {
+		c.WebhookRetryBase = 30 * time.Second
+	}
+	if c.WebhookTimeout < 0 || c.WebhookRetryBase < 0 || c.WebhookConcurrency < 0 {
+		return fmt.Errorf("--webhook-timeout, --webhook-retry-base and --webhook-concurrency must not be negative")
+	}
 	return nil
 }
 
@@ -155,6 +191,15 @@ func envInt(name string, def int) int {
 	if v, ok := os.LookupEnv(EnvName(name)); ok {
 		if n, err := strconv.Atoi(v); err == nil {
 			return n
+		}
+	}
+	return def
+}
+
+func envBool(name string, def bool) bool {
+	if v, ok := os.LookupEnv(EnvName(name)); ok {
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
 		}
 	}
 	return def

@@ -5,6 +5,7 @@ package ids
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"strings"
 	"sync"
@@ -13,20 +14,21 @@ import (
 
 // Prefixes of every identifier the service issues.
 const (
-	Organization = "org"
-	APIKey       = "key"
-	Project      = "prj"
-	File         = "fil"
-	Drawing      = "drw"
-	Sheet        = "sht"
-	Block        = "blk"
-	Overlay      = "ovl"
-	Job          = "job"
-	Feature      = "ftr"
-	Request      = "req"
-	Idempotency  = "idk"
-	Webhook      = "whe"
-	Event        = "evt"
+	Organization    = "org"
+	APIKey          = "key"
+	Project         = "prj"
+	File            = "fil"
+	Drawing         = "drw"
+	Sheet           = "sht"
+	Block           = "blk"
+	Overlay         = "ovl"
+	Job             = "job"
+	Feature         = "ftr"
+	Request         = "req"
+	Idempotency     = "idk"
+	Webhook         = "whe"
+	Event           = "evt"
+	WebhookDelivery = "whd"
 )
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -104,4 +106,21 @@ func Valid(prefix, id string) bool {
 		}
 	}
 	return true
+}
+
+// Derived is the id with the given prefix that from and key always give:
+// it keeps from's timestamp part (so it sorts with from) and takes the rest
+// from a hash of both. Records keyed this way exist once however many
+// times they are created (retried tasks, concurrent workers).
+func Derived(prefix, from, key string) string {
+	body := from[strings.IndexByte(from, '_')+1:]
+	if len(body) != 26 {
+		body = strings.Repeat("0", 26)
+	}
+	h := sha256.Sum256([]byte(from + "\x00" + key))
+	var tail [16]byte
+	for i := range tail {
+		tail[i] = alphabet[h[i]&31]
+	}
+	return prefix + "_" + body[:10] + string(tail[:])
 }

@@ -93,10 +93,20 @@ func (c *Client) Check(u *url.URL) error {
 }
 
 // control runs on every connection attempt with the resolved address.
-func (c *Client) control(network, address string, _ syscall.RawConn) error {
+func (c *Client) control(network, address string, rc syscall.RawConn) error {
 	if c.allowPrivate {
 		return nil
 	}
+	return Control(network, address, rc)
+}
+
+// Control is a net.Dialer Control function that refuses to connect to an
+// address that is not Public. It sees the address actually dialled, after
+// name resolution, so a name that resolves to a public address when checked
+// and to a private one when used (DNS rebinding) is still refused. Other
+// outbound requests made on behalf of clients (webhook deliveries) dial
+// through it too.
+func Control(_, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
 		return fmt.Errorf("%w (%s)", ErrPrivateAddress, address)

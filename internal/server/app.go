@@ -24,12 +24,15 @@ import (
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/config"
+	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/httpsonly"
+	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tlsca"
 	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/rest"
 	"github.com/plangraph/plangraph/vision/render"
@@ -48,6 +51,8 @@ type App struct {
 	REST     *rest.API
 	Limiter  *ratelimit.Limiter
 	Uploads  *uploads.Service
+	Events   *events.Bus
+	Webhooks *webhooks.Service
 	metrics  *metrics
 }
 
@@ -87,8 +92,16 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	}
 	a.Uploads = &uploads.Service{DB: a.Store.Client, Bucket: a.Blobs, Key: uploadKey, PublicURL: cfg.PublicURL,
 		UploadTTL: 15 * time.Minute, MaxSize: maxUpload}
+	a.Events = events.New(a.Store.Client, a.Redis.Client, log)
+	a.Webhooks, err = webhooks.New(a.Store.Client, a.Queue, a.Redis.Client, log, webhooks.Options{
+		AllowPrivate: cfg.WebhookAllowPrivateURLs, Timeout: cfg.WebhookTimeout, RetryBase: cfg.WebhookRetryBase,
+		Concurrency: cfg.WebhookConcurrency, CAFile: cfg.WebhookCAFile})
+	if err != nil {
+		return nil, err
+	}
+	a.Events.Dispatch = a.Webhooks.Dispatch
 	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue, Blobs: a.Blobs,
-		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20)}
+		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20), Events: a.Events, Webhooks: a.Webhooks}
 	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
 	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, MaxParseBodyBytes: cfg.MaxParseBodyBytes, Log: log})
 	a.Limiter = ratelimit.New(a.Redis.Client, ratelimit.Config{
@@ -164,7 +177,8 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		ReadHeaderTimeout: 15 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// requests outlive ctx (they are drained); streams end with it
+		BaseContext: func(net.Listener) context.Context { return httpx.WithShutdown(context.WithoutCancel(ctx), ctx.Done()) },
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -184,11 +198,16 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 
 // StartWorker runs task handlers in this process until Shutdown.
 func (a *App) StartWorker() (*jobs.Worker, error) {
-	w := jobs.NewWorker(a.Redis, jobs.WorkerConfig{Concurrency: a.Cfg.Concurrency, ShutdownTimeout: a.Cfg.ShutdownTimeout}, a.Log)
+	w := jobs.NewWorker(a.Redis, jobs.WorkerConfig{Concurrency: a.Cfg.Concurrency, ShutdownTimeout: a.Cfg.ShutdownTimeout,
+		WebhookConcurrency: a.Cfg.WebhookConcurrency}, a.Log)
 	if err := jobs.RegisterMaintenance(w, a.Store.Client); err != nil {
 		return nil, err
 	}
+	if err := a.Webhooks.Register(w); err != nil {
+		return nil, err
+	}
 	runner := jobs.NewRunner(a.Store.Client, a.Queue, a.Log)
+	runner.Events = a.Events
 	ingest := &jobs.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
 		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}
 	ingest.Register(w)
@@ -205,6 +224,13 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 		}
 		if n > 0 {
 			a.Log.Info("queued unfinished jobs again", "jobs", n)
+		}
+		if n, err = a.Webhooks.Recover(context.Background()); err != nil {
+			w.Shutdown()
+			return nil, fmt.Errorf("recovering webhook deliveries: %w", err)
+		}
+		if n > 0 {
+			a.Log.Info("fanned recent events out to webhooks again", "events", n)
 		}
 	}
 	return w, nil

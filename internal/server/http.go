@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -21,6 +23,7 @@ import (
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ratelimit"
+	"github.com/plangraph/plangraph/internal/wsgorilla"
 	"github.com/plangraph/plangraph/rest"
 	"github.com/plangraph/plangraph/web"
 )
@@ -39,14 +42,20 @@ func (a *App) Handler() http.Handler {
 	mux.HandleFunc("GET /errors/{kind}", errorDoc)
 	mux.HandleFunc("GET /errors", errorDoc)
 
-	gql := a.graphQL()
+	origins := a.origins()
+	gql := a.graphQL(origins)
 	ide := playground.Handler("plangraph GraphQL", "/graphql")
+	authed, ws := a.authenticated(gql), a.websocketUpgrade(gql, origins)
 	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isWebsocket(r) {
+			ws.ServeHTTP(w, r) // subscriptions; the key may come in connection_init
+			return
+		}
 		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") {
 			ide.ServeHTTP(w, r) // GraphiQL for a browser; its requests carry the key
 			return
 		}
-		a.authenticated(gql).ServeHTTP(w, r)
+		authed.ServeHTTP(w, r)
 	}))
 	mux.Handle("/v1/", a.authenticated(a.REST))
 	a.REST.Uploads(mux, a.Uploads)
@@ -56,8 +65,9 @@ func (a *App) Handler() http.Handler {
 	return a.middleware(mux)
 }
 
-func (a *App) graphQL() http.Handler {
+func (a *App) graphQL(origins *wsgorilla.Origins) http.Handler {
 	srv := handler.New(graph.NewSchema(a.Resolver))
+	srv.AddTransport(a.websocketTransport(origins))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -162,6 +172,15 @@ func (w *responseWriter) Write(b []byte) (int, error) {
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += n
 	return n, err
+}
+
+// Hijack hands the connection over (a websocket); the log records 101.
+func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil && !w.wrote {
+		w.status, w.wrote = http.StatusSwitchingProtocols, true
+	}
+	return c, rw, err
 }
 
 // Unwrap lets http.ResponseController reach the connection (flush, hijack).

@@ -29,7 +29,6 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
-	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
@@ -279,17 +278,10 @@ func newParseFixture(t *testing.T, p testenv.Profile, pdf []byte) *parseFixture 
 }
 
 func TestParse(t *testing.T) {
-	set, err := synth.Generate(synth.Options{Seed: 5, Sheets: 1, PageSize: "24x18"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := set.WritePDF(&buf); err != nil {
-		t.Fatal(err)
-	}
+	set, pdf := synthPDF(t, 5)
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			f := newParseFixture(t, p, buf.Bytes())
+			f := newParseFixture(t, p, pdf)
 			s, key := f.s, f.key
 			t.Run("validation", func(t *testing.T) { parseValidation(t, f) })
 

@@ -1048,6 +1048,25 @@ func kindOf(s string) string {
 	return ""
 }
 
+// continued is a title line joined with the line under it when the title
+// ends with a connector ("ROOM FINISH LEGEND &" / "ABBREVIATIONS"): the
+// next line of the same type size, starting within a line height of it.
+func continued(t text.Line, ls []text.Line) string {
+	txt := strings.TrimSpace(t.Text)
+	up := strings.ToUpper(txt)
+	if !(strings.HasSuffix(up, "&") || strings.HasSuffix(up, " AND") || strings.HasSuffix(up, "-") || strings.HasSuffix(up, ",")) {
+		return txt
+	}
+	h := lineHeight(t)
+	for _, l := range ls {
+		dy := l.Box.YMin - t.Box.YMax
+		if dy >= -0.2*h && dy < 0.8*h && math.Abs(l.Box.XMin-t.Box.XMin) < 1.5*h && math.Abs(lineHeight(l)-h) < 0.25*h && hasLetters(l.Text) {
+			return txt + " " + strings.TrimSpace(l.Text)
+		}
+	}
+	return txt
+}
+
 // classify types a region from its heading or title line.
 func classify(r rect, words []text.Word, em float64) Block {
 	ws := wordsIn(r, words)
@@ -1083,7 +1102,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 		}
 	}
 	if title >= 0 {
-		blk.Title = cs[title].l.Text
+		blk.Title = continued(cs[title].l, ls)
 		blk.Type = kindOf(blk.Title)
 	} else {
 		// fallback by content

@@ -266,3 +266,25 @@ func TestSynthSheets(t *testing.T) {
 func fmtBox(b geom.Box) string {
 	return fmt.Sprintf("[%.0f %.0f %.0f %.0f]", b.XMin, b.YMin, b.XMax, b.YMax)
 }
+
+func TestContinuedTitle(t *testing.T) {
+	mk := func(x, y, h float64, s string) text.Line {
+		w := text.Word{Text: s, Box: geom.Box{XMin: x, YMin: y, XMax: x + float64(len(s))*h*0.6, YMax: y + h}}
+		return text.Line{Text: s, Box: w.Box, Words: []text.Word{w}}
+	}
+	title := mk(100, 100, 20, "ROOM FINISH LEGEND &")
+	next := mk(101, 124, 20, "ABBREVIATIONS")
+	body := mk(100, 150, 10, "CPT CARPET")
+	if got := continued(title, []text.Line{title, next, body}); got != "ROOM FINISH LEGEND & ABBREVIATIONS" {
+		t.Errorf("continued: %q", got)
+	}
+	// smaller body text under a connector is not part of the title
+	if got := continued(title, []text.Line{title, mk(100, 124, 10, "ABBREVIATIONS")}); got != "ROOM FINISH LEGEND &" {
+		t.Errorf("body text joined: %q", got)
+	}
+	// a complete title stays as it is
+	plain := mk(100, 100, 20, "FIRST FLOOR PLAN")
+	if got := continued(plain, []text.Line{plain, mk(100, 124, 20, "SCALE: 1/8\" = 1'-0\"")}); got != "FIRST FLOOR PLAN" {
+		t.Errorf("plain title: %q", got)
+	}
+}

@@ -149,3 +149,33 @@ func TestRevision(t *testing.T) {
 		}
 	}
 }
+
+func TestRevisionTable(t *testing.T) {
+	// a revision table in the bottom strip (rows above the header, as on the
+	// VA sheet), a form number below it, the sheet number far away
+	header := page(line(1, 146, 2064, 12, "Revision#"), line(1, 218, 2064, 12, "Description"), line(1, 495, 2064, 12, "Date:"))
+	rowAt := func(y float64, mark, desc, date string) []text.Word {
+		return page(line(2, 146, y, 12, mark), line(2, 218, y, 12, desc), line(2, 495, y, 12, date))
+	}
+	form := page(line(3, 127, 2088, 12, "VA FORM 08-6231"))
+	number := line(4, 2817, 2010, 42, "AF101")
+	tests := []struct {
+		name  string
+		words []text.Word
+		want  string
+	}{
+		{"one row above the header", page(header, rowAt(2048, "1", "REVISION SET 1 (PREBID ADDENDUM)", "07/6/2021"), form, number), "1"},
+		{"the latest date wins", page(header, rowAt(2048, "2", "ADDENDUM 2", "MAY 3, 2021"), rowAt(2032, "3", "ADDENDUM 3", "04/01/2021"),
+			rowAt(2016, "1", "BID SET", "01/15/2021"), number), "2"},
+		{"without dates the highest mark", page(header, rowAt(2080, "A", "ISSUED FOR PERMIT", ""), rowAt(2096, "B", "ISSUED FOR BID", ""), number), "B"},
+		{"a header without rows", page(header, form, number), ""},
+		{"a table in the middle of the sheet does not count", page(
+			line(1, 1500, 1000, 12, "REV"), line(1, 1560, 1000, 12, "DESCRIPTION"),
+			line(2, 1500, 1016, 12, "4"), line(2, 1560, 1016, 12, "CHANGED"), number), ""},
+	}
+	for _, tt := range tests {
+		if got := Read(tt.words, 3024, 2160).Revision; got != tt.want {
+			t.Errorf("%s: revision %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 
@@ -47,70 +48,110 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	if opt.MaxScale < opt.MinScale {
 		return Result{}, fmt.Errorf("symbols: max scale %g below min scale %g", opt.MaxScale, opt.MinScale)
 	}
-	cov := coverage(img)
-	sw := strokeWidth(cov)
-	removeFills(cov, sw)
-	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw}
 	var res Result
 	var prep []*prepared
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
 	for i, t := range tmpls {
 		p, reason := prepare(i, t)
 		if reason != "" {
 			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: reason})
 			continue
 		}
-		if p.bw > float64(m.levels[0].w)+1 || p.bh > float64(m.levels[0].h)+1 {
-			if p.bw*opt.MinScale > float64(m.levels[0].w) || p.bh*opt.MinScale > float64(m.levels[0].h) {
-				res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: "the symbol is larger than the searched image"})
-				continue
-			}
+		if p.bw*opt.MinScale > float64(w) || p.bh*opt.MinScale > float64(h) {
+			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: "the symbol is larger than the searched image"})
+			continue
 		}
 		prep = append(prep, p)
 	}
-	if len(prep) == 0 || nothingDrawn(m.levels[0]) {
+	if len(prep) == 0 {
 		return res, nil
 	}
-	res.Stats.StrokeWidth = sw
-	st := time.Now()
-	cands, err := m.ringPass(ctx, prep)
+	var err error
+	if w*h <= tileMinArea {
+		res.Detections, res.Stats, err = search(ctx, img, prep, opt, 0)
+	} else {
+		res.Detections, res.Stats, err = searchTiled(ctx, img, prep, opt)
+	}
 	if err != nil {
 		return res, err
 	}
-	res.Stats.Candidates = len(cands)
-	res.Stats.RingTime = time.Since(st)
-	st = time.Now()
-	dets, err := m.refineAll(ctx, cands)
-	if err != nil {
-		return res, err
-	}
-	res.Stats.RefineTime = time.Since(st)
-	res.Detections = suppress(dets)
 	for i := range res.Detections {
 		res.Detections[i].Label = tmpls[res.Detections[i].Template].Label
 	}
 	return res, nil
 }
 
-// removeFills clears solid areas (poché walls, filled shapes): ink that
-// survives an opening by a disk wider than the drawing's strokes. Symbols
-// are drawn in strokes, so fills only add false matches, and removing them
-// leaves the doors and windows that sit between wall fills on their own.
-func removeFills(m *fimg, sw float64) {
+// search runs the whole search on img (sw > 0: the drawing's stroke width,
+// else measured on img). Detections are suppressed across symbols.
+func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64) ([]Detection, Stats, error) {
+	var st Stats
+	cov := coverage(img)
+	if sw <= 0 {
+		sw = strokeWidth(cov)
+	}
+	keep := 0.0
+	for _, p := range prep {
+		keep = max(keep, max(p.bw, p.bh)*opt.MaxScale)
+	}
+	removeFills(cov, sw, keep)
+	if nothingDrawn(cov) {
+		return nil, st, nil
+	}
+	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw}
+	st.StrokeWidth = sw
+	t0 := time.Now()
+	cands, err := m.ringPass(ctx, prep)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Candidates = len(cands)
+	st.RingTime = time.Since(t0)
+	t0 = time.Now()
+	dets, err := m.refineAll(ctx, cands)
+	if err != nil {
+		return nil, st, err
+	}
+	st.RefineTime = time.Since(t0)
+	return suppress(dets), st, nil
+}
+
+// removeFills clears solid areas (poché walls, thick lines, large filled
+// regions): ink that survives an opening by a disk wider than the
+// drawing's strokes, in connected pieces that are elongated, large (a side
+// over keep pixels), or sparse. Removing them leaves the doors and windows
+// that sit between wall fills on their own. Compact fills up to a symbol's
+// size stay: filled dots, triangles and sectors are parts of symbols, and
+// the templates keep theirs (see prepare).
+func removeFills(m *fimg, sw, keep float64) {
 	bin := make([]byte, m.w*m.h)
 	for i, v := range m.p {
 		if v > 0.5 {
 			bin[i] = 255
 		}
 	}
-	src, _ := gocv.NewMatFromBytes(m.h, m.w, gocv.MatTypeCV8U, bin)
-	defer src.Close()
-	r := int(math.Ceil(sw*1.25)) + 1
-	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
-	defer k.Close()
-	opened := gocv.NewMat()
+	opened := openDisk(bin, m.w, m.h, int(math.Ceil(sw*1.25))+1)
 	defer opened.Close()
-	gocv.MorphologyEx(src, &opened, gocv.MorphOpen, k)
-	// grow the fills a little so their antialiased rims go too
+	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer labels.Close()
+	defer stats.Close()
+	defer cents.Close()
+	n := gocv.ConnectedComponentsWithStats(opened, &labels, &stats, &cents)
+	drop := make([]bool, n)
+	for i := 1; i < n; i++ {
+		w, h := float64(stats.GetIntAt(i, 2)), float64(stats.GetIntAt(i, 3))
+		area := float64(stats.GetIntAt(i, 4))
+		long, short := max(w, h), min(w, h)
+		drop[i] = long > keep || long > 2.5*short || area < 0.3*w*h
+	}
+	raw, _ := labels.DataPtrUint8() // CV_32S labels
+	lb := unsafe.Slice((*int32)(unsafe.Pointer(&raw[0])), len(raw)/4)
+	ob, _ := opened.DataPtrUint8()
+	for i, l := range lb {
+		if !drop[l] {
+			ob[i] = 0
+		}
+	}
+	// grow the dropped fills a little so their antialiased rims go too
 	k2 := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(5, 5))
 	defer k2.Close()
 	gocv.Dilate(opened, &opened, k2)
@@ -120,6 +161,19 @@ func removeFills(m *fimg, sw float64) {
 			m.p[i] = 0
 		}
 	}
+}
+
+// openDisk is the morphological opening of a w×h binary image (0/255) by
+// a disk of radius r: what remains are the areas a disk of that size fits
+// in.
+func openDisk(bin []byte, w, h, r int) gocv.Mat {
+	src, _ := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, bin)
+	defer src.Close()
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
+	defer k.Close()
+	opened := gocv.NewMat()
+	gocv.MorphologyEx(src, &opened, gocv.MorphOpen, k)
+	return opened
 }
 
 func nothingDrawn(m *fimg) bool {
@@ -177,6 +231,9 @@ func prepare(i int, t Template) (*prepared, string) {
 		}
 	}
 	sk := thin(c)
+	// filled parts (dots, solid triangles) are kept as areas: their inside
+	// joins the centre lines, so a filled and an open shape differ
+	sk = append(sk, fillInside(c)...)
 	cx, cy := float64(c.w-1)/2, float64(c.h-1)/2
 	p := &prepared{idx: i, bw: bw, bh: bh}
 	for _, q := range sk {
@@ -219,6 +276,33 @@ func prepare(i int, t Template) (*prepared, string) {
 		}
 	}
 	return p, ""
+}
+
+// fillInside lists the pixels of a template's filled areas: ink a disk
+// wider than the template's strokes fits in, shrunk by half a stroke (the
+// redrawn points are widened by half a stroke again).
+func fillInside(c *fimg) [][2]int {
+	sw := strokeWidth(c)
+	bin := make([]byte, c.w*c.h)
+	for i, v := range c.p {
+		if v > 0.5 {
+			bin[i] = 255
+		}
+	}
+	opened := openDisk(bin, c.w, c.h, int(math.Ceil(sw*1.25))+1)
+	defer opened.Close()
+	r := max(1, int(math.Round(sw/2)))
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
+	defer k.Close()
+	gocv.Erode(opened, &opened, k)
+	b, _ := opened.DataPtrUint8()
+	var out [][2]int
+	for i, v := range b {
+		if v != 0 {
+			out = append(out, [2]int{i % c.w, i / c.w})
+		}
+	}
+	return out
 }
 
 type matcher struct {
@@ -797,8 +881,25 @@ func getScratch(w, h int) *fimg {
 
 func putScratch(m *fimg) { scratch.Put(m) }
 
+// refineTrace records how a candidate fared in refine (for tuning; set by
+// tests only).
+type refineTrace struct {
+	Template           int
+	X, Y, Scale        float64 // candidate, full resolution
+	Probe, NCC0, NCC   float64 // best probe score, first and final correlation (-1: not reached)
+	Chamfer, Explained float64
+	Conf               float64
+	Box                geom.Box // of the detection, when there is one
+}
+
+var traceRefine func(refineTrace)
+
 // refine turns a candidate into a detection, or nil.
-func (m *matcher) refine(c candidate) *Detection {
+func (m *matcher) refine(c candidate) (det *Detection) {
+	tr := refineTrace{Template: c.t.idx, X: c.x, Y: c.y, Scale: c.scale, Probe: -1, NCC0: -1, NCC: -1}
+	if traceRefine != nil {
+		defer func() { traceRefine(tr) }()
+	}
 	l := max(c.level-2, 0)
 	f := lf(l)
 	lv := m.level(l)
@@ -860,6 +961,7 @@ func (m *matcher) refine(c candidate) *Detection {
 			continue
 		}
 		p, v := m.climb(l, c.t, starts[i], sv[i], m.probeScore, 48, 4, 4)
+		tr.Probe = max(tr.Probe, v)
 		if v < 0.1 {
 			continue
 		}
@@ -867,15 +969,18 @@ func (m *matcher) refine(c candidate) *Detection {
 			best, ncc = p, w
 		}
 	}
+	tr.NCC0 = ncc
 	if ncc < 0.3 {
 		return nil
 	}
 	best, ncc = m.climb(l, c.t, best, ncc, m.nccAt, 12, 1, 1)
+	tr.NCC = ncc
 	if ncc < 0.35 {
 		return nil
 	}
 	chamfer, explained := m.verify(l, c.t, best)
 	conf := confidence(ncc, chamfer, explained)
+	tr.Chamfer, tr.Explained, tr.Conf = chamfer, explained, conf
 	if conf < m.opt.MinConfidence {
 		return nil
 	}
@@ -891,6 +996,7 @@ func (m *matcher) refine(c candidate) *Detection {
 	W, H := float64(m.levels[0].w), float64(m.levels[0].h)
 	box := geom.Box{XMin: max(bx0-h, 0), YMin: max(by0-h, 0), XMax: min(bx1+h, W), YMax: min(by1+h, H)}
 	deg := math.Mod(best.angle*180/math.Pi+360, 360)
+	tr.Box = box
 	return &Detection{Template: c.t.idx, Box: box, Angle: deg, Scale: best.scale, Confidence: conf, Mirrored: best.flip,
 		ncc: ncc, chamfer: chamfer, explained: explained, flip: best.flip,
 		support: chamfer * float64(len(c.t.pts)) * best.scale}

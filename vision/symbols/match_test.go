@@ -80,7 +80,10 @@ func place(img *image.Gray, t *prepared, cx, cy, deg, scale float64, flip bool, 
 	return geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y1}
 }
 
-func TestMatchFindsRotatedScaledMirroredInstances(t *testing.T) {
+// scene draws 12 instances of the test templates at arbitrary angles,
+// 0.6–1.9× the legend size, with strokes 1.6× the legend's, some mirrored,
+// one crossed by a line, and a room outline.
+func scene(t *testing.T) (*image.Gray, []Template, []Truth) {
 	tmpls := testTemplates()
 	img := canvas(1400, 1000)
 	rng := rand.New(rand.NewPCG(7, 9))
@@ -100,6 +103,11 @@ func TestMatchFindsRotatedScaledMirroredInstances(t *testing.T) {
 	// a line crossing one instance and a room outline
 	line(img, 0, 170, 1400, 200, 3.2)
 	line(img, 20, 20, 1380, 20, 3.2)
+	return img, tmpls, truth
+}
+
+func TestMatchFindsRotatedScaledMirroredInstances(t *testing.T) {
+	img, tmpls, truth := scene(t)
 	res, err := Match(context.Background(), img, tmpls, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +182,49 @@ func TestStrokeWidth(t *testing.T) {
 		}
 		if got := strokeWidth(coverage(img)); math.Abs(got-w) > 1.2 {
 			t.Errorf("stroke %g: estimated %.2f", w, got)
+		}
+	}
+}
+
+func TestTiledSearchFindsWhatTheWholeSearchFinds(t *testing.T) {
+	img, tmpls, truth := scene(t)
+	whole, err := Match(context.Background(), img, tmpls, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// tiles of 400 px: instances sit across tile edges (x 810, y 810)
+	defer func(a, c int) { tileMinArea, tileCore = a, c }(tileMinArea, tileCore)
+	tileMinArea, tileCore = 0, 400
+	var last float64
+	tiled, err := Match(context.Background(), img, tmpls, Options{Progress: func(v float64) {
+		if v < last-1e-9 || v > 1 {
+			t.Errorf("progress %g after %g", v, last)
+		}
+		last = v
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last != 1 {
+		t.Errorf("progress ended at %g", last)
+	}
+	var a, b Counts
+	for _, c := range Score(whole.Detections, truth, 0.5) {
+		a.Add(c)
+	}
+	for _, c := range Score(tiled.Detections, truth, 0.5) {
+		b.Add(c)
+	}
+	t.Logf("whole TP %d FP %d FN %d; tiled TP %d FP %d FN %d", a.TP, a.FP, a.FN, b.TP, b.FP, b.FN)
+	if b.TP < a.TP || b.FP > a.FP+1 {
+		t.Errorf("tiled search: TP %d FP %d, whole: TP %d FP %d", b.TP, b.FP, a.TP, a.FP)
+	}
+	// no instance is reported twice by neighbouring tiles
+	for i, d := range tiled.Detections {
+		for _, e := range tiled.Detections[i+1:] {
+			if d.Label == e.Label && d.Box.IoU(e.Box) > 0.3 {
+				t.Errorf("duplicate %s at %+v and %+v", d.Label, d.Box, e.Box)
+			}
 		}
 	}
 }

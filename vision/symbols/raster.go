@@ -70,8 +70,12 @@ func (m *fimg) halve() *fimg {
 // strokeWidth estimates the typical stroke width of the ink in m (binary
 // coverage) from the most common length of short horizontal and vertical
 // ink runs: a line of width w crossed at right angles gives runs of w.
-func strokeWidth(m *fimg) float64 {
-	const maxRun = 64
+func strokeWidth(m *fimg) float64 { return widthOf(runHist(m)) }
+
+const maxRun = 64
+
+// runHist counts the lengths of ink runs along sampled rows and columns.
+func runHist(m *fimg) [maxRun + 1]int {
 	var hist [maxRun + 1]int
 	step := max(1, m.h/1500)
 	for y := 0; y < m.h; y += step {
@@ -101,6 +105,12 @@ func strokeWidth(m *fimg) float64 {
 			run = 0
 		}
 	}
+	return hist
+}
+
+// widthOf is the stroke width a run histogram shows: its mode, refined by
+// the weighted mean around it.
+func widthOf(hist [maxRun + 1]int) float64 {
 	best, bv := 1, -1
 	for i := 1; i <= maxRun; i++ {
 		// smooth over neighbours: rendered strokes alternate between w and w+1

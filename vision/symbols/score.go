@@ -1,7 +1,12 @@
 package symbols
 
 import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
 	"sort"
+	"strconv"
 
 	"github.com/plangraph/plangraph/internal/geom"
 )
@@ -84,4 +89,45 @@ func Score(dets []Detection, truth []Truth, minIoU float64) map[string]Counts {
 		}
 	}
 	return out
+}
+
+// ReadSESYDTruth reads SESYD ground truth: <gom.std.OSymbol label x0 y0 x1 y1>.
+func ReadSESYDTruth(path string) ([]Truth, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Truth
+	dec := xml.NewDecoder(f)
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "gom.std.OSymbol" {
+			continue
+		}
+		var t Truth
+		for _, a := range se.Attr {
+			v, _ := strconv.ParseFloat(a.Value, 64)
+			switch a.Name.Local {
+			case "label":
+				t.Label = a.Value
+			case "x0":
+				t.Box.XMin = v
+			case "y0":
+				t.Box.YMin = v
+			case "x1":
+				t.Box.XMax = v
+			case "y1":
+				t.Box.YMax = v
+			}
+		}
+		out = append(out, t)
+	}
 }

@@ -1,0 +1,240 @@
+package rest
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/internal/apierr"
+)
+
+// WebhookEndpoint is the REST representation of a webhook endpoint. Secret
+// is present only in the answers of create and rotate_secret.
+type WebhookEndpoint struct {
+	ID                      string     `json:"id"`
+	URL                     string     `json:"url"`
+	Description             string     `json:"description"`
+	Events                  []string   `json:"events"`
+	Enabled                 bool       `json:"enabled"`
+	Secret                  string     `json:"secret,omitempty"`
+	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
+	CreatedAt               time.Time  `json:"created_at"`
+	UpdatedAt               time.Time  `json:"updated_at"`
+}
+
+func webhookEndpointOut(e *ent.WebhookEndpoint) WebhookEndpoint {
+	out := WebhookEndpoint{ID: e.ID, URL: e.URL, Description: e.Description, Events: e.Events, Enabled: e.Enabled,
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+	if out.Events == nil {
+		out.Events = []string{}
+	}
+	if e.PreviousSecretExpiresAt != nil && e.PreviousSecretExpiresAt.After(time.Now()) {
+		out.PreviousSecretExpiresAt = e.PreviousSecretExpiresAt
+	}
+	return out
+}
+
+func webhookSecretOut(s *generated.WebhookEndpointWithSecret) WebhookEndpoint {
+	out := webhookEndpointOut(s.Endpoint)
+	out.Secret = s.Secret
+	return out
+}
+
+// WebhookDelivery is one logged attempt to send an event to an endpoint.
+type WebhookDelivery struct {
+	ID             string     `json:"id"`
+	EndpointID     string     `json:"endpoint_id"`
+	EventID        string     `json:"event_id"`
+	EventType      string     `json:"event_type"`
+	Attempt        int        `json:"attempt"`
+	Manual         bool       `json:"manual"`
+	Status         string     `json:"status"`
+	ResponseStatus *int       `json:"response_status"`
+	LatencyMS      int        `json:"latency_ms"`
+	Error          *string    `json:"error"`
+	NextAttemptAt  *time.Time `json:"next_attempt_at"`
+	CreatedAt      time.Time  `json:"created_at"`
+}
+
+func webhookDeliveryOut(d *ent.WebhookDelivery) WebhookDelivery {
+	out := WebhookDelivery{ID: d.ID, EndpointID: d.EndpointID, EventID: d.EventID, EventType: d.EventType,
+		Attempt: d.Attempt, Manual: d.Manual, Status: string(d.Status), LatencyMS: d.LatencyMs,
+		NextAttemptAt: d.NextAttemptAt, CreatedAt: d.CreatedAt}
+	if d.ResponseStatus != 0 {
+		out.ResponseStatus = ptr(d.ResponseStatus)
+	}
+	if d.Error != "" {
+		out.Error = ptr(d.Error)
+	}
+	return out
+}
+
+// WebhookRedelivery is a queued manual redelivery.
+type WebhookRedelivery struct {
+	EndpointID string    `json:"endpoint_id"`
+	EventID    string    `json:"event_id"`
+	EventType  string    `json:"event_type"`
+	QueuedAt   time.Time `json:"queued_at"`
+}
+
+// webhookEndpointBody is the body of POST and PATCH.
+type webhookEndpointBody struct {
+	URL         *string   `json:"url"`
+	Description *string   `json:"description"`
+	Events      *[]string `json:"events"`
+	Enabled     *bool     `json:"enabled"`
+}
+
+// events is the filter to set: nil when absent, never nil when given.
+func (b webhookEndpointBody) events() []string {
+	if b.Events == nil {
+		return nil
+	}
+	if *b.Events == nil {
+		return []string{}
+	}
+	return *b.Events
+}
+
+// webhooks registers /v1/webhook_endpoints; every operation is the
+// GraphQL resolver's.
+func (a *API) webhooks() {
+	m := a.r.Mutation()
+	endpoints := resource[*ent.WebhookEndpoint, WebhookEndpoint]{
+		name: "webhook_endpoints", singular: "webhook endpoint",
+		filters: filterSpec{"enabled": checkBool},
+		query: func(c *ent.Client, f map[string]string) pageQuery[*ent.WebhookEndpoint] {
+			w := &ent.WebhookEndpointWhereInput{}
+			if v, ok := f["enabled"]; ok {
+				w.Enabled = ptr(v == "true")
+			}
+			return filtered(c.WebhookEndpoint.Query(), w.Filter)
+		},
+		key: func(e *ent.WebhookEndpoint) (time.Time, string) { return e.CreatedAt, e.ID },
+		out: webhookEndpointOut,
+		get: a.r.Query().WebhookEndpoint,
+	}
+	a.mux.HandleFunc("GET /v1/webhook_endpoints", endpoints.list(a))
+	a.mux.HandleFunc("GET /v1/webhook_endpoints/{id}", endpoints.show(a))
+
+	a.mux.HandleFunc("POST /v1/webhook_endpoints", func(w http.ResponseWriter, r *http.Request) {
+		var in webhookEndpointBody
+		if err := a.decode(w, r, &in); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if in.URL == nil {
+			a.fail(w, r, apierr.Invalid("url", "is required"))
+			return
+		}
+		res, err := m.CreateWebhookEndpoint(r.Context(), generated.CreateWebhookEndpointInput{
+			URL: *in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		w.Header().Set("Location", "/v1/webhook_endpoints/"+res.Endpoint.ID)
+		writeJSON(w, http.StatusCreated, webhookSecretOut(res))
+	})
+	a.mux.HandleFunc("PATCH /v1/webhook_endpoints/{id}", func(w http.ResponseWriter, r *http.Request) {
+		var in webhookEndpointBody
+		if err := a.decode(w, r, &in); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		id := r.PathValue("id")
+		ep, err := m.UpdateWebhookEndpoint(r.Context(), id, generated.UpdateWebhookEndpointInput{
+			URL: in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
+		if err != nil {
+			a.fail(w, r, notFoundAs(err, "webhook endpoint", id))
+			return
+		}
+		writeJSON(w, http.StatusOK, webhookEndpointOut(ep))
+	})
+	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter("webhook endpoint", m.DeleteWebhookEndpoint))
+	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/rotate_secret", func(w http.ResponseWriter, r *http.Request) {
+		if err := a.emptyBody(w, r); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		id := r.PathValue("id")
+		res, err := m.RotateWebhookEndpointSecret(r.Context(), id)
+		if err != nil {
+			a.fail(w, r, notFoundAs(err, "webhook endpoint", id))
+			return
+		}
+		writeJSON(w, http.StatusOK, webhookSecretOut(res))
+	})
+	a.mux.HandleFunc("GET /v1/webhook_endpoints/{id}/deliveries", a.webhookDeliveries)
+	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/deliveries/{delivery_id}/redeliver", func(w http.ResponseWriter, r *http.Request) {
+		if err := a.emptyBody(w, r); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		res, err := m.RedeliverWebhook(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		w.Header().Set("Location", "/v1/webhook_endpoints/"+res.EndpointID+"/deliveries")
+		writeJSON(w, http.StatusAccepted, map[string]any{"data": WebhookRedelivery{
+			EndpointID: res.EndpointID, EventID: res.EventID, EventType: res.EventType, QueuedAt: res.QueuedAt}})
+	})
+}
+
+// deliveryListFilters are the filters of an endpoint's delivery log.
+var deliveryListFilters = filterSpec{"event_id": anyValue,
+	"status": oneOf(string(webhookdelivery.StatusSucceeded), string(webhookdelivery.StatusFailed))}
+
+// webhookDeliveries is GET /v1/webhook_endpoints/{id}/deliveries: the
+// endpoint's attempts, newest first, paged like every list. The endpoint
+// is one of the list's filters, so a cursor carries it and continues only
+// the log it came from.
+func (a *API) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
+	ctx, id, q := r.Context(), r.PathValue("id"), r.URL.Query()
+	if _, err := parseExpand(q.Get("expand"), "webhook_deliveries"); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	ep, err := a.r.Query().WebhookEndpoint(ctx, id)
+	if err == nil && ep == nil {
+		err = notFound("webhook endpoint", id)
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	const list = "webhook_deliveries"
+	lr, err := a.parseList(ctx, q, list, deliveryListFilters)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if lr.after == nil {
+		lr.Filters["endpoint_id"] = id
+	} else if lr.Filters["endpoint_id"] != id {
+		msg := "the cursor continues the deliveries of another webhook endpoint"
+		a.fail(w, r, apierr.New(apierr.Validation, "%s", msg).WithCode("INVALID_CURSOR").Field("cursor", msg))
+		return
+	}
+	where := &ent.WebhookDeliveryWhereInput{EndpointID: ptr(id)}
+	if v, ok := lr.Filters["event_id"]; ok {
+		where.EventID = &v
+	}
+	if v, ok := lr.Filters["status"]; ok {
+		where.Status = ptr(webhookdelivery.Status(v))
+	}
+	rows, meta, err := paginate(ctx, a, filtered(a.r.Client.WebhookDelivery.Query(), where.Filter), list, lr,
+		func(d *ent.WebhookDelivery) (time.Time, string) { return d.CreatedAt, d.ID })
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	out := make([]WebhookDelivery, len(rows))
+	for i, d := range rows {
+		out[i] = webhookDeliveryOut(d)
+	}
+	writeList(w, out, meta)
+}

@@ -1,0 +1,80 @@
+package symbols
+
+import (
+	"context"
+	"image"
+	"math"
+)
+
+// Large images are searched in tiles so that memory follows the tile size,
+// not the image's: the search keeps several float images (coverage, its
+// pyramid, blurred levels, distance transforms, prefix sums) of what it
+// searches. Each tile owns a tileCore × tileCore region and is searched
+// with a margin around it wide enough to hold any symbol centred in that
+// region whole; a tile keeps the detections centred in its own region, and
+// the detections of all tiles are suppressed across symbols once more
+// (symbols near a region's edge may overlap detections of the next one).
+var (
+	tileMinArea = 6144 * 6144 // images up to this many pixels are searched whole
+	tileCore    = 4096
+)
+
+// searchTiled searches img tile by tile at one stroke width, measured on
+// the whole image.
+func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Options) ([]Detection, Stats, error) {
+	b := img.Bounds()
+	margin := 0.0
+	for _, p := range prep {
+		margin = max(margin, math.Hypot(p.bw, p.bh)/2*max(opt.MaxScale, 1))
+	}
+	// twice the reach of a symbol: the candidate filters around a centre
+	// reach past the symbol, and must see the same ink as in the whole image
+	pad := 2*int(math.Ceil(margin)) + 32
+	type tile struct{ core, search image.Rectangle }
+	var tiles []tile
+	for y := b.Min.Y; y < b.Max.Y; y += tileCore {
+		for x := b.Min.X; x < b.Max.X; x += tileCore {
+			core := image.Rect(x, y, x+tileCore, y+tileCore).Intersect(b)
+			tiles = append(tiles, tile{core, core.Inset(-pad).Intersect(b)})
+		}
+	}
+	// one stroke width for the whole drawing, from every tile's ink runs
+	var hist [maxRun + 1]int
+	for _, t := range tiles {
+		if err := ctx.Err(); err != nil {
+			return nil, Stats{}, err
+		}
+		h := runHist(coverage(img.SubImage(t.core).(*image.Gray)))
+		for i := range hist {
+			hist[i] += h[i]
+		}
+	}
+	sw := widthOf(hist)
+	st := Stats{StrokeWidth: sw}
+	var all []Detection
+	for i, t := range tiles {
+		o := opt
+		if opt.Progress != nil {
+			o.Progress = func(v float64) { opt.Progress((float64(i) + v) / float64(len(tiles))) }
+		}
+		dets, ts, err := search(ctx, img.SubImage(t.search).(*image.Gray), prep, o, sw)
+		if err != nil {
+			return nil, st, err
+		}
+		st.Candidates += ts.Candidates
+		st.RingTime += ts.RingTime
+		st.RefineTime += ts.RefineTime
+		off := t.search.Min.Sub(b.Min)
+		for _, d := range dets {
+			d.Box = d.Box.Translate(float64(off.X), float64(off.Y))
+			cx, cy := (d.Box.XMin+d.Box.XMax)/2+float64(b.Min.X), (d.Box.YMin+d.Box.YMax)/2+float64(b.Min.Y)
+			if cx >= float64(t.core.Min.X) && cx < float64(t.core.Max.X) && cy >= float64(t.core.Min.Y) && cy < float64(t.core.Max.Y) {
+				all = append(all, d)
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(float64(i+1) / float64(len(tiles)))
+		}
+	}
+	return suppress(all), st, nil
+}
