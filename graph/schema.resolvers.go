@@ -50,7 +50,7 @@ func (r *mutationResolver) UpdateProject(ctx context.Context, id string, input e
 
 // DeleteProject is the resolver for the deleteProject field.
 func (r *mutationResolver) DeleteProject(ctx context.Context, id string) (string, error) {
-	if err := r.Client.Project.DeleteOneID(id).Exec(ctx); err != nil {
+	if err := r.deleteProject(ctx, id); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -188,7 +188,7 @@ func (r *mutationResolver) UpdateDrawing(ctx context.Context, id string, input g
 
 // DeleteDrawing is the resolver for the deleteDrawing field.
 func (r *mutationResolver) DeleteDrawing(ctx context.Context, id string) (string, error) {
-	if err := r.Client.Drawing.DeleteOneID(id).Exec(ctx); err != nil {
+	if err := r.deleteDrawing(ctx, id); err != nil {
 		return "", err
 	}
 	return id, nil

@@ -10,7 +10,13 @@ func SheetURI(id string) string { return "/v1/sheets/" + id + "/image" }
 // ingested before packs have them as KEY_files/{level}/{col}_{row}.png),
 // KEY-words.json.
 func SheetKey(orgID, drawingID string, page int) string {
-	return fmt.Sprintf("sheets/%s/%s/%d", orgID, drawingID, page)
+	return fmt.Sprintf("%s%d", DrawingKeyPrefix(orgID, drawingID), page)
+}
+
+// DrawingKeyPrefix is the blob key prefix of all of a drawing's page
+// images (see SheetKey).
+func DrawingKeyPrefix(orgID, drawingID string) string {
+	return "sheets/" + orgID + "/" + drawingID + "/"
 }
 
 // BlockURI is where a block's image is served (relative to the API).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"gocloud.dev/blob"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/idempotencyrecord"
@@ -34,7 +35,8 @@ func PurgeIdempotency(db *ent.Client) asynq.HandlerFunc {
 }
 
 // RegisterMaintenance adds the maintenance handlers and their schedule.
-func RegisterMaintenance(w *Worker, db *ent.Client) error {
+func RegisterMaintenance(w *Worker, db *ent.Client, bucket *blob.Bucket) error {
 	w.Handle(TypePurgeIdempotency, PurgeIdempotency(db))
+	w.Handle(TypeDeleteBlobs, DeleteBlobs(bucket))
 	return w.Every("@every 1h", NewPurgeIdempotencyTask())
 }

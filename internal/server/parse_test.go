@@ -16,6 +16,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/http"
 	"slices"
 	"sort"
@@ -26,12 +27,14 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
+	"gocloud.dev/blob"
 )
 
 // parseResult is a completed parse job as GET /v1/jobs/{id} shows it.
@@ -576,8 +579,81 @@ func TestParse(t *testing.T) {
 			})
 
 			t.Run("graphql", func(t *testing.T) { parseGraphQL(t, f, oneSymbol) })
+
+			// last: deletions take what the drawings stored with them
+			t.Run("deleting removes stored images", func(t *testing.T) { deleteStored(t, f) })
 		})
 	}
+}
+
+// deleteStored deletes the fixture's drawing, then its project, and checks
+// that the stored page images, tiles, block images, words and exemplars
+// (and then the project's file bytes) go with them.
+func deleteStored(t *testing.T, f *parseFixture) {
+	ctx := f.ctx()
+	bucket := f.s.App.Blobs
+	keys := func(prefix string) []string {
+		var out []string
+		it := bucket.List(&blob.ListOptions{Prefix: prefix})
+		for {
+			o, err := it.Next(context.Background())
+			if err == io.EOF {
+				return out
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, o.Key)
+		}
+	}
+	db := f.s.App.Store.Client
+	exemplars := f.features(t, feature.KindLegendEntry, func(q *ent.FeatureQuery) { q.Where(feature.HasBlockWith(block.SheetID(f.sheet))) })
+	mine := []string{jobs.DrawingKeyPrefix(f.org, f.drawing), jobs.BlockKey(f.org, f.legend) + "."}
+	for _, v := range f.views {
+		mine = append(mine, jobs.BlockKey(f.org, v)+".")
+	}
+	for id, x := range exemplars {
+		if x.HasGraphic {
+			mine = append(mine, jobs.FeatureKey(f.org, id)+".")
+		}
+	}
+	for _, p := range mine {
+		if len(keys(p)) == 0 {
+			t.Fatalf("nothing stored under %s before the deletion", p)
+		}
+	}
+	others := len(keys("sheets/" + f.org + "/"))
+	f.s.Send(t, http.MethodDelete, f.key, "/v1/drawings/"+f.drawing, nil).ExpectStatus(t, http.StatusNoContent)
+	waitFor(t, time.Minute, "the deleted drawing's images are removed", func() bool {
+		for _, p := range mine {
+			if len(keys(p)) > 0 {
+				return false
+			}
+		}
+		return true
+	})
+	// the project's other drawing (made by "by file") keeps its images
+	if n := len(keys("sheets/" + f.org + "/")); n == 0 || n >= others {
+		t.Errorf("page images of the organization: %d before, %d after deleting one drawing", others, n)
+	}
+	files, err := db.File.Query().Where(file.ProjectID(f.project)).All(ctx)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("files of the project: %d, %v", len(files), err)
+	}
+	f.s.Send(t, http.MethodDelete, f.key, "/v1/projects/"+f.project, nil).ExpectStatus(t, http.StatusNoContent)
+	waitFor(t, time.Minute, "the deleted project's images, exemplars and files are removed", func() bool {
+		for _, p := range []string{"sheets/" + f.org + "/", "blocks/" + f.org + "/", "features/" + f.org + "/"} {
+			if len(keys(p)) > 0 {
+				return false
+			}
+		}
+		for _, fl := range files {
+			if ok, _ := bucket.Exists(context.Background(), fl.StorageKey); ok {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // rerun runs a finished job's task again, as a redelivered or retried task.

@@ -1,0 +1,99 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/plangraph/plangraph/ent/block"
+	"github.com/plangraph/plangraph/ent/drawing"
+	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/file"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/ent/predicate"
+	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/jobs"
+)
+
+// storedUnder lists what deleting the drawings matching which leaves in
+// blob storage: the key prefixes of their page images, blocks and legend
+// entries (see jobs.DrawingBlobPrefixes). It is read before the rows go.
+func (r *Resolver) storedUnder(ctx context.Context, which predicate.Drawing) ([]string, error) {
+	org, _ := tenant.Org(ctx)
+	drws, err := r.Client.Drawing.Query().Where(which).IDs(ctx)
+	if err != nil || len(drws) == 0 {
+		return nil, err
+	}
+	var out []string
+	for _, d := range drws {
+		onDrawing := block.HasSheetWith(sheet.DrawingID(d))
+		blks, err := r.Client.Block.Query().Where(onDrawing).IDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ftrs, err := r.Client.Feature.Query().Where(feature.KindEQ(feature.KindLegendEntry), feature.HasBlockWith(onDrawing)).IDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, jobs.DrawingBlobPrefixes(org, d, blks, ftrs)...)
+	}
+	return out, nil
+}
+
+// deleteStored queues the deletion of the blobs under prefixes, once the
+// records that named them are gone. A failure to queue leaves the blobs
+// behind; it is logged, the deletion itself has happened.
+func (r *Resolver) deleteStored(ctx context.Context, prefixes []string) {
+	if len(prefixes) == 0 || r.Queue == nil {
+		return
+	}
+	if err := r.Queue.EnqueueDeleteBlobs(ctx, prefixes); err != nil {
+		r.Log.WarnContext(ctx, "could not queue the deletion of stored images", "prefixes", len(prefixes), "err", err)
+	}
+}
+
+// deleteProject deletes project p and then what it stored: its
+// drawings' images, the exemplars of symbols supplied to its parses, and
+// its files' bytes.
+func (r *Resolver) deleteProject(ctx context.Context, p string) error {
+	prefixes, err := r.storedUnder(ctx, drawing.ProjectID(p))
+	if err != nil {
+		return err
+	}
+	org, _ := tenant.Org(ctx)
+	supplied, err := r.Client.Feature.Query().Where(feature.KindEQ(feature.KindLegendEntry), feature.Not(feature.HasBlock()),
+		feature.HasJobWith(job.ProjectID(p))).IDs(ctx)
+	if err != nil {
+		return err
+	}
+	prefixes = append(prefixes, jobs.FeatureBlobPrefixes(org, supplied)...)
+	files, err := r.Client.File.Query().Where(file.ProjectID(p)).All(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.Client.Project.DeleteOneID(p).Exec(ctx); err != nil {
+		return err
+	}
+	r.deleteStored(ctx, prefixes)
+	for _, f := range files {
+		if f.StorageKey == "" {
+			continue
+		}
+		if err := r.Uploads.Delete(ctx, f.StorageKey); err != nil {
+			r.Log.WarnContext(ctx, "could not delete file bytes", "file", f.ID, "err", err)
+		}
+	}
+	return nil
+}
+
+// deleteDrawing deletes drawing d and then its stored images.
+func (r *Resolver) deleteDrawing(ctx context.Context, d string) error {
+	prefixes, err := r.storedUnder(ctx, drawing.ID(d))
+	if err != nil {
+		return err
+	}
+	if err := r.Client.Drawing.DeleteOneID(d).Exec(ctx); err != nil {
+		return err
+	}
+	r.deleteStored(ctx, prefixes)
+	return nil
+}
