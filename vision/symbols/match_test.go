@@ -123,10 +123,26 @@ func TestMatchFindsRotatedScaledMirroredInstances(t *testing.T) {
 		}
 	}
 	t.Logf("TP %d FP %d FN %d", all.TP, all.FP, all.FN)
-	// the current matcher's level on this scene (see BENCHMARKS.md): any
-	// regression fails
-	if all.Recall() < 0.8 || all.Precision() < 0.9 {
-		t.Errorf("precision %.2f recall %.2f, want ≥ 0.9 and ≥ 0.8 (%+v)", all.Precision(), all.Recall(), sc)
+	if all.Precision() < 0.9 {
+		t.Errorf("precision %.2f, want ≥ 0.9 (%+v)", all.Precision(), sc)
+	}
+	// the first row (instances 0–3) is crossed through its centres by a
+	// line as heavy as the symbols' strokes; the rest stand free and must
+	// all be found. Of the crossed ones the current matcher finds one: the
+	// line adds ink the symbol does not explain and lowers its correlation,
+	// which the fitted confidence weighs heavily (BENCHMARKS.md: on the
+	// synthetic sheets 16 of 17 instances crossed by a thinner line are
+	// found); any regression fails.
+	free := Score(res.Detections, truth[4:], 0.5)
+	var freeAll Counts
+	for _, c := range free {
+		freeAll.Add(c)
+	}
+	if freeAll.TP != len(truth)-4 {
+		t.Errorf("%d of %d instances standing free found (%+v)", freeAll.TP, len(truth)-4, free)
+	}
+	if crossed := all.TP - freeAll.TP; crossed < 1 {
+		t.Errorf("%d of the 4 crossed instances found", crossed)
 	}
 }
 

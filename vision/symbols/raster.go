@@ -25,8 +25,14 @@ func (m *fimg) at(x, y int) float32 {
 func (m *fimg) bilinear(x, y float64) float32 {
 	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
 	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
-	a, b := m.at(x0, y0), m.at(x0+1, y0)
-	c, d := m.at(x0, y0+1), m.at(x0+1, y0+1)
+	var a, b, c, d float32
+	if x0 >= 0 && y0 >= 0 && x0+1 < m.w && y0+1 < m.h {
+		i := y0*m.w + x0
+		a, b, c, d = m.p[i], m.p[i+1], m.p[i+m.w], m.p[i+m.w+1]
+	} else {
+		a, b = m.at(x0, y0), m.at(x0+1, y0)
+		c, d = m.at(x0, y0+1), m.at(x0+1, y0+1)
+	}
 	return (a*(1-fx)+b*fx)*(1-fy) + (c*(1-fx)+d*fx)*fy
 }
 
@@ -214,12 +220,27 @@ type pose struct {
 // transform maps a template point (relative to the template centre, full
 // resolution) into the target image at level factor f.
 func (p pose) transform(x, y, f float64) (float64, float64) {
-	if p.flip {
+	return p.at(f).apply(x, y)
+}
+
+// placement is a pose at one level factor with its rotation worked out,
+// for mapping many points.
+type placement struct {
+	cx, cy, s, c, k float64
+	flip            bool
+}
+
+func (p pose) at(f float64) placement {
+	s, c := math.Sincos(-p.angle) // screen y points down
+	return placement{cx: p.cx, cy: p.cy, s: s, c: c, k: p.scale * f, flip: p.flip}
+}
+
+// apply maps a template point as pose.transform does.
+func (t placement) apply(x, y float64) (float64, float64) {
+	if t.flip {
 		x = -x
 	}
-	s, c := math.Sincos(-p.angle) // screen y points down
-	k := p.scale * f
-	return p.cx + k*(c*x-s*y), p.cy + k*(s*x+c*y)
+	return t.cx + t.k*(t.c*x-t.s*y), t.cy + t.k*(t.s*x+t.c*y)
 }
 
 // splat draws the template's centre lines posed by p into dst as strokes
@@ -231,30 +252,29 @@ func splat(dst *fimg, pts [][2]float64, p pose, f, radius float64) (x0, y0, x1, 
 	// coverage an area-averaged image of them would have
 	r, gain := max(radius, 0.5), min(radius/0.5, 1)
 	ri := int(math.Ceil(r + 0.5))
+	outer, inner := (r+0.5)*(r+0.5), (r-0.5)*(r-0.5)
+	g := float32(gain)
+	pl := p.at(f)
 	for _, q := range pts {
-		tx, ty := p.transform(q[0], q[1], f)
+		tx, ty := pl.apply(q[0], q[1])
 		x0, y0, x1, y1 = min(x0, tx-r), min(y0, ty-r), max(x1, tx+r), max(y1, ty+r)
 		ix, iy := int(math.Round(tx)), int(math.Round(ty))
-		for yy := iy - ri; yy <= iy+ri; yy++ {
-			if yy < 0 || yy >= dst.h {
-				continue
-			}
+		xs, xe := max(ix-ri, 0), min(ix+ri, dst.w-1)
+		for yy := max(iy-ri, 0); yy <= min(iy+ri, dst.h-1); yy++ {
 			dy := float64(yy) - ty
-			for xx := ix - ri; xx <= ix+ri; xx++ {
-				if xx < 0 || xx >= dst.w {
-					continue
-				}
+			row := dst.p[yy*dst.w : (yy+1)*dst.w]
+			for xx := xs; xx <= xe; xx++ {
 				dx := float64(xx) - tx
 				d2 := dx*dx + dy*dy
-				if d2 >= (r+0.5)*(r+0.5) {
+				if d2 >= outer {
 					continue
 				}
-				v := float32(gain)
-				if d2 > (r-0.5)*(r-0.5) {
+				v := g
+				if d2 > inner {
 					v = float32(min(max(r+0.5-math.Sqrt(d2), 0), 1) * gain)
 				}
-				if i := yy*dst.w + xx; v > dst.p[i] {
-					dst.p[i] = v
+				if v > row[xx] {
+					row[xx] = v
 				}
 			}
 		}

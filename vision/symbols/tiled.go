@@ -57,14 +57,14 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 		if opt.Progress != nil {
 			o.Progress = func(v float64) { opt.Progress((float64(i) + v) / float64(len(tiles))) }
 		}
-		dets, ts, err := search(ctx, img.SubImage(t.search).(*image.Gray), prep, o, sw)
+		off := t.search.Min.Sub(b.Min)
+		dets, ts, err := search(ctx, img.SubImage(t.search).(*image.Gray), prep, o, sw, off)
 		if err != nil {
 			return nil, st, err
 		}
 		st.Candidates += ts.Candidates
 		st.RingTime += ts.RingTime
 		st.RefineTime += ts.RefineTime
-		off := t.search.Min.Sub(b.Min)
 		for _, d := range dets {
 			d.Box = d.Box.Translate(float64(off.X), float64(off.Y))
 			cx, cy := (d.Box.XMin+d.Box.XMax)/2+float64(b.Min.X), (d.Box.YMin+d.Box.YMax)/2+float64(b.Min.Y)

@@ -1,16 +1,22 @@
 package symbols
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
@@ -23,9 +29,9 @@ func TestTraceSESYDPlan(t *testing.T) {
 	if dir == "" || out == "" {
 		t.Skip("set PLANGRAPH_DATASETS and PLANGRAPH_TRACE to trace a SESYD plan")
 	}
-	plan := os.Getenv("PLANGRAPH_TRACE_PLAN")
-	if plan == "" {
-		plan = "file_0"
+	plans := os.Getenv("PLANGRAPH_TRACE_PLAN") // comma-separated
+	if plans == "" {
+		plans = "file_0"
 	}
 	load := func(p string) *image.Gray {
 		d, err := render.Open(p, "image/tiff", render.DefaultLimits())
@@ -45,17 +51,44 @@ func TestTraceSESYDPlan(t *testing.T) {
 	for _, m := range models {
 		tmpls = append(tmpls, Template{Label: strings.TrimSuffix(filepath.Base(m), ".tiff"), Image: load(m)})
 	}
-	var mu sync.Mutex
-	var traces []refineTrace
-	traceRefine = func(tr refineTrace) { mu.Lock(); traces = append(traces, tr); mu.Unlock() }
-	defer func() { traceRefine = nil }()
-	res, err := Match(context.Background(), load(filepath.Join(dir, "sesyd-dev", "plans", plan+".tiff")), tmpls, Options{})
+	f, err := os.Create(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	truth, err := ReadSESYDTruth(filepath.Join(dir, "sesyd-dev", "plans", plan+".xml"))
-	if err != nil {
-		t.Fatal(err)
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, plan := range strings.Split(plans, ",") {
+		var mu sync.Mutex
+		var traces []refineTrace
+		traceRefine = func(tr refineTrace) { mu.Lock(); traces = append(traces, tr); mu.Unlock() }
+		res, err := Match(context.Background(), load(filepath.Join(dir, "sesyd-dev", "plans", plan+".tiff")), tmpls, Options{})
+		traceRefine = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		truth, err := ReadSESYDTruth(filepath.Join(dir, "sesyd-dev", "plans", plan+".xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTraces(enc, plan, traces, res, tmpls, truth)
+		t.Logf("%s: %d candidates traced, %d detections", plan, len(traces), len(res.Detections))
+	}
+}
+
+// TestTraceSynth does for synthetic sheets what TestTraceSESYDPlan does
+// for a SESYD plan: page 1 of each seed in PLANGRAPH_TRACE_SEEDS (default
+// "3") is drawn by internal/synth, rendered at 300 DPI, its legend graphics
+// cut out as templates and its plan views searched (each placed on the
+// sheet's 256 px grid, as parse does); every candidate's refinement goes to
+// PLANGRAPH_TRACE with whether its detection was kept and right.
+func TestTraceSynth(t *testing.T) {
+	out := os.Getenv("PLANGRAPH_TRACE")
+	if out == "" {
+		t.Skip("set PLANGRAPH_TRACE to trace synthetic sheets")
+	}
+	seeds := os.Getenv("PLANGRAPH_TRACE_SEEDS")
+	if seeds == "" {
+		seeds = "3"
 	}
 	f, err := os.Create(out)
 	if err != nil {
@@ -63,17 +96,99 @@ func TestTraceSESYDPlan(t *testing.T) {
 	}
 	defer f.Close()
 	enc := json.NewEncoder(f)
-	for _, tr := range traces {
-		kept, right := false, false
-		for _, d := range res.Detections {
-			if d.Template == tr.Template && d.Box == tr.Box && tr.Box.Valid() {
-				kept = true
-				for _, g := range truth {
-					right = right || (g.Label == tmpls[d.Template].Label && g.Box.IoU(d.Box) >= 0.5)
+	for _, sd := range strings.Split(seeds, ",") {
+		seed, err := strconv.ParseInt(strings.TrimSpace(sd), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdf := filepath.Join(t.TempDir(), "s.pdf")
+		var buf bytes.Buffer
+		if err := set.WritePDF(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(pdf, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := render.Open(pdf, "application/pdf", render.DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := doc.Render(0)
+		doc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := set.Truth.Sheets[0]
+		var tmpls []Template
+		for _, b := range st.Blocks {
+			for _, e := range b.Entries {
+				if e.GraphicBox != nil {
+					r := pixRect(*e.GraphicBox, 2).Intersect(page.Rect)
+					tmpls = append(tmpls, Template{Label: e.Label, Image: page.SubImage(r).(*image.Gray)})
 				}
 			}
 		}
-		_ = enc.Encode(map[string]any{"t": tr, "label": tmpls[tr.Template].Label, "kept": kept, "right": right})
+		for bi, b := range st.Blocks {
+			if b.Type != "Plan" {
+				continue
+			}
+			// the block alone on white paper, its origin on the 256 px grid
+			r := pixRect(b.Box, 0).Intersect(page.Rect)
+			o := image.Pt(r.Min.X/256*256, r.Min.Y/256*256)
+			view := image.NewGray(image.Rect(0, 0, r.Max.X-o.X, r.Max.Y-o.Y))
+			for i := range view.Pix {
+				view.Pix[i] = 255
+			}
+			for y := r.Min.Y; y < r.Max.Y; y++ {
+				copy(view.Pix[(y-o.Y)*view.Stride+r.Min.X-o.X:], page.Pix[page.PixOffset(r.Min.X, y):page.PixOffset(r.Max.X, y)])
+			}
+			var mu sync.Mutex
+			var traces []refineTrace
+			traceRefine = func(tr refineTrace) { mu.Lock(); traces = append(traces, tr); mu.Unlock() }
+			res, err := Match(context.Background(), view, tmpls, Options{})
+			traceRefine = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			var truth []Truth
+			for _, in := range st.Instances {
+				if in.Block == bi {
+					truth = append(truth, Truth{Label: in.Label, Box: in.Box.Translate(-float64(o.X), -float64(o.Y))})
+				}
+			}
+			writeTraces(enc, fmt.Sprintf("seed%d/block%d", seed, bi), traces, res, tmpls, truth)
+			t.Logf("seed %d block %d: %d candidates traced, %d detections", seed, bi, len(traces), len(res.Detections))
+		}
 	}
-	t.Logf("%d candidates traced, %d detections", len(traces), len(res.Detections))
+}
+
+func pixRect(b geom.Box, pad int) image.Rectangle {
+	return image.Rect(int(math.Floor(b.XMin))-pad, int(math.Floor(b.YMin))-pad, int(math.Ceil(b.XMax))+pad, int(math.Ceil(b.YMax))+pad)
+}
+
+// writeTraces writes one JSON line per traced candidate: its trace, its
+// template's label and ink size, whether its detection was kept (survived
+// suppression) and whether it was right (a truth instance of its label
+// with IoU ≥ 0.5), whether kept or not; first a line with the number of
+// truth instances.
+func writeTraces(enc *json.Encoder, src string, traces []refineTrace, res Result, tmpls []Template, truth []Truth) {
+	_ = enc.Encode(map[string]any{"src": src, "truth": len(truth)})
+	for _, tr := range traces {
+		kept, right := false, false
+		for _, d := range res.Detections {
+			kept = kept || (d.Template == tr.Template && d.Box == tr.Box && tr.Box.Valid())
+		}
+		if tr.Box.Valid() {
+			for _, g := range truth {
+				right = right || (g.Label == tmpls[tr.Template].Label && g.Box.IoU(tr.Box) >= 0.5)
+			}
+		}
+		b := tmpls[tr.Template].Image.Bounds()
+		_ = enc.Encode(map[string]any{"src": src, "t": tr, "label": tmpls[tr.Template].Label, "kept": kept, "right": right,
+			"tw": b.Dx(), "th": b.Dy()})
+	}
 }
