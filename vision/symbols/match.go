@@ -1168,7 +1168,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 // (BENCHMARKS.md). Correlation dominates: a candidate that lies on ink and
 // explains its surroundings but correlates at 0.6 is a different symbol
 // of similar shape (the filled triangle of a voice/data outlet on a wall
-// sconce's half-disc).
+// sconce's half-disc). scripts/fit-confidence.py refits it from traces.
 func confidence(ncc, chamfer, explained float64) float64 {
 	z := -49.67 + 41.55*ncc + 1.66*chamfer + 18.41*explained
 	return 1 / (1 + math.Exp(-z))
