@@ -23,20 +23,16 @@ func (r *Resolver) storedUnder(ctx context.Context, which predicate.Drawing) ([]
 	if err != nil || len(drws) == 0 {
 		return nil, err
 	}
-	var out []string
-	for _, d := range drws {
-		onDrawing := block.HasSheetWith(sheet.DrawingID(d))
-		blks, err := r.Client.Block.Query().Where(onDrawing).IDs(ctx)
-		if err != nil {
-			return nil, err
-		}
-		ftrs, err := r.Client.Feature.Query().Where(feature.KindEQ(feature.KindLegendEntry), feature.HasBlockWith(onDrawing)).IDs(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, jobs.DrawingBlobPrefixes(org, d, blks, ftrs)...)
+	onDrawings := block.HasSheetWith(sheet.HasDrawingWith(which))
+	blks, err := r.Client.Block.Query().Where(onDrawings).IDs(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	ftrs, err := r.Client.Feature.Query().Where(feature.KindEQ(feature.KindLegendEntry), feature.HasBlockWith(onDrawings)).IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return jobs.DrawingBlobPrefixes(org, drws, blks, ftrs), nil
 }
 
 // deleteStored queues the deletion of the blobs under prefixes, once the

@@ -25,11 +25,14 @@ type deleteBlobsPayload struct {
 	Prefixes []string `json:"prefixes"`
 }
 
-// DrawingBlobPrefixes lists the blob key prefixes of what a drawing's
-// ingestion and parses stored: its page images, tiles and words; its
-// blocks' images and words; its legend entries' exemplars.
-func DrawingBlobPrefixes(orgID, drawingID string, blockIDs, featureIDs []string) []string {
-	out := []string{DrawingKeyPrefix(orgID, drawingID)}
+// DrawingBlobPrefixes lists the blob key prefixes of what drawings'
+// ingestion and parses stored: their page images, tiles and words; their
+// blocks' images and words; their legend entries' exemplars.
+func DrawingBlobPrefixes(orgID string, drawingIDs, blockIDs, featureIDs []string) []string {
+	var out []string
+	for _, id := range drawingIDs {
+		out = append(out, DrawingKeyPrefix(orgID, id))
+	}
 	for _, id := range blockIDs {
 		out = append(out, BlockKey(orgID, id)+".", BlockKey(orgID, id)+"-")
 	}

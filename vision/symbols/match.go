@@ -1029,6 +1029,9 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	tr.Chamfer, tr.Explained, tr.Conf = chamfer, explained, conf
 	support := chamfer * float64(len(c.t.pts)) * best.scale
 	tr.Support = support
+	if conf < m.opt.MinConfidence && traceRefine == nil {
+		return nil
+	}
 	// the box at full resolution
 	full := best
 	full.cx, full.cy = best.cx/f, best.cy/f

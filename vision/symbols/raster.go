@@ -217,14 +217,9 @@ type pose struct {
 	flip   bool
 }
 
-// transform maps a template point (relative to the template centre, full
-// resolution) into the target image at level factor f.
-func (p pose) transform(x, y, f float64) (float64, float64) {
-	return p.at(f).apply(x, y)
-}
-
 // placement is a pose at one level factor with its rotation worked out,
-// for mapping many points.
+// for mapping many template points (relative to the template centre, full
+// resolution) into the target image.
 type placement struct {
 	cx, cy, s, c, k float64
 	flip            bool
@@ -235,7 +230,7 @@ func (p pose) at(f float64) placement {
 	return placement{cx: p.cx, cy: p.cy, s: s, c: c, k: p.scale * f, flip: p.flip}
 }
 
-// apply maps a template point as pose.transform does.
+// apply maps a template point into the target image.
 func (t placement) apply(x, y float64) (float64, float64) {
 	if t.flip {
 		x = -x
