@@ -98,7 +98,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	if nothingDrawn(cov) {
 		return nil, st, nil
 	}
-	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw, origin: origin}
+	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw, origin: origin, longRun: keep * 1.25}
 	st.StrokeWidth = sw
 	t0 := time.Now()
 	cands, err := m.ringPass(ctx, prep)
@@ -192,6 +192,7 @@ type prepared struct {
 	pts    [][2]float64 // centre-line points relative to the ink centre, template pixels
 	radius float64      // ink radius from the centre
 	bw, bh float64      // ink box size
+	sw     float64      // stroke width of the template image
 	// fg are centre-line probes; bg are probes inside the box with their
 	// distance to the nearest line (template pixels)
 	fg [][2]float64
@@ -234,9 +235,10 @@ func prepare(i int, t Template) (*prepared, string) {
 	sk := thin(c)
 	// filled parts (dots, solid triangles) are kept as areas: their inside
 	// joins the centre lines, so a filled and an open shape differ
-	sk = append(sk, fillInside(c)...)
+	sw := templateStrokeWidth(c)
+	sk = append(sk, fillInside(c, sw)...)
 	cx, cy := float64(c.w-1)/2, float64(c.h-1)/2
-	p := &prepared{idx: i, bw: bw, bh: bh}
+	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw}
 	for _, q := range sk {
 		dx, dy := float64(q[0])-cx, float64(q[1])-cy
 		p.pts = append(p.pts, [2]float64{dx, dy})
@@ -294,10 +296,9 @@ func templateStrokeWidth(c *fimg) float64 {
 }
 
 // fillInside lists the pixels of a template's filled areas: ink a disk
-// wider than the template's strokes fits in, shrunk by half a stroke (the
-// redrawn points are widened by half a stroke again).
-func fillInside(c *fimg) [][2]int {
-	sw := templateStrokeWidth(c)
+// wider than the template's strokes (sw) fits in, shrunk by half a stroke
+// (the redrawn points are widened by half a stroke again).
+func fillInside(c *fimg, sw float64) [][2]int {
 	bin := make([]byte, c.w*c.h)
 	for i, v := range c.p {
 		if v > 0.5 {
@@ -327,8 +328,12 @@ type matcher struct {
 	mu     sync.Mutex
 	levels []*fimg
 	dts    map[int][]float32
-	blurs  map[int]*fimg
-	sums   map[int]*rowSums
+	runs   map[int][]bool
+	// longRun is the length (full-resolution pixels) of a straight line
+	// longer than any symbol's side at its largest scale
+	longRun float64
+	blurs   map[int]*fimg
+	sums    map[int]*rowSums
 }
 
 // blurred returns level l smoothed (two 3×3 box passes), which widens the
@@ -400,6 +405,45 @@ func (m *matcher) dist(l int) []float32 {
 	dst.Close()
 	lab.Close()
 	m.dts[l] = out
+	return out
+}
+
+// longLines returns, for level l, which pixels are ink on horizontal or
+// vertical straight runs longer than any symbol (walls, grid lines,
+// dimension lines): a line that passes through a symbol and on is not
+// part of it.
+func (m *matcher) longLines(l int) []bool {
+	lv := m.level(l)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.runs == nil {
+		m.runs = map[int][]bool{}
+	}
+	if r, ok := m.runs[l]; ok {
+		return r
+	}
+	bin := make([]byte, lv.w*lv.h)
+	for i, v := range lv.p {
+		if v > 0.25 {
+			bin[i] = 255
+		}
+	}
+	src, _ := gocv.NewMatFromBytes(lv.h, lv.w, gocv.MatTypeCV8U, bin)
+	defer src.Close()
+	n := max(int(math.Ceil(m.longRun*lf(l))), 3)
+	out := make([]bool, lv.w*lv.h)
+	for _, k := range []image.Point{{n, 1}, {1, n}} {
+		ker := gocv.GetStructuringElement(gocv.MorphRect, k)
+		dst := gocv.NewMat()
+		gocv.MorphologyEx(src, &dst, gocv.MorphOpen, ker)
+		b, _ := dst.DataPtrUint8()
+		for i, v := range b {
+			out[i] = out[i] || v != 0
+		}
+		dst.Close()
+		ker.Close()
+	}
+	m.runs[l] = out
 	return out
 }
 
@@ -527,7 +571,13 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			c := float64(size / 2)
 			splat(buf, j.t.pointsFor(j.scale*f), pose{cx: c, cy: c, scale: j.scale}, f, m.sw*f/2)
 			prof := profile(buf, size/2, size/2, n)
-			peaks := ringScores(ri, prof, ringPx[:n], ringThreshold, 1)
+			hi := prof
+			if w := j.t.sw * j.scale; w > m.sw {
+				thick := newF(size, size)
+				splat(thick, j.t.pointsFor(j.scale*f), pose{cx: c, cy: c, scale: j.scale}, f, w*f/2)
+				hi = profile(thick, size/2, size/2, n)
+			}
+			peaks := ringScores(ri, prof, hi, ringPx[:n], ringThreshold, 1)
 			// second rotation-invariant test, at the peaks only: the rings'
 			// angular harmonics
 			th := harmonics(buf, size/2, size/2, n)
@@ -924,6 +974,8 @@ type refineTrace struct {
 	Template           int
 	X, Y, Scale        float64 // candidate, full resolution
 	Ring               float64 // the candidate's ring-pass score
+	Polar              float64 // best polar correlation over the centres tried
+	Probe0             float64 // best probe score of the starting poses
 	Probe, NCC0, NCC   float64 // best probe score, first and final correlation (-1: not reached)
 	Chamfer, Explained float64
 	Support            float64 // as Detection.support
@@ -978,6 +1030,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 		}
 	}
 	sort.Slice(hyps, func(a, b int) bool { return hyps[a].v > hyps[b].v })
+	tr.Polar = hyps[0].v
 	// the best hypotheses are climbed on the fast probe score, then the
 	// best by correlation is polished on correlation
 	var best pose
@@ -1001,6 +1054,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	sv := make([]float64, len(starts))
 	for i, st := range starts {
 		sv[i] = m.probeScore(l, c.t, st)
+		tr.Probe0 = max(tr.Probe0, sv[i])
 	}
 	for _, i := range topK(sv, 2) {
 		if sv[i] < 0 {
@@ -1134,6 +1188,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 	q.cy -= float64(y0)
 	splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+tol)
 	sn, cs := math.Sincos(p.angle)
+	long := m.longLines(l)
 	// the box grown by a margin: ink right around a symbol that the
 	// template does not explain means it is part of something else
 	hw, hh := t.bw/2*p.scale*f*1.5+2*m.sw*f, t.bh/2*p.scale*f*1.5+2*m.sw*f
@@ -1147,11 +1202,19 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 			if math.Abs(u) > hw || math.Abs(v) > hh {
 				continue
 			}
-			a := float64(lv.at(x+x0, y+y0))
-			ink += a
+			px, py := x+x0, y+y0
+			if px < 0 || py < 0 || px >= lv.w || py >= lv.h {
+				continue
+			}
+			a := float64(lv.p[py*lv.w+px])
 			if buf.p[y*size+x] > 0.5 {
 				cov += a
+			} else if long[py*lv.w+px] {
+				// a long line passing by or through is not the symbol's
+				// surroundings
+				continue
 			}
+			ink += a
 		}
 	}
 	if ink == 0 {

@@ -100,10 +100,13 @@ type ringPeak struct {
 
 // ringScores compares a template profile p (rings 0..len(p)-1) with every
 // pixel of a level and returns local maxima scoring at least minScore. The
-// score is the normalised correlation of the ring profiles, times a
-// penalty when the ink coverage inside the disk differs from the
-// template's (the strokes of both were brought to the same width).
-func ringScores(ri *ringImages, p []float64, ringPx []float64, minScore float64, step int) []ringPeak {
+// score is the normalised correlation of the ring profiles, less a
+// penalty when the ink coverage inside the disk is far from the
+// template's: under the coverage of p (drawn at the drawing's stroke
+// width), or over that of hi (drawn with strokes as wide as the
+// template's own, scaled: a symbol's text and fills grow with it, and a
+// large instance carries more ink than its centre lines redrawn thin).
+func ringScores(ri *ringImages, p, hi []float64, ringPx []float64, minScore float64, step int) []ringPeak {
 	n := len(p)
 	mean := 0.0
 	for _, v := range p {
@@ -121,12 +124,18 @@ func ringScores(ri *ringImages, p []float64, ringPx []float64, minScore float64,
 	}
 	norm = math.Sqrt(norm)
 	// expected mean coverage in the disk
-	tot, area := 0.0, 0.0
-	for k, v := range p {
-		tot += v * ringPx[k]
+	area := 0.0
+	for k := range p {
 		area += ringPx[k]
 	}
-	tcov := tot / area
+	diskCov := func(p []float64) float64 {
+		tot := 0.0
+		for k, v := range p {
+			tot += v * ringPx[k]
+		}
+		return tot / area
+	}
+	lo, hc := diskCov(p), diskCov(hi)
 	w, h := ri.w, ri.h
 	score := make([]float32, w*h)
 	for y := n; y < h-n; y += step {
@@ -148,9 +157,10 @@ func ringScores(ri *ringImages, p []float64, ringPx []float64, minScore float64,
 				continue
 			}
 			sc := float64(sp) / (math.Sqrt(v) * norm)
-			r := float64(cov) / area / tcov
-			if r < 1 {
-				r = 1 / r
+			c := float64(cov) / area
+			r := lo / c
+			if c > lo {
+				r = c / max(hc, lo)
 			}
 			if r > 1.6 {
 				sc -= (r - 1.6) * 0.5

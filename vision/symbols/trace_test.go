@@ -173,10 +173,10 @@ func pixRect(b geom.Box, pad int) image.Rectangle {
 // writeTraces writes one JSON line per traced candidate: its trace, its
 // template's label and ink size, whether its detection was kept (survived
 // suppression) and whether it was right (a truth instance of its label
-// with IoU ≥ 0.5), whether kept or not; first a line with the number of
-// truth instances.
+// with IoU ≥ 0.5), whether kept or not; first a line with the truth
+// instances and their number.
 func writeTraces(enc *json.Encoder, src string, traces []refineTrace, res Result, tmpls []Template, truth []Truth) {
-	_ = enc.Encode(map[string]any{"src": src, "truth": len(truth)})
+	_ = enc.Encode(map[string]any{"src": src, "truth": len(truth), "instances": truth})
 	for _, tr := range traces {
 		kept, right := false, false
 		for _, d := range res.Detections {
