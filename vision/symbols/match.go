@@ -447,6 +447,21 @@ func (m *matcher) longLines(l int) []bool {
 	return out
 }
 
+// withoutLongLines is a copy of lv with the ink of long straight lines
+// cleared. The ring pass searches it: walls and grid lines are not
+// symbols, yet their parallel pairs and crossings match the ring profiles
+// of many (thousands of candidates along every wall), and a wall drawn
+// through a symbol hides its profile.
+func withoutLongLines(lv *fimg, long []bool) *fimg {
+	out := &fimg{w: lv.w, h: lv.h, p: make([]float32, len(lv.p))}
+	for i, v := range lv.p {
+		if !long[i] {
+			out.p[i] = v
+		}
+	}
+	return out
+}
+
 func lf(l int) float64 { return math.Ldexp(1, -l) }
 
 // pointsFor returns centre-line points dense enough to draw the template
@@ -558,7 +573,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		lv := m.level(l)
+		lv := withoutLongLines(m.level(l), m.longLines(l))
 		f := lf(l)
 		ri := computeRings(lv, ringCount)
 		jobs := byLevel[l]
@@ -1192,7 +1207,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 	// the box grown by a margin: ink right around a symbol that the
 	// template does not explain means it is part of something else
 	hw, hh := t.bw/2*p.scale*f*1.5+2*m.sw*f, t.bh/2*p.scale*f*1.5+2*m.sw*f
-	var ink, cov float64
+	var ink, cov, longInk, longOff float64
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
 			dx, dy := float64(x)-q.cx, float64(y)-q.cy
@@ -1207,20 +1222,30 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 				continue
 			}
 			a := float64(lv.p[py*lv.w+px])
-			if buf.p[y*size+x] > 0.5 {
+			on := buf.p[y*size+x] > 0.5
+			if on {
 				cov += a
-			} else if long[py*lv.w+px] {
-				// a long line passing by or through is not the symbol's
-				// surroundings
-				continue
+			}
+			if long[py*lv.w+px] {
+				longInk += a
+				if !on {
+					longOff += a
+				}
 			}
 			ink += a
 		}
 	}
-	if ink == 0 {
+	// long lines that cross the symbol (the template lies along little of
+	// them) are not its surroundings; lines it lies along, as a symbol set
+	// against a wall, or as an outline taken for one that lies on a wall's
+	// faces, still count
+	if longInk > 0 && longInk-longOff < 0.5*longInk {
+		ink -= longOff
+	}
+	if ink <= 0 {
 		return chamfer, 0
 	}
-	return chamfer, cov / ink
+	return chamfer, min(cov/ink, 1)
 }
 
 // confidence maps the three similarities to 0..1: a logistic regression
