@@ -886,9 +886,36 @@ func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
 // (drawn at the drawing's stroke width) and level l inside the template's
 // disk. p is in level pixels.
 func (m *matcher) nccAt(l int, t *prepared, p pose) float64 {
-	lv := m.blurred(l)
-	rs := m.rowSums(l)
+	return m.ncc(m.blurred(l), m.rowSums(l), lf(l), t, p)
+}
+
+// nccClear is nccAt with the ink of long straight lines cleared around
+// the pose: on a copy of the template's neighbourhood, blurred as the
+// level is.
+func (m *matcher) nccClear(l int, t *prepared, p pose) float64 {
+	lv, long := m.level(l), m.longLines(l)
 	f := lf(l)
+	r := int(math.Ceil(t.radius*p.scale*f)) + 6
+	x0, y0 := int(math.Floor(p.cx))-r, int(math.Floor(p.cy))-r
+	patch := newF(2*r+1, 2*r+1)
+	for y := 0; y < patch.h; y++ {
+		for x := 0; x < patch.w; x++ {
+			px, py := x+x0, y+y0
+			if px >= 0 && py >= 0 && px < lv.w && py < lv.h && !long[py*lv.w+px] {
+				patch.p[y*patch.w+x] = lv.p[py*lv.w+px]
+			}
+		}
+	}
+	b := box3(box3(patch))
+	q := p
+	q.cx -= float64(x0)
+	q.cy -= float64(y0)
+	return m.ncc(b, prefixSums(b), f, t, q)
+}
+
+// ncc correlates the template posed by p (level pixels, level factor f)
+// with the blurred level lv, whose row prefix sums are rs.
+func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose) float64 {
 	r := t.radius*p.scale*f + 1
 	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
 	size := int(2*r) + 3
@@ -953,6 +980,12 @@ func (m *matcher) rowSums(l int) *rowSums {
 	if r, ok := m.sums[l]; ok {
 		return r
 	}
+	r := prefixSums(lv)
+	m.sums[l] = r
+	return r
+}
+
+func prefixSums(lv *fimg) *rowSums {
 	w1 := lv.w + 1
 	r := &rowSums{s1: make([]float32, w1*lv.h), s2: make([]float32, w1*lv.h)}
 	for y := 0; y < lv.h; y++ {
@@ -965,7 +998,6 @@ func (m *matcher) rowSums(l int) *rowSums {
 			r.s2[y*w1+x+1] = b
 		}
 	}
-	m.sums[l] = r
 	return r
 }
 
@@ -1093,7 +1125,13 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	if ncc < minNCC {
 		return nil
 	}
-	chamfer, explained := m.verify(l, c.t, best)
+	chamfer, explained, crossed := m.verify(l, c.t, best)
+	if crossed {
+		// correlated again without the lines crossing it, which lowered
+		// the correlation as they did the explained ink
+		ncc = max(ncc, m.nccClear(l, c.t, best))
+		tr.NCC = ncc
+	}
 	conf := confidence(ncc, chamfer, explained)
 	tr.Chamfer, tr.Explained, tr.Conf = chamfer, explained, conf
 	support := chamfer * float64(len(c.t.pts)) * best.scale
@@ -1173,7 +1211,7 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 // every side, that lies along the template (explained): a symbol stands on
 // its own, while a match on part of a longer line or of a larger shape
 // leaves the rest of it unexplained around the box.
-func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64) {
+func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64, crossed bool) {
 	lv := m.level(l)
 	dt := m.dist(l)
 	f := lf(l)
@@ -1239,13 +1277,14 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 	// them) are not its surroundings; lines it lies along, as a symbol set
 	// against a wall, or as an outline taken for one that lies on a wall's
 	// faces, still count
-	if longInk > 0 && longInk-longOff < 0.5*longInk {
+	crossed = longInk > 0 && longInk-longOff < 0.5*longInk
+	if crossed {
 		ink -= longOff
 	}
 	if ink <= 0 {
-		return chamfer, 0
+		return chamfer, 0, crossed
 	}
-	return chamfer, min(cov/ink, 1)
+	return chamfer, min(cov/ink, 1), crossed
 }
 
 // confidence maps the three similarities to 0..1: a logistic regression
