@@ -623,7 +623,22 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		}
 	}
 	// keep the best candidate per template and neighbourhood
-	sort.Slice(all, func(a, b int) bool { return all[a].score > all[b].score })
+	// (workers appended them in any order: ties are broken by what the
+	// candidates are, so that every run keeps the same ones)
+	sort.Slice(all, func(a, b int) bool {
+		p, q := all[a], all[b]
+		switch {
+		case p.score != q.score:
+			return p.score > q.score
+		case p.t.idx != q.t.idx:
+			return p.t.idx < q.t.idx
+		case p.scale != q.scale:
+			return p.scale < q.scale
+		case p.y != q.y:
+			return p.y < q.y
+		}
+		return p.x < q.x
+	})
 	var kept []candidate
 	per := map[*prepared]int{}
 	for _, c := range all {
