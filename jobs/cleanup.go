@@ -104,10 +104,17 @@ func DeleteBlobs(bucket *blob.Bucket) asynq.HandlerFunc {
 
 func deletePrefix(ctx context.Context, bucket *blob.Bucket, prefix string) error {
 	it := bucket.List(&blob.ListOptions{Prefix: prefix})
-	for {
+	for restarts := 0; ; {
 		obj, err := it.Next(ctx)
 		if errors.Is(err, io.EOF) {
 			return nil
+		}
+		if gcerrors.Code(err) == gcerrors.NotFound && restarts < 10 {
+			// a file deleted by another task as the listing reached it
+			// (file storage): list what is left
+			restarts++
+			it = bucket.List(&blob.ListOptions{Prefix: prefix})
+			continue
 		}
 		if err != nil {
 			return err

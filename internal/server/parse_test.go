@@ -35,6 +35,7 @@ import (
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
 	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 )
 
 // parseResult is a completed parse job as GET /v1/jobs/{id} shows it.
@@ -602,17 +603,25 @@ func deleteStored(t *testing.T, f *parseFixture) {
 	ctx := f.ctx()
 	bucket := f.s.App.Blobs
 	keys := func(prefix string) []string {
-		var out []string
-		it := bucket.List(&blob.ListOptions{Prefix: prefix})
-		for {
-			o, err := it.Next(context.Background())
-			if err == io.EOF {
-				return out
+		// a file deleted while the listing walks past it (the deletion
+		// task runs as this polls) fails the listing: list again
+		for attempt := 0; ; attempt++ {
+			var out []string
+			it := bucket.List(&blob.ListOptions{Prefix: prefix})
+			for {
+				o, err := it.Next(context.Background())
+				if err == io.EOF {
+					return out
+				}
+				if gcerrors.Code(err) == gcerrors.NotFound && attempt < 20 {
+					time.Sleep(20 * time.Millisecond)
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, o.Key)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, o.Key)
 		}
 	}
 	db := f.s.App.Store.Client
