@@ -340,17 +340,23 @@ type matcher struct {
 // basin of the local pose search.
 func (m *matcher) blurred(l int) *fimg {
 	lv := m.level(l)
+	return perLevel(m, &m.blurs, l, func() *fimg { return box3(box3(lv)) })
+}
+
+// perLevel returns cache[l], made by mk the first time (under the
+// matcher's lock: what mk needs of the matcher must be fetched before).
+func perLevel[T any](m *matcher, cache *map[int]T, l int, mk func() T) T {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.blurs == nil {
-		m.blurs = map[int]*fimg{}
+	if *cache == nil {
+		*cache = map[int]T{}
 	}
-	if b, ok := m.blurs[l]; ok {
-		return b
+	if v, ok := (*cache)[l]; ok {
+		return v
 	}
-	b := box3(box3(lv))
-	m.blurs[l] = b
-	return b
+	v := mk()
+	(*cache)[l] = v
+	return v
 }
 
 func box3(m *fimg) *fimg {
@@ -381,14 +387,10 @@ func (m *matcher) level(l int) *fimg {
 // dist returns, for level l, each pixel's distance to the nearest ink.
 func (m *matcher) dist(l int) []float32 {
 	lv := m.level(l)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.dts == nil {
-		m.dts = map[int][]float32{}
-	}
-	if d, ok := m.dts[l]; ok {
-		return d
-	}
+	return perLevel(m, &m.dts, l, func() []float32 { return distanceToInk(lv) })
+}
+
+func distanceToInk(lv *fimg) []float32 {
 	bin := make([]byte, lv.w*lv.h)
 	for i, v := range lv.p {
 		if v < 0.3 {
@@ -404,7 +406,6 @@ func (m *matcher) dist(l int) []float32 {
 	src.Close()
 	dst.Close()
 	lab.Close()
-	m.dts[l] = out
 	return out
 }
 
@@ -414,14 +415,13 @@ func (m *matcher) dist(l int) []float32 {
 // part of it.
 func (m *matcher) longLines(l int) []bool {
 	lv := m.level(l)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.runs == nil {
-		m.runs = map[int][]bool{}
-	}
-	if r, ok := m.runs[l]; ok {
-		return r
-	}
+	n := max(int(math.Ceil(m.longRun*lf(l))), 3)
+	return perLevel(m, &m.runs, l, func() []bool { return longRuns(lv, n) })
+}
+
+// longRuns marks the ink of lv on horizontal or vertical runs of at least
+// n pixels.
+func longRuns(lv *fimg, n int) []bool {
 	bin := make([]byte, lv.w*lv.h)
 	for i, v := range lv.p {
 		if v > 0.25 {
@@ -430,7 +430,6 @@ func (m *matcher) longLines(l int) []bool {
 	}
 	src, _ := gocv.NewMatFromBytes(lv.h, lv.w, gocv.MatTypeCV8U, bin)
 	defer src.Close()
-	n := max(int(math.Ceil(m.longRun*lf(l))), 3)
 	out := make([]bool, lv.w*lv.h)
 	for _, k := range []image.Point{{n, 1}, {1, n}} {
 		ker := gocv.GetStructuringElement(gocv.MorphRect, k)
@@ -443,7 +442,6 @@ func (m *matcher) longLines(l int) []bool {
 		dst.Close()
 		ker.Close()
 	}
-	m.runs[l] = out
 	return out
 }
 
@@ -987,17 +985,7 @@ type rowSums struct{ s1, s2 []float32 }
 
 func (m *matcher) rowSums(l int) *rowSums {
 	lv := m.blurred(l)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.sums == nil {
-		m.sums = map[int]*rowSums{}
-	}
-	if r, ok := m.sums[l]; ok {
-		return r
-	}
-	r := prefixSums(lv)
-	m.sums[l] = r
-	return r
+	return perLevel(m, &m.sums, l, func() *rowSums { return prefixSums(lv) })
 }
 
 func prefixSums(lv *fimg) *rowSums {
