@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -327,7 +328,7 @@ type matcher struct {
 	origin image.Point // of the searched image (a tile's place), for traces
 	mu     sync.Mutex
 	levels []*fimg
-	dts    map[int][]float32
+	nears  map[int][]bool
 	runs   map[int][]bool
 	// longRun is the length (full-resolution pixels) of a straight line
 	// longer than any symbol's side at its largest scale
@@ -384,28 +385,44 @@ func (m *matcher) level(l int) *fimg {
 	return m.levels[l]
 }
 
-// dist returns, for level l, each pixel's distance to the nearest ink.
-func (m *matcher) dist(l int) []float32 {
+// near returns, for level l, which pixels lie within tol of ink (the
+// chamfer test's tolerance at that level, the same for every pose).
+func (m *matcher) near(l int, tol float64) []bool {
 	lv := m.level(l)
-	return perLevel(m, &m.dts, l, func() []float32 { return distanceToInk(lv) })
+	return perLevel(m, &m.nears, l, func() []bool { return nearInk(lv, tol) })
 }
 
-func distanceToInk(lv *fimg) []float32 {
+// nearInk marks the pixels of lv within Euclidean distance tol of ink (a
+// coverage of 0.3 or more): the ink dilated by a disk of that radius.
+func nearInk(lv *fimg, tol float64) []bool {
 	bin := make([]byte, lv.w*lv.h)
 	for i, v := range lv.p {
-		if v < 0.3 {
+		if v >= 0.3 {
 			bin[i] = 255
 		}
 	}
 	src, _ := gocv.NewMatFromBytes(lv.h, lv.w, gocv.MatTypeCV8U, bin)
-	dst, lab := gocv.NewMat(), gocv.NewMat()
-	gocv.DistanceTransform(src, &dst, &lab, gocv.DistL2, gocv.DistanceMask5, gocv.DistanceLabelCComp)
-	out := make([]float32, lv.w*lv.h)
-	b, _ := dst.DataPtrFloat32()
-	copy(out, b)
-	src.Close()
-	dst.Close()
-	lab.Close()
+	defer src.Close()
+	r := int(math.Floor(tol))
+	n := 2*r + 1
+	disk := make([]byte, n*n)
+	for y := -r; y <= r; y++ {
+		for x := -r; x <= r; x++ {
+			if float64(x*x+y*y) <= tol*tol {
+				disk[(y+r)*n+x+r] = 1
+			}
+		}
+	}
+	ker, _ := gocv.NewMatFromBytes(n, n, gocv.MatTypeCV8U, disk)
+	defer ker.Close()
+	dst := gocv.NewMat()
+	defer dst.Close()
+	gocv.Dilate(src, &dst, ker)
+	b, _ := dst.DataPtrUint8()
+	out := make([]bool, len(b))
+	for i, v := range b {
+		out[i] = v != 0
+	}
 	return out
 }
 
@@ -575,6 +592,14 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		f := lf(l)
 		ri := computeRings(lv, ringCount)
 		jobs := byLevel[l]
+		// each job's template drawn at its scale, its ring profile and the
+		// harmonics of its rings
+		type drawn struct {
+			n  int
+			q  *ringQuery
+			th [3][]float64
+		}
+		dr := make([]drawn, len(jobs))
 		err := parallel(ctx, len(jobs), func(i int) {
 			j := jobs[i]
 			r := j.t.radius * j.scale * f
@@ -590,16 +615,37 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 				splat(thick, j.t.pointsFor(j.scale*f), pose{cx: c, cy: c, scale: j.scale}, f, w*f/2)
 				hi = profile(thick, size/2, size/2, n)
 			}
-			peaks := ringScores(ri, prof, hi, ringPx[:n], ringThreshold, 1)
-			// second rotation-invariant test, at the peaks only: the rings'
-			// angular harmonics
-			th := harmonics(buf, size/2, size/2, n)
+			dr[i] = drawn{n: n, q: newRingQuery(prof, hi, ringPx[:n], ringThreshold), th: harmonics(buf, size/2, size/2, n)}
+		})
+		if err != nil {
+			return nil, err
+		}
+		var qs []*ringQuery
+		var qjob []int
+		for i, d := range dr {
+			if d.q != nil {
+				qs = append(qs, d.q)
+				qjob = append(qjob, i)
+			}
+		}
+		before := done
+		peaks, err := scanRings(ctx, ri, qs, ringPx, func(v float64) {
+			m.progress(0.4 * (float64(before) + v*float64(len(jobs))) / float64(total))
+		})
+		ri = nil
+		if err != nil {
+			return nil, err
+		}
+		// second rotation-invariant test, at the peaks only: the rings'
+		// angular harmonics
+		err = parallel(ctx, len(qs), func(qi int) {
+			j, d := jobs[qjob[qi]], dr[qjob[qi]]
 			var keep []candidate
-			for _, p := range peaks {
+			for _, p := range peaks[qi] {
 				best, bx, by := -1.0, 0, 0
 				for dy := -1; dy <= 1; dy++ {
 					for dx := -1; dx <= 1; dx++ {
-						if v := harmonicScore(harmonics(lv, p.x+dx, p.y+dy, n), th); v > best {
+						if v := harmonicScore(harmonics(lv, p.x+dx, p.y+dy, d.n), d.th); v > best {
 							best, bx, by = v, p.x+dx, p.y+dy
 						}
 					}
@@ -612,13 +658,12 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			}
 			mu.Lock()
 			all = append(all, keep...)
-			done++
-			m.progress(0.4 * float64(done) / float64(total))
 			mu.Unlock()
 		})
 		if err != nil {
 			return nil, err
 		}
+		done += len(jobs)
 	}
 	// keep the best candidate per template and neighbourhood
 	// (workers appended them in any order: ties are broken by what the
@@ -843,7 +888,7 @@ func bestShift(plan, tm []float64) (float64, float64) {
 		coarse[s] = v
 	}
 	best, bv := 0, math.Inf(-1)
-	tried := map[int]bool{}
+	var tried [polarAngular]bool
 	for _, s0 := range topK(coarse, 4) {
 		for d := -1; d <= 1; d++ {
 			s := (s0 + d + polarAngular) % polarAngular
@@ -895,16 +940,50 @@ func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
 	return fg - bg
 }
 
-// nccAt is the masked normalised correlation between the posed template
-// (drawn at the drawing's stroke width) and level l inside the template's
-// disk. p is in level pixels.
-func (m *matcher) nccAt(l int, t *prepared, p pose) float64 {
-	return m.ncc(m.blurred(l), m.rowSums(l), lf(l), t, p)
+// renders keeps a refinement's last few template drawings: a local
+// search moves a pose by whole pixels as often as it turns or scales it,
+// and a whole-pixel move draws the template exactly as before, shifted.
+type renders struct {
+	e []rendered // most recently used first
 }
 
-// nccClear is nccAt with the ink of long straight lines cleared around
-// the pose: on a copy of the template's neighbourhood, blurred as the
-// level is.
+type rendered struct {
+	t      *prepared
+	q      pose // in the drawing's own frame
+	f, rad float64
+	size   int
+	buf    *fimg
+}
+
+const maxRenders = 6
+
+// draw returns t drawn posed by q (see splat) on a size × size image.
+// The image belongs to the cache: it is valid until the next call.
+func (c *renders) draw(t *prepared, q pose, f, rad float64, size int) *fimg {
+	for i, e := range c.e {
+		if e.t == t && e.q == q && e.f == f && e.rad == rad && e.size == size {
+			copy(c.e[1:i+1], c.e[:i])
+			c.e[0] = e
+			return e.buf
+		}
+	}
+	var buf *fimg
+	if len(c.e) == maxRenders {
+		buf = c.e[maxRenders-1].buf
+		buf.w, buf.h, buf.p = size, size, slices.Grow(buf.p[:0], size*size)[:size*size]
+		clear(buf.p)
+		c.e = c.e[:maxRenders-1]
+	} else {
+		buf = newF(size, size)
+	}
+	splat(buf, t.pointsFor(q.scale*f), q, f, rad)
+	c.e = append([]rendered{{t: t, q: q, f: f, rad: rad, size: size, buf: buf}}, c.e...)
+	return buf
+}
+
+// nccClear is refine's correlation (ncc on the blurred level) with the
+// ink of long straight lines cleared around the pose: on a copy of the
+// template's neighbourhood, blurred as the level is.
 func (m *matcher) nccClear(l int, t *prepared, p pose) float64 {
 	lv, long := m.level(l), m.longLines(l)
 	f := lf(l)
@@ -923,21 +1002,27 @@ func (m *matcher) nccClear(l int, t *prepared, p pose) float64 {
 	q := p
 	q.cx -= float64(x0)
 	q.cy -= float64(y0)
-	return m.ncc(b, prefixSums(b), f, t, q)
+	return m.ncc(b, prefixSums(b), f, t, q, nil)
 }
 
 // ncc correlates the template posed by p (level pixels, level factor f)
-// with the blurred level lv, whose row prefix sums are rs.
-func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose) float64 {
+// with the blurred level lv, whose row prefix sums are rs. The template is
+// drawn through rc when it is given.
+func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc *renders) float64 {
 	r := t.radius*p.scale*f + 1
 	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
 	size := int(2*r) + 3
-	buf := getScratch(size, size)
-	defer putScratch(buf)
 	q := p
 	q.cx -= float64(x0)
 	q.cy -= float64(y0)
-	splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+1)
+	var buf *fimg
+	if rc != nil {
+		buf = rc.draw(t, q, f, m.sw*f/2+1, size)
+	} else {
+		buf = getScratch(size, size)
+		defer putScratch(buf)
+		splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+1)
+	}
 	var sa, sb, saa, sbb, sab, n float64
 	w1 := lv.w + 1
 	for y := 0; y < size; y++ {
@@ -1085,6 +1170,13 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	// best by correlation is polished on correlation
 	var best pose
 	ncc := -1.0
+	// the masked normalised correlation between the posed template (drawn
+	// at the drawing's stroke width) and level l inside the template's
+	// disk; p is in level pixels
+	var rc renders
+	nccAt := func(l int, t *prepared, p pose) float64 {
+		return m.ncc(m.blurred(l), m.rowSums(l), lf(l), t, p, &rc)
+	}
 	// near-symmetric symbols correlate almost as well half a turn away:
 	// each of the best hypotheses is also tried turned by 180°
 	var starts []pose
@@ -1115,7 +1207,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 		if v < minProbe {
 			continue
 		}
-		if w := m.nccAt(l, c.t, p); w > ncc {
+		if w := nccAt(l, c.t, p); w > ncc {
 			best, ncc = p, w
 		}
 	}
@@ -1123,7 +1215,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	if ncc < minStartNCC {
 		return nil
 	}
-	best, ncc = m.climb(l, c.t, best, ncc, m.nccAt, 12, 1, 1)
+	best, ncc = m.climb(l, c.t, best, ncc, nccAt, 12, 1, 1)
 	tr.NCC = ncc
 	if ncc < minNCC {
 		return nil
@@ -1216,9 +1308,9 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 // leaves the rest of it unexplained around the box.
 func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64, crossed bool) {
 	lv := m.level(l)
-	dt := m.dist(l)
 	f := lf(l)
 	tol := max(1.0, m.sw*f/2+0.75)
+	near := m.near(l, tol)
 	on := 0
 	pts := t.pointsFor(p.scale * f)
 	pl := p.at(f)
@@ -1228,7 +1320,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 		if ix < 0 || iy < 0 || ix >= lv.w || iy >= lv.h {
 			continue
 		}
-		if float64(dt[iy*lv.w+ix]) <= tol {
+		if near[iy*lv.w+ix] {
 			on++
 		}
 	}

@@ -3,7 +3,7 @@ package symbols
 import (
 	"image"
 	"math"
-	"sort"
+	"slices"
 )
 
 // fimg is a float32 image; values are ink coverage in 0..1.
@@ -277,15 +277,19 @@ func splat(dst *fimg, pts [][2]float64, p pose, f, radius float64) (x0, y0, x1, 
 	return
 }
 
-// topK keeps the k largest values' indexes.
+// topK keeps the k largest values' indexes, largest first (the first of
+// equal values first).
 func topK(vals []float64, k int) []int {
-	idx := make([]int, len(vals))
-	for i := range idx {
-		idx[i] = i
+	k = min(k, len(vals))
+	out := make([]int, 0, k)
+	for len(out) < k {
+		best := -1
+		for i, v := range vals {
+			if (best < 0 || v > vals[best]) && !slices.Contains(out, i) {
+				best = i
+			}
+		}
+		out = append(out, best)
 	}
-	sort.Slice(idx, func(a, b int) bool { return vals[idx[a]] > vals[idx[b]] })
-	if len(idx) > k {
-		idx = idx[:k]
-	}
-	return idx
+	return out
 }

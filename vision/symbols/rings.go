@@ -1,8 +1,11 @@
 package symbols
 
 import (
+	"context"
 	"image"
 	"math"
+	"slices"
+	"sync"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -55,18 +58,16 @@ func f32bytes(v []float32) []byte {
 func computeRings(m *fimg, n int) *ringImages {
 	src, _ := gocv.NewMatFromBytes(m.h, m.w, gocv.MatTypeCV32F, f32bytes(m.p))
 	defer src.Close()
-	out := &ringImages{w: m.w, h: m.h}
-	for k := 0; k < n; k++ {
+	out := &ringImages{w: m.w, h: m.h, rings: make([][]float32, n)}
+	_ = parallel(context.Background(), n, func(k int) {
 		ker := annulusKernel(k)
 		dst := gocv.NewMat()
 		gocv.Filter2D(src, &dst, -1, ker, image.Pt(-1, -1), 0, gocv.BorderConstant)
 		ker.Close()
-		vals := make([]float32, m.w*m.h)
 		b, _ := dst.DataPtrFloat32()
-		copy(vals, b)
+		out.rings[k] = slices.Clone(b)
 		dst.Close()
-		out.rings = append(out.rings, vals)
-	}
+	})
 	return out
 }
 
@@ -98,98 +99,222 @@ type ringPeak struct {
 	score float64
 }
 
-// ringScores compares a template profile p (rings 0..len(p)-1) with every
-// pixel of a level and returns local maxima scoring at least minScore. The
-// score is the normalised correlation of the ring profiles, less a
-// penalty when the ink coverage inside the disk is far from the
-// template's: under the coverage of p (drawn at the drawing's stroke
-// width), or over that of hi (drawn with strokes as wide as the
-// template's own, scaled: a symbol's text and fills grow with it, and a
-// large instance carries more ink than its centre lines redrawn thin).
-func ringScores(ri *ringImages, p, hi []float64, ringPx []float64, minScore float64, step int) []ringPeak {
+// ringQuery is a template profile p (rings 0..len(p)-1) to compare with
+// every pixel of a level. The score is the normalised correlation of the
+// ring profiles, less a penalty when the ink coverage inside the disk is
+// far from the template's: under the coverage of p (drawn at the
+// drawing's stroke width), or over that of hi (drawn with strokes as wide
+// as the template's own, scaled: a symbol's text and fills grow with it,
+// and a large instance carries more ink than its centre lines redrawn
+// thin).
+type ringQuery struct {
+	n        int
+	pz       []float32 // the profile less its mean
+	norm     float64
+	lo, hc   float64 // disk coverage of p and of hi
+	area     float64 // pixels in the disk
+	minScore float64
+}
+
+// newRingQuery prepares a profile for scanRings; nil when it is flat.
+func newRingQuery(p, hi, ringPx []float64, minScore float64) *ringQuery {
 	n := len(p)
 	mean := 0.0
 	for _, v := range p {
 		mean += v
 	}
 	mean /= float64(n)
-	pz := make([]float32, n)
-	norm := 0.0
+	q := &ringQuery{n: n, pz: make([]float32, n), minScore: minScore}
 	for k, v := range p {
-		pz[k] = float32(v - mean)
-		norm += (v - mean) * (v - mean)
+		q.pz[k] = float32(v - mean)
+		q.norm += (v - mean) * (v - mean)
 	}
-	if norm < 1e-9 {
+	if q.norm < 1e-9 {
 		return nil
 	}
-	norm = math.Sqrt(norm)
-	// expected mean coverage in the disk
-	area := 0.0
+	q.norm = math.Sqrt(q.norm)
 	for k := range p {
-		area += ringPx[k]
+		q.area += ringPx[k]
 	}
 	diskCov := func(p []float64) float64 {
 		tot := 0.0
 		for k, v := range p {
 			tot += v * ringPx[k]
 		}
-		return tot / area
+		return tot / q.area
 	}
-	lo, hc := diskCov(p), diskCov(hi)
-	w, h := ri.w, ri.h
-	score := make([]float32, w*h)
-	for y := n; y < h-n; y += step {
-		for x := n; x < w-n; x += step {
-			i := y*w + x
-			var s1, s2, sp, cov float32
-			for k := 0; k < n; k++ {
-				a := ri.rings[k][i]
-				s1 += a
-				s2 += a * a
-				sp += a * pz[k]
-				cov += a * float32(ringPx[k])
-			}
-			if s1 == 0 {
-				continue
-			}
-			v := float64(s2) - float64(s1)*float64(s1)/float64(n)
-			if v <= 1e-9 {
-				continue
-			}
-			sc := float64(sp) / (math.Sqrt(v) * norm)
-			c := float64(cov) / area
-			r := lo / c
-			if c > lo {
-				r = c / max(hc, lo)
-			}
-			if r > 1.6 {
-				sc -= (r - 1.6) * 0.5
-			}
-			score[i] = float32(sc)
+	q.lo, q.hc = diskCov(p), diskCov(hi)
+	return q
+}
+
+// ringBandRows is how many rows of a level scanRings scores at a time.
+const ringBandRows = 16
+
+var bandBufs sync.Pool
+
+// bandBuf returns a zeroed float64 slice of length n from a pool.
+func bandBuf(n int) []float64 {
+	if v, ok := bandBufs.Get().([]float64); ok && cap(v) >= n {
+		v = v[:n]
+		clear(v)
+		return v
+	}
+	return make([]float64, n)
+}
+
+var bandBufs32 sync.Pool
+
+// bandBuf32 returns a float32 slice of length n from a pool (not zeroed).
+func bandBuf32(n int) []float32 {
+	if v, ok := bandBufs32.Get().([]float32); ok && cap(v) >= n {
+		return v[:n]
+	}
+	return make([]float32, n)
+}
+
+// scanRings scores every query at every pixel of a level and returns, per
+// query, the local maxima scoring at least its minScore (row-major order).
+// The level is scored in bands of rows: a pixel's ring sums, their squares
+// and its disk coverage are the same for every query of as many rings, so
+// they are computed once per pixel and ring count; each query then adds
+// only its profile's correlation. done(f) reports the share of the level
+// scored.
+func scanRings(ctx context.Context, ri *ringImages, qs []*ringQuery, ringPx []float64, done func(float64)) ([][]ringPeak, error) {
+	w, h, rn := ri.w, ri.h, len(ri.rings)
+	// the ring counts in use, and each query's index among them
+	var ns []int
+	for _, q := range qs {
+		if !slices.Contains(ns, q.n) {
+			ns = append(ns, q.n)
 		}
 	}
-	var out []ringPeak
-	for y := n; y < h-n; y += step {
-		for x := n; x < w-n; x += step {
-			v := score[y*w+x]
-			if float64(v) < minScore {
+	slices.Sort(ns) // the sums grow ring by ring
+	slot := make([]int, len(qs))
+	for i, q := range qs {
+		slot[i] = slices.Index(ns, q.n)
+	}
+	type hit struct {
+		i     int32
+		score float32
+	}
+	bands := (h + ringBandRows - 1) / ringBandRows
+	found := make([][][]hit, bands) // band → query → hits
+	var mu sync.Mutex
+	scored := 0
+	err := parallel(ctx, bands, func(b int) {
+		y0, y1 := b*ringBandRows, min((b+1)*ringBandRows, h)
+		np := (y1 - y0) * w
+		// per ring count in use and pixel: the profile's spread (0: flat
+		// or empty) and the disk coverage
+		sd, cv := bandBuf(len(ns)*np), bandBuf(len(ns)*np)
+		defer bandBufs.Put(sd)
+		defer bandBufs.Put(cv)
+		// the band's rings, a pixel's side by side
+		ab := bandBuf32(np * rn)
+		defer bandBufs32.Put(ab)
+		for k, ring := range ri.rings {
+			for o, v := range ring[y0*w : y1*w] {
+				ab[o*rn+k] = v
+			}
+		}
+		for o := 0; o < np; o++ {
+			a := ab[o*rn : o*rn+rn]
+			var s1, s2, cov float32
+			k := 0
+			for j, n := range ns {
+				for ; k < n; k++ {
+					s1 += a[k]
+					s2 += a[k] * a[k]
+					cov += a[k] * float32(ringPx[k])
+				}
+				if s1 == 0 {
+					continue
+				}
+				v := float64(s2) - float64(s1)*float64(s1)/float64(n)
+				if v <= 1e-9 {
+					continue
+				}
+				sd[j*np+o] = math.Sqrt(v)
+				cv[j*np+o] = float64(cov)
+			}
+		}
+		out := make([][]hit, len(qs))
+		for qi, q := range qs {
+			n, pz := q.n, q.pz
+			if y1 <= n || y0 >= h-n {
 				continue
 			}
+			sds, cvs := sd[slot[qi]*np:], cv[slot[qi]*np:]
+			for y := max(y0, n); y < min(y1, h-n); y++ {
+				for x := n; x < w-n; x++ {
+					i := y*w + x
+					o := i - y0*w
+					if sds[o] == 0 {
+						continue
+					}
+					a := ab[o*rn : o*rn+n]
+					var sp float32
+					for k, v := range a {
+						sp += v * pz[k]
+					}
+					if sp <= 0 {
+						continue
+					}
+					sc := float64(sp) / (sds[o] * q.norm)
+					c := cvs[o] / q.area
+					r := q.lo / c
+					if c > q.lo {
+						r = c / max(q.hc, q.lo)
+					}
+					if r > 1.6 {
+						sc -= (r - 1.6) * 0.5
+					}
+					if s := float32(sc); float64(s) >= q.minScore {
+						out[qi] = append(out[qi], hit{int32(i), s})
+					}
+				}
+			}
+		}
+		found[b] = out
+		if done != nil {
+			mu.Lock()
+			scored++
+			done(float64(scored) / float64(bands))
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	// local maxima: a neighbour under the threshold scores lower than any
+	// hit, so only neighbouring hits need comparing
+	peaks := make([][]ringPeak, len(qs))
+	for qi := range qs {
+		var all []hit
+		for b := range found {
+			all = append(all, found[b][qi]...)
+		}
+		score := make(map[int32]float32, len(all))
+		for _, e := range all {
+			score[e.i] = e.score
+		}
+		for _, e := range all {
+			x, y := int(e.i)%w, int(e.i)/w
 			peak := true
-			for dy := -step; dy <= step && peak; dy += step {
-				for dx := -step; dx <= step; dx += step {
-					if (dx != 0 || dy != 0) && score[(y+dy)*w+x+dx] > v {
+			for dy := -1; dy <= 1 && peak; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if v, ok := score[int32((y+dy)*w+x+dx)]; ok && (dx != 0 || dy != 0) && v > e.score {
 						peak = false
 						break
 					}
 				}
 			}
 			if peak {
-				out = append(out, ringPeak{x, y, float64(v)})
+				peaks[qi] = append(peaks[qi], ringPeak{x, y, float64(e.score)})
 			}
 		}
 	}
-	return out
+	return peaks, nil
 }
 
 // ringPixels counts pixels per ring for rings 0..n-1.
