@@ -69,7 +69,7 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	}
 	var err error
 	if w*h <= tileMinArea {
-		res.Detections, res.Stats, err = search(ctx, img, prep, opt, 0, image.Point{})
+		res.Detections, res.Stats, err = search(ctx, img, prep, opt, 0, image.Point{}, image.Rect(0, 0, w, h))
 	} else {
 		res.Detections, res.Stats, err = searchTiled(ctx, img, prep, opt)
 	}
@@ -84,8 +84,12 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 
 // search runs the whole search on img (sw > 0: the drawing's stroke width,
 // else measured on img). Detections are suppressed across symbols. origin
-// places img in the image Match was given (traces only).
-func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64, origin image.Point) ([]Detection, Stats, error) {
+// places img in the image Match was given (traces only). core is the part
+// of img (in img's own pixels, from 0) whose detections are kept: a tile's
+// own region; candidates centred farther outside it than half their
+// radius are not refined (refinement moves a pose by less, and a
+// detection centred outside the core is dropped).
+func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64, origin image.Point, core image.Rectangle) ([]Detection, Stats, error) {
 	var st Stats
 	cov := coverage(img)
 	if sw <= 0 {
@@ -106,6 +110,14 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	if err != nil {
 		return nil, st, err
 	}
+	inCore := cands[:0]
+	for _, c := range cands {
+		g := 0.5 * c.radius
+		if c.x >= float64(core.Min.X)-g && c.x < float64(core.Max.X)+g && c.y >= float64(core.Min.Y)-g && c.y < float64(core.Max.Y)+g {
+			inCore = append(inCore, c)
+		}
+	}
+	cands = inCore
 	st.Candidates = len(cands)
 	st.RingTime = time.Since(t0)
 	t0 = time.Now()

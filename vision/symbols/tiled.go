@@ -58,7 +58,7 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 			o.Progress = func(v float64) { opt.Progress((float64(i) + v) / float64(len(tiles))) }
 		}
 		off := t.search.Min.Sub(b.Min)
-		dets, ts, err := search(ctx, img.SubImage(t.search).(*image.Gray), prep, o, sw, off)
+		dets, ts, err := search(ctx, img.SubImage(t.search).(*image.Gray), prep, o, sw, off, t.core.Sub(t.search.Min))
 		if err != nil {
 			return nil, st, err
 		}
