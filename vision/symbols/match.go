@@ -1210,7 +1210,19 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 		sv[i] = m.probeScore(l, c.t, st)
 		tr.Probe0 = max(tr.Probe0, sv[i])
 	}
-	for _, i := range topK(sv, 2) {
+	// the two best starts are climbed — often two neighbouring centres at
+	// one angle: the local search is not always drawn to the same pose
+	// from both — and the best start that differs from both in mirror
+	// image or by 20° or more
+	order := topK(sv, len(sv))
+	pick := []int{order[0], order[1]}
+	for _, i := range order[2:] {
+		if distinctStart(starts[i], starts[order[0]]) && distinctStart(starts[i], starts[order[1]]) {
+			pick = append(pick, i)
+			break
+		}
+	}
+	for _, i := range pick {
 		if sv[i] < 0 {
 			continue
 		}
@@ -1266,6 +1278,12 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	return &Detection{Template: c.t.idx, Box: box, Angle: deg, Scale: best.scale, Confidence: conf, Mirrored: best.flip,
 		ncc: ncc, chamfer: chamfer, explained: explained, flip: best.flip,
 		support: support}
+}
+
+// distinctStart tells whether two starting poses differ in mirror image
+// or by 20° or more.
+func distinctStart(a, b pose) bool {
+	return a.flip != b.flip || math.Abs(math.Remainder(a.angle-b.angle, 2*math.Pi)) >= 20*math.Pi/180
 }
 
 // climb improves a pose by local search over position, angle and scale,
