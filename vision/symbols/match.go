@@ -925,17 +925,23 @@ func bestShift(plan, tm []float64) (float64, float64) {
 
 // probeScore is a fast pose score: the mean ink under the template's
 // centre lines minus the mean ink at points of the template that should be
-// empty (farther than a stroke from any line), on the blurred level.
+// empty (farther than a stroke from any line), on the blurred level. The
+// centre lines are sampled about twice per pixel of the level (fewer than
+// the template's own points when it is drawn smaller than in the legend).
 func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
 	lv := m.blurred(l)
 	f := lf(l)
 	pl := p.at(f)
 	fg := 0.0
-	for _, q := range t.fg {
+	pts := t.fg
+	if sp := t.pointsFor(p.scale * f); len(sp) < len(pts) {
+		pts = sp
+	}
+	for _, q := range pts {
 		x, y := pl.apply(q[0], q[1])
 		fg += float64(lv.bilinear(x, y))
 	}
-	fg /= float64(len(t.fg))
+	fg /= float64(len(pts))
 	minD := (m.sw*f/2 + 1.5) / (p.scale * f) // template pixels
 	bg, n := 0.0, 0
 	for _, q := range t.bg {
