@@ -1299,6 +1299,8 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 	da := stepDeg * math.Pi / 180
 	d := stepPx
 	ds := 1 + 0.015*stepPx // scale step
+	// a move back to where the last one came from is scored already
+	seen := map[pose]float64{p: v}
 	for iter := 0; iter < iters; iter++ {
 		moves := [8]pose{}
 		for i := range moves {
@@ -1317,7 +1319,12 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 			if q.scale < max(m.opt.MinScale, t.minScale)*0.95 || q.scale > m.opt.MaxScale*1.05 {
 				continue
 			}
-			if w := score(l, t, q); w > v+1e-4 {
+			w, ok := seen[q]
+			if !ok {
+				w = score(l, t, q)
+				seen[q] = w
+			}
+			if w > v+1e-4 {
 				p, v, improved = q, w, true
 			}
 		}
