@@ -962,7 +962,8 @@ func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
 // search moves a pose by whole pixels as often as it turns or scales it,
 // and a whole-pixel move draws the template exactly as before, shifted.
 type renders struct {
-	e []rendered // most recently used first
+	e     []rendered // most recently used first
+	drawn int        // drawings made
 }
 
 type rendered struct {
@@ -995,6 +996,7 @@ func (c *renders) draw(t *prepared, q pose, f, rad float64, size int) *fimg {
 		buf = newF(size, size)
 	}
 	splat(buf, t.pointsFor(q.scale*f), q, f, rad)
+	c.drawn++
 	c.e = append([]rendered{{t: t, q: q, f: f, rad: rad, size: size, buf: buf}}, c.e...)
 	return buf
 }

@@ -1,0 +1,167 @@
+package symbols
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// naiveRingPeaks scores one profile at every pixel on its own, the
+// definition scanRings computes for many profiles at once.
+func naiveRingPeaks(ri *ringImages, q *ringQuery, ringPx []float64) []ringPeak {
+	n, w, h := q.n, ri.w, ri.h
+	score := make([]float32, w*h)
+	for y := n; y < h-n; y++ {
+		for x := n; x < w-n; x++ {
+			i := y*w + x
+			var s1, s2, sp, cov float32
+			for k := 0; k < n; k++ {
+				a := ri.rings[k][i]
+				s1 += a
+				s2 += a * a
+				sp += a * q.pz[k]
+				cov += a * float32(ringPx[k])
+			}
+			v := float64(s2) - float64(s1)*float64(s1)/float64(n)
+			if s1 == 0 || v <= 1e-9 {
+				continue
+			}
+			sc := float64(sp) / (math.Sqrt(v) * q.norm)
+			c := float64(cov) / q.area
+			r := q.lo / c
+			if c > q.lo {
+				r = c / max(q.hc, q.lo)
+			}
+			if r > 1.6 {
+				sc -= (r - 1.6) * 0.5
+			}
+			score[i] = float32(sc)
+		}
+	}
+	var out []ringPeak
+	for y := n; y < h-n; y++ {
+		for x := n; x < w-n; x++ {
+			v := score[y*w+x]
+			if float64(v) < q.minScore {
+				continue
+			}
+			peak := true
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if (dx != 0 || dy != 0) && score[(y+dy)*w+x+dx] > v {
+						peak = false
+					}
+				}
+			}
+			if peak {
+				out = append(out, ringPeak{x, y, float64(v)})
+			}
+		}
+	}
+	return out
+}
+
+// TestScanRingsMatchesNaiveScoring: the banded scan, which shares a pixel's
+// ring sums between profiles of as many rings, finds exactly the peaks of
+// scoring each profile on its own — with ring counts given in any order,
+// bands that do not divide the level, and borders of every width.
+func TestScanRingsMatchesNaiveScoring(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	lv := newF(157, 3*ringBandRows+5)
+	// strokes and blobs, so that profiles correlate somewhere
+	for i := 0; i < 40; i++ {
+		x0, y0 := rng.IntN(lv.w), rng.IntN(lv.h)
+		dx, dy := rng.IntN(3)-1, rng.IntN(3)-1
+		for s := 0; s < 25; s++ {
+			if x, y := x0+s*dx, y0+s*dy; x >= 0 && y >= 0 && x < lv.w && y < lv.h {
+				lv.p[y*lv.w+x] = 1
+			}
+		}
+	}
+	ri := computeRings(lv, ringCount)
+	ringPx := ringPixels(ringCount)
+	var qs []*ringQuery
+	for _, n := range []int{12, 9, ringCount, 12, 10} {
+		p := make([]float64, n)
+		for k := range p {
+			p[k] = rng.Float64()
+		}
+		hi := slices.Clone(p)
+		hi[0] += 0.5
+		q := newRingQuery(p, hi, ringPx[:n], 0.3)
+		if q == nil {
+			t.Fatal("a random profile came out flat")
+		}
+		qs = append(qs, q)
+	}
+	got, err := scanRings(context.Background(), ri, qs, ringPx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for i, q := range qs {
+		want := naiveRingPeaks(ri, q, ringPx)
+		total += len(want)
+		if !slices.Equal(got[i], want) {
+			t.Errorf("profile %d (%d rings): %d peaks, want %d", i, q.n, len(got[i]), len(want))
+		}
+	}
+	if total == 0 {
+		t.Fatal("no peaks at all: the test compares nothing")
+	}
+}
+
+// TestRenderCacheGivesTheSameCorrelation: refinement's correlation through
+// the drawing cache equals drawing the symbol afresh for every pose, over a
+// climb-like walk of whole-pixel moves, turns, rescalings, mirror images
+// and returns to earlier poses — more poses than the cache holds.
+func TestRenderCacheGivesTheSameCorrelation(t *testing.T) {
+	img, tmpls, _ := scene(t)
+	p, reason := prepare(0, tmpls[0])
+	if p == nil {
+		t.Fatal(reason)
+	}
+	cov := coverage(img)
+	m := &matcher{opt: Options{MinScale: 0.5, MaxScale: 2}, levels: []*fimg{cov}, sw: strokeWidth(cov)}
+	var rc renders
+	rng := rand.New(rand.NewPCG(3, 4))
+	q := pose{cx: 150.25, cy: 140.5, angle: 0.3, scale: 1}
+	var seen []pose
+	hits := 0
+	for i := 0; i < 200; i++ {
+		switch rng.IntN(6) {
+		case 0, 1:
+			q.cx += float64(rng.IntN(5) - 2)
+		case 2:
+			q.cy += float64(rng.IntN(5) - 2)
+		case 3:
+			q.angle += 0.05 * float64(rng.IntN(3)-1)
+		case 4:
+			q.scale *= 1 + 0.03*float64(rng.IntN(3)-1)
+		case 5:
+			if len(seen) > 0 {
+				q = seen[rng.IntN(len(seen))]
+			}
+			q.flip = rng.IntN(4) == 0
+		}
+		seen = append(seen, q)
+		l := rng.IntN(2)
+		qa := q
+		qa.cx, qa.cy = q.cx*lf(l), q.cy*lf(l)
+		n0 := rc.drawn
+		want := m.ncc(m.blurred(l), m.rowSums(l), lf(l), p, qa, nil)
+		got := m.ncc(m.blurred(l), m.rowSums(l), lf(l), p, qa, &rc)
+		if rc.drawn == n0 {
+			hits++
+		}
+		if got != want {
+			t.Fatalf("pose %d %+v level %d: %v through the cache, %v drawn afresh", i, qa, l, got, want)
+		}
+	}
+	if hits == 0 || rc.drawn < maxRenders {
+		t.Fatalf("%d drawings served from the cache, %d made: the walk does not test both", hits, rc.drawn)
+	}
+	t.Logf("%d of 200 drawings served from the cache", hits)
+}
