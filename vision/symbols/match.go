@@ -602,7 +602,6 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		}
 		lv := withoutLongLines(m.level(l), m.longLines(l))
 		f := lf(l)
-		ri := computeRings(lv, ringCount)
 		jobs := byLevel[l]
 		// each job's template drawn at its scale, its ring profile and the
 		// harmonics of its rings
@@ -641,10 +640,9 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			}
 		}
 		before := done
-		peaks, err := scanRings(ctx, ri, qs, ringPx, func(v float64) {
+		peaks, err := scanRings(ctx, lv, ringCount, qs, ringPx, func(v float64) {
 			m.progress(0.4 * (float64(before) + v*float64(len(jobs))) / float64(total))
 		})
-		ri = nil
 		if err != nil {
 			return nil, err
 		}

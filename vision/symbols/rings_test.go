@@ -65,13 +65,14 @@ func naiveRingPeaks(ri *ringImages, q *ringQuery, ringPx []float64) []ringPeak {
 
 // TestScanRingsMatchesNaiveScoring: the banded scan, which shares a pixel's
 // ring sums between profiles of as many rings, finds exactly the peaks of
-// scoring each profile on its own — with ring counts given in any order,
-// bands that do not divide the level, and borders of every width.
+// scoring each profile on its own over ring images of the whole level —
+// with ring counts given in any order, bands and chunks that do not divide
+// the level, and borders of every width.
 func TestScanRingsMatchesNaiveScoring(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
-	lv := newF(157, 3*ringBandRows+5)
+	lv := newF(157, 2*ringChunkRows+3*ringBandRows+5)
 	// strokes and blobs, so that profiles correlate somewhere
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 160; i++ {
 		x0, y0 := rng.IntN(lv.w), rng.IntN(lv.h)
 		dx, dy := rng.IntN(3)-1, rng.IntN(3)-1
 		for s := 0; s < 25; s++ {
@@ -96,7 +97,7 @@ func TestScanRingsMatchesNaiveScoring(t *testing.T) {
 		}
 		qs = append(qs, q)
 	}
-	got, err := scanRings(context.Background(), ri, qs, ringPx, nil)
+	got, err := scanRings(context.Background(), lv, ringCount, qs, ringPx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
