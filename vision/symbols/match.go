@@ -397,10 +397,13 @@ func (m *matcher) level(l int) *fimg {
 	return m.levels[l]
 }
 
-// near returns, for level l, which pixels lie within tol of ink (the
-// chamfer test's tolerance at that level, the same for every pose).
-func (m *matcher) near(l int, tol float64) []bool {
-	lv := m.level(l)
+// chamferTol is the chamfer test's tolerance at level l (level pixels):
+// half a stroke and a little.
+func (m *matcher) chamferTol(l int) float64 { return max(1.0, m.sw*lf(l)/2+0.75) }
+
+// near returns, for level l, which pixels lie within chamferTol of ink.
+func (m *matcher) near(l int) []bool {
+	lv, tol := m.level(l), m.chamferTol(l)
 	return perLevel(m, &m.nears, l, func() []bool { return nearInk(lv, tol) })
 }
 
@@ -1352,8 +1355,8 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64, crossed bool) {
 	lv := m.level(l)
 	f := lf(l)
-	tol := max(1.0, m.sw*f/2+0.75)
-	near := m.near(l, tol)
+	tol := m.chamferTol(l)
+	near := m.near(l)
 	on := 0
 	pts := t.pointsFor(p.scale * f)
 	pl := p.at(f)

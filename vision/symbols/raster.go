@@ -3,7 +3,6 @@ package symbols
 import (
 	"image"
 	"math"
-	"slices"
 )
 
 // fimg is a float32 image; values are ink coverage in 0..1.
@@ -282,13 +281,15 @@ func splat(dst *fimg, pts [][2]float64, p pose, f, radius float64) (x0, y0, x1, 
 func topK(vals []float64, k int) []int {
 	k = min(k, len(vals))
 	out := make([]int, 0, k)
+	taken := make([]bool, len(vals))
 	for len(out) < k {
 		best := -1
 		for i, v := range vals {
-			if (best < 0 || v > vals[best]) && !slices.Contains(out, i) {
+			if !taken[i] && (best < 0 || v > vals[best]) {
 				best = i
 			}
 		}
+		taken[best] = true
 		out = append(out, best)
 	}
 	return out

@@ -150,26 +150,16 @@ func newRingQuery(p, hi, ringPx []float64, minScore float64) *ringQuery {
 // ringBandRows is how many rows of a level scanRings scores at a time.
 const ringBandRows = 16
 
-var bandBufs sync.Pool
+var bandBufs, bandBufs32 sync.Pool // []float64, []float32
 
-// bandBuf returns a zeroed float64 slice of length n from a pool.
-func bandBuf(n int) []float64 {
-	if v, ok := bandBufs.Get().([]float64); ok && cap(v) >= n {
+// bandBuf returns a zeroed slice of length n from pool (put it back after).
+func bandBuf[T float32 | float64](pool *sync.Pool, n int) []T {
+	if v, ok := pool.Get().([]T); ok && cap(v) >= n {
 		v = v[:n]
 		clear(v)
 		return v
 	}
-	return make([]float64, n)
-}
-
-var bandBufs32 sync.Pool
-
-// bandBuf32 returns a float32 slice of length n from a pool (not zeroed).
-func bandBuf32(n int) []float32 {
-	if v, ok := bandBufs32.Get().([]float32); ok && cap(v) >= n {
-		return v[:n]
-	}
-	return make([]float32, n)
+	return make([]T, n)
 }
 
 // ringChunkRows is how many rows of a level scanRings filters with the
@@ -215,11 +205,11 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 		np := (y1 - y0) * w
 		// per ring count in use and pixel: the profile's spread (0: flat
 		// or empty) and the disk coverage
-		sd, cv := bandBuf(len(ns)*np), bandBuf(len(ns)*np)
+		sd, cv := bandBuf[float64](&bandBufs, len(ns)*np), bandBuf[float64](&bandBufs, len(ns)*np)
 		defer bandBufs.Put(sd)
 		defer bandBufs.Put(cv)
 		// the band's rings, a pixel's side by side
-		ab := bandBuf32(np * rn)
+		ab := bandBuf[float32](&bandBufs32, np*rn)
 		defer bandBufs32.Put(ab)
 		for k, ring := range ri.rings {
 			for o, v := range ring[(y0-m0)*w : (y1-m0)*w] {
