@@ -20,18 +20,13 @@ func (m *fimg) at(x, y int) float32 {
 	return m.p[y*m.w+x]
 }
 
-// bilinear samples m at a real position (0 outside).
-func (m *fimg) bilinear(x, y float64) float32 {
-	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+// bilinearEdge samples m bilinearly at a real position (0 outside),
+// x0, y0 its floor, where some of the four pixels lie outside
+// (sumBilinear samples the others).
+func (m *fimg) bilinearEdge(x, y float64, x0, y0 int) float32 {
 	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
-	var a, b, c, d float32
-	if x0 >= 0 && y0 >= 0 && x0+1 < m.w && y0+1 < m.h {
-		i := y0*m.w + x0
-		a, b, c, d = m.p[i], m.p[i+1], m.p[i+m.w], m.p[i+m.w+1]
-	} else {
-		a, b = m.at(x0, y0), m.at(x0+1, y0)
-		c, d = m.at(x0, y0+1), m.at(x0+1, y0+1)
-	}
+	a, b := m.at(x0, y0), m.at(x0+1, y0)
+	c, d := m.at(x0, y0+1), m.at(x0+1, y0+1)
 	return (a*(1-fx)+b*fx)*(1-fy) + (c*(1-fx)+d*fx)*fy
 }
 
