@@ -52,8 +52,16 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	var res Result
 	var prep []*prepared
 	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	// faint linework (grey tile and ceiling grids, hatching) is not
+	// searched, nor part of a symbol, unless a symbol is mostly drawn so
+	for _, t := range tmpls {
+		if t.Image != nil {
+			c, n := clearFaint(coverage(t.Image), t.Image)
+			opt.keepFaint = opt.keepFaint || c*2 > n
+		}
+	}
 	for i, t := range tmpls {
-		p, reason := prepare(i, t)
+		p, reason := prepare(i, t, opt)
 		if reason != "" {
 			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: reason})
 			continue
@@ -91,7 +99,7 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 // detection centred outside the core is dropped).
 func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64, origin image.Point, core image.Rectangle) ([]Detection, Stats, error) {
 	var st Stats
-	cov := coverage(img)
+	cov := opt.coverage(img)
 	if sw <= 0 {
 		sw = strokeWidth(cov)
 	}
@@ -218,13 +226,96 @@ type prepared struct {
 	// minScale is the smallest scale at which the symbol stays distinct
 	// when drawn at the drawing's stroke width
 	minScale float64
+	// tips are the free ends of its lines (see lineEnds)
+	tips []lineEnd
 }
 
-func prepare(i int, t Template) (*prepared, string) {
+// lineEnd is a free end of a template's line: where it is (relative to
+// the ink centre) and the unit direction in which the line runs out
+// (template pixels).
+type lineEnd struct{ x, y, dx, dy float64 }
+
+// lineEnds finds the free ends of a thinned template's lines: centre-line
+// pixels with one neighbour, each followed back along its line for up to
+// three strokes' widths (at least 8 px) to give its direction. Ends of
+// branches shorter than two strokes' widths are thinning's spurs at
+// corners, not line ends, and so are the ends of a filled area's centre
+// lines (within a stroke of its inside).
+func lineEnds(sk, fill [][2]int, w, h int, sw, cx, cy float64) []lineEnd {
+	on := make([]bool, w*h)
+	for _, q := range sk {
+		on[q[1]*w+q[0]] = true
+	}
+	inFill := func(q [2]int) bool {
+		for _, f := range fill {
+			if math.Hypot(float64(f[0]-q[0]), float64(f[1]-q[1])) <= sw {
+				return true
+			}
+		}
+		return false
+	}
+	nbrs := func(x, y int, out [][2]int) [][2]int {
+		out = out[:0]
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				u, v := x+dx, y+dy
+				if (dx != 0 || dy != 0) && u >= 0 && v >= 0 && u < w && v < h && on[v*w+u] {
+					out = append(out, [2]int{u, v})
+				}
+			}
+		}
+		return out
+	}
+	reach := max(3*sw, 8)
+	var ends []lineEnd
+	var nb [][2]int
+	for _, q := range sk {
+		if nb = nbrs(q[0], q[1], nb); len(nb) != 1 {
+			continue
+		}
+		// walk back along the line while it stays a simple path
+		prev, cur := q, nb[0]
+		steps := 1
+		for float64(steps) < reach {
+			nb = nbrs(cur[0], cur[1], nb)
+			var next [2]int
+			n := 0
+			for _, r := range nb {
+				if r != prev && max(abs(r[0]-prev[0]), abs(r[1]-prev[1])) > 1 {
+					next, n = r, n+1
+				}
+			}
+			if n != 1 {
+				break
+			}
+			prev, cur = cur, next
+			steps++
+		}
+		if float64(steps) < 2*sw || inFill(q) {
+			continue
+		}
+		dx, dy := float64(q[0]-cur[0]), float64(q[1]-cur[1])
+		d := math.Hypot(dx, dy)
+		if d == 0 {
+			continue
+		}
+		ends = append(ends, lineEnd{float64(q[0]) - cx, float64(q[1]) - cy, dx / d, dy / d})
+	}
+	return ends
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func prepare(i int, t Template, opt Options) (*prepared, string) {
 	if t.Image == nil {
 		return nil, "no image"
 	}
-	cov := coverage(t.Image)
+	cov := opt.coverage(t.Image)
 	x0, y0, x1, y1 := cov.w, cov.h, -1, -1
 	for y := 0; y < cov.h; y++ {
 		for x := 0; x < cov.w; x++ {
@@ -248,12 +339,13 @@ func prepare(i int, t Template) (*prepared, string) {
 		}
 	}
 	sk := thin(c)
+	sw := templateStrokeWidth(c)
+	cx, cy := float64(c.w-1)/2, float64(c.h-1)/2
 	// filled parts (dots, solid triangles) are kept as areas: their inside
 	// joins the centre lines, so a filled and an open shape differ
-	sw := templateStrokeWidth(c)
-	sk = append(sk, fillInside(c, sw)...)
-	cx, cy := float64(c.w-1)/2, float64(c.h-1)/2
-	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw}
+	fill := fillInside(c, sw)
+	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(sk, fill, c.w, c.h, sw, cx, cy)}
+	sk = append(sk, fill...)
 	for _, q := range sk {
 		dx, dy := float64(q[0])-cx, float64(q[1])-cy
 		p.pts = append(p.pts, [2]float64{dx, dy})
@@ -1177,6 +1269,7 @@ type refineTrace struct {
 	Conf               float64
 	Box                geom.Box // of the detection, when there is one
 	ProbeEvals         int      // probe scores computed
+	RunsOn             bool     // dropped by linesRunOn
 	Early              float64  // best correlation of the climbs at their checkpoint (-1: none reached it)
 }
 
@@ -1335,6 +1428,13 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 		tr.NCC = ncc
 	}
 	conf := confidence(ncc, chamfer, explained)
+	if conf >= m.opt.MinConfidence && m.linesRunOn(l, c.t, best) {
+		// every free end of the symbol's lines runs on in the drawing:
+		// it is a part of a larger drawing (the corner of a rectangle
+		// taken for an L), not a symbol
+		tr.RunsOn = true
+		conf = 0
+	}
 	tr.Chamfer, tr.Explained, tr.Conf = chamfer, explained, conf
 	support := chamfer * float64(len(c.t.pts)) * best.scale
 	tr.Support = support
@@ -1361,6 +1461,40 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	return &Detection{Template: c.t.idx, Box: box, Angle: deg, Scale: best.scale, Confidence: conf, Mirrored: best.flip,
 		ncc: ncc, chamfer: chamfer, explained: explained, flip: best.flip,
 		support: support}
+}
+
+// linesRunOn tells whether every free end of t's lines, posed by p on
+// level l, runs on in the drawing: ink (within the chamfer tolerance)
+// under at least 3/4 of the points that continue the line past its end
+// for two strokes' widths or a sixth of the symbol's size, whichever is
+// longer, starting a stroke's width out (strokes of the template or of
+// the drawing, whichever is wider as posed). False for a symbol without
+// free ends.
+func (m *matcher) linesRunOn(l int, t *prepared, p pose) bool {
+	if len(t.tips) == 0 {
+		return false
+	}
+	lv := m.level(l)
+	near := m.near(l)
+	pl := p.at(lf(l))
+	sw := max(t.sw, (m.sw+2*m.chamferTol(l)/lf(l))/p.scale) // template pixels
+	span := max(2*sw, max(t.bw, t.bh)/6)
+	step := max(1, 0.5/(p.scale*lf(l))) // half a level pixel, in template pixels
+	for _, e := range t.tips {
+		n, on := 0, 0
+		for d := sw; d <= sw+span; d += step {
+			x, y := pl.apply(e.x+e.dx*d, e.y+e.dy*d)
+			ix, iy := int(math.Round(x)), int(math.Round(y))
+			n++
+			if ix >= 0 && iy >= 0 && ix < lv.w && iy < lv.h && near[iy*lv.w+ix] {
+				on++
+			}
+		}
+		if 4*on < 3*n {
+			return false
+		}
+	}
+	return true
 }
 
 // distinctStart tells whether two starting poses differ in mirror image

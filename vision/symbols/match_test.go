@@ -92,7 +92,7 @@ func scene(t *testing.T) (*image.Gray, []Template, []Truth) {
 	// drawn with strokes 1.6× the legend's
 	for i := 0; i < 12; i++ {
 		ti := i % len(tmpls)
-		p, reason := prepare(ti, tmpls[ti])
+		p, reason := prepare(ti, tmpls[ti], Options{})
 		if p == nil {
 			t.Fatal(reason)
 		}
@@ -179,7 +179,7 @@ func TestMatchBadInputs(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	img = canvas(600, 400)
-	p, _ := prepare(0, tmpls[0])
+	p, _ := prepare(0, tmpls[0], Options{})
 	place(img, p, 300, 200, 30, 1, false, 2)
 	if _, err := Match(cctx, img, tmpls, Options{}); err == nil {
 		t.Error("cancelled search returned no error")
@@ -281,7 +281,7 @@ func TestMatchFindsSymbolsAcrossWalls(t *testing.T) {
 	var truth []Truth
 	for i, a := range []float64{20, 95, 160, 250} {
 		ti := 1 + i%2 // the outlet and the table
-		p, _ := prepare(ti, tmpls[ti])
+		p, _ := prepare(ti, tmpls[ti], Options{})
 		box := place(img, p, 200+float64(i)*350, 256, a, 0.8+0.2*float64(i), false, 3)
 		truth = append(truth, Truth{Label: tmpls[ti].Label, Box: box})
 	}
@@ -303,7 +303,7 @@ func TestRingPassKeepsLargeInstancesWithScaledStrokes(t *testing.T) {
 	}
 	tm := canvas(64, 64)
 	bold(tm, 32, 32, 1)
-	p, reason := prepare(0, Template{Label: "bold", Image: tm})
+	p, reason := prepare(0, Template{Label: "bold", Image: tm}, Options{})
 	if p == nil {
 		t.Fatal(reason)
 	}
@@ -325,5 +325,114 @@ func TestRingPassKeepsLargeInstancesWithScaledStrokes(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no candidate for the symbol at 1.9× (template strokes %.1f px, the drawing's %.1f)", p.sw, m.sw)
+	}
+}
+
+// An L (a corner guard's mark) is two lines: every corner of every
+// rectangle and every crossing of a tile grid has one. On a sheet with a
+// grey one-pixel tile grid and black rectangles, only the free-standing
+// L's are it: the grid is faint linework (cleared before the search),
+// and at a rectangle's corner the L's ends run on along its sides.
+// Without the run-on test the L was found on 12 corners; without clearing
+// the grid, on one of its crossings.
+func TestMatchFindsAnLOnlyWhereItStandsAlone(t *testing.T) {
+	ell := canvas(50, 50)
+	line(ell, 4, 4, 4, 46, 3)
+	line(ell, 4, 46, 46, 46, 3)
+	tmpls := []Template{{Label: "CG", Image: ell}}
+	img := canvas(1200, 900)
+	// the grid: 1 px lines of #858585 every 40 px
+	for y := 0; y < 900; y++ {
+		for x := 0; x < 1200; x++ {
+			if x%40 == 5 || y%40 == 5 {
+				img.Pix[y*img.Stride+x] = 0x85
+			}
+		}
+	}
+	// black rectangles, larger than the L
+	for _, r := range [][4]float64{{100, 100, 300, 220}, {700, 520, 1000, 800}, {150, 600, 260, 820}} {
+		line(img, r[0], r[1], r[2], r[1], 3)
+		line(img, r[2], r[1], r[2], r[3], 3)
+		line(img, r[2], r[3], r[0], r[3], 3)
+		line(img, r[0], r[3], r[0], r[1], 3)
+	}
+	p, reason := prepare(0, tmpls[0], Options{})
+	if p == nil {
+		t.Fatal(reason)
+	}
+	var truth []Truth
+	for i, a := range []float64{0, 90, 33, 200} {
+		box := place(img, p, 480+float64(i%2)*250, 200+float64(i/2)*250, a, 0.9+0.15*float64(i), false, 3)
+		truth = append(truth, Truth{Label: "CG", Box: box})
+	}
+	if all := matchScore(t, img, tmpls, truth); all.TP != len(truth) || all.FP > 0 {
+		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
+	}
+}
+
+// Faint linework is cleared, lines drawn in ink are not: a grey one-pixel
+// line, but neither a black one-pixel line nor one that falls between two
+// pixel columns (two half-grey columns), nor a grey line two pixels wide.
+func TestClearFaint(t *testing.T) {
+	img := canvas(60, 40)
+	for y := 5; y < 35; y++ {
+		img.Pix[y*img.Stride+10] = 0x85 // grey, 1 px: faint
+		img.Pix[y*img.Stride+20] = 0    // black, 1 px
+		img.Pix[y*img.Stride+30] = 128  // black, 1 px, between columns
+		img.Pix[y*img.Stride+31] = 128
+		img.Pix[y*img.Stride+40] = 0x85 // grey, 2 px
+		img.Pix[y*img.Stride+41] = 0x85
+	}
+	m := coverage(img)
+	cleared, ink := clearFaint(m, img)
+	if ink != 6*30 {
+		t.Fatalf("ink %d, want %d", ink, 6*30)
+	}
+	for _, c := range []struct {
+		x    int
+		want float32
+	}{{10, 0}, {20, 1}, {30, 1}, {31, 1}, {40, 1}, {41, 1}} {
+		// the lines' ends have fewer inked neighbours: look at the middle
+		if got := m.p[20*m.w+c.x]; got != c.want {
+			t.Errorf("column %d: coverage %g, want %g", c.x, got, c.want)
+		}
+	}
+	if cleared < 30 || cleared > 38 {
+		t.Errorf("cleared %d pixels, want the grey line's 30 and the ends of the others that fall between pixels (8)", cleared)
+	}
+}
+
+// A legend that draws its symbol in faint lines keeps faint linework in
+// the drawing: its instances are found (with faint linework cleared
+// there would be nothing left to find).
+func TestMatchKeepsFaintLineworkForAFaintSymbol(t *testing.T) {
+	grey := func(img *image.Gray) {
+		for i, v := range img.Pix {
+			if v == 0 {
+				img.Pix[i] = 0x85
+			}
+		}
+	}
+	tmpls := testTemplates()[1:2] // the outlet
+	p, reason := prepare(0, tmpls[0], Options{})
+	if p == nil {
+		t.Fatal(reason)
+	}
+	// drawn in 1 px grey lines, the template and its instances
+	faint := canvas(70, 70)
+	place(faint, p, 35, 35, 0, 1, false, 1)
+	grey(faint)
+	img := canvas(900, 400)
+	var truth []Truth
+	for i, a := range []float64{0, 40, 130} {
+		box := place(img, p, 150+float64(i)*300, 200, a, 1.2, false, 1)
+		truth = append(truth, Truth{Label: tmpls[0].Label, Box: box})
+	}
+	grey(img)
+	if c, n := clearFaint(coverage(faint), faint); c*2 <= n {
+		t.Fatalf("the grey template is not faint: %d of %d pixels", c, n)
+	}
+	if all := matchScore(t, img, []Template{{Label: tmpls[0].Label, Image: faint}}, truth); all.TP != len(truth) || all.FP > 0 {
+		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
 	}
 }

@@ -120,7 +120,7 @@ func TestScanRingsMatchesNaiveScoring(t *testing.T) {
 // and returns to earlier poses — more poses than the cache holds.
 func TestRenderCacheGivesTheSameCorrelation(t *testing.T) {
 	img, tmpls, _ := scene(t)
-	p, reason := prepare(0, tmpls[0])
+	p, reason := prepare(0, tmpls[0], Options{})
 	if p == nil {
 		t.Fatal(reason)
 	}

@@ -46,6 +46,18 @@ type Options struct {
 	MinConfidence float64
 	// Progress, when set, is called with the share (0..1) done.
 	Progress func(done float64)
+	// keepFaint: some symbol is itself drawn in faint lines, so faint
+	// linework stays in the drawing (see faintSum); set by Match
+	keepFaint bool
+}
+
+// coverage is img's ink, faint linework cleared unless o.keepFaint.
+func (o Options) coverage(img *image.Gray) *fimg {
+	m := coverage(img)
+	if !o.keepFaint {
+		clearFaint(m, img)
+	}
+	return m
 }
 
 // Result is the outcome of one search.

@@ -44,7 +44,7 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 		if err := ctx.Err(); err != nil {
 			return nil, Stats{}, err
 		}
-		h := runHist(coverage(img.SubImage(t.core).(*image.Gray)))
+		h := runHist(opt.coverage(img.SubImage(t.core).(*image.Gray)))
 		for i := range hist {
 			hist[i] += h[i]
 		}
