@@ -240,8 +240,9 @@ type lineEnd struct{ x, y, dx, dy float64 }
 // three strokes' widths (at least 8 px) to give its direction. Ends of
 // branches shorter than two strokes' widths are thinning's spurs at
 // corners, not line ends, and so are the ends of a filled area's centre
-// lines (within a stroke of its inside).
-func lineEnds(sk, fill [][2]int, w, h int, sw, cx, cy float64) []lineEnd {
+// lines (within a stroke of its inside) and those where cut says the
+// image's edge cuts the line.
+func lineEnds(sk, fill [][2]int, cut func([2]int) bool, w, h int, sw, cx, cy float64) []lineEnd {
 	on := make([]bool, w*h)
 	for _, q := range sk {
 		on[q[1]*w+q[0]] = true
@@ -291,7 +292,7 @@ func lineEnds(sk, fill [][2]int, w, h int, sw, cx, cy float64) []lineEnd {
 			prev, cur = cur, next
 			steps++
 		}
-		if float64(steps) < 2*sw || inFill(q) {
+		if float64(steps) < 2*sw || inFill(q) || cut(q) {
 			continue
 		}
 		dx, dy := float64(q[0]-cur[0]), float64(q[1]-cur[1])
@@ -344,7 +345,14 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 	// filled parts (dots, solid triangles) are kept as areas: their inside
 	// joins the centre lines, so a filled and an open shape differ
 	fill := fillInside(c, sw)
-	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(sk, fill, c.w, c.h, sw, cx, cy)}
+	// a line the image's edge cuts (a symbol cropped from a sheet with the
+	// lines behind it) has no free end there
+	b := t.Image.Bounds()
+	cut := func(q [2]int) bool {
+		x, y := float64(q[0]-1+x0), float64(q[1]-1+y0) // in the image
+		return x < sw || y < sw || x > float64(b.Dx()-1)-sw || y > float64(b.Dy()-1)-sw
+	}
+	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(sk, fill, cut, c.w, c.h, sw, cx, cy)}
 	sk = append(sk, fill...)
 	for _, q := range sk {
 		dx, dy := float64(q[0])-cx, float64(q[1])-cy

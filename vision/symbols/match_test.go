@@ -436,3 +436,31 @@ func TestMatchKeepsFaintLineworkForAFaintSymbol(t *testing.T) {
 		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
 	}
 }
+
+// A symbol cropped from a sheet with the line it sits on: the crop's
+// edges cut the line, and those cut ends are not the symbol's line ends —
+// in the drawing the line runs on past them, as it does at every instance
+// (before they were told apart, every instance was dropped as a part of a
+// larger drawing).
+func TestMatchFindsSymbolsCroppedWithTheLineBehindThem(t *testing.T) {
+	tm := canvas(70, 44)
+	arc(tm, 35, 22, 16, 0, 2*math.Pi, 3)
+	line(tm, 35, 6, 35, 38, 3)
+	line(tm, 0, 22, 70, 22, 3)
+	tmpls := []Template{{Label: "J", Image: tm}}
+	p, reason := prepare(0, tmpls[0], Options{})
+	if p == nil {
+		t.Fatal(reason)
+	}
+	img := canvas(1200, 700)
+	line(img, 0, 200, 1200, 200, 3)
+	line(img, 1000, 0, 1000, 700, 3)
+	var truth []Truth
+	for _, c := range [][3]float64{{200, 200, 0}, {550, 200, 180}, {1000, 450, 90}} {
+		box := place(img, p, c[0], c[1], c[2], 1, false, 3)
+		truth = append(truth, Truth{Label: "J", Box: box})
+	}
+	if all := matchScore(t, img, tmpls, truth); all.TP != len(truth) || all.FP > 0 {
+		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
+	}
+}
