@@ -62,9 +62,9 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		// cropped to the frame
-		if w, h := img.Rect.Dx(), img.Rect.Dy(); w != 30 || h != 20 {
-			t.Errorf("%s: %d×%d, want the 30×20 frame", name, w, h)
+		// cropped to the frame and 2 px of the paper around it
+		if w, h := img.Rect.Dx(), img.Rect.Dy(); w != 34 || h != 24 {
+			t.Errorf("%s: %d×%d, want the 30×20 frame with a 2 px margin", name, w, h)
 		}
 	}
 	for name, raw := range map[string]string{

@@ -38,9 +38,30 @@ func Ink(img *image.Gray) int {
 	return n
 }
 
-// TightCrop cuts img to the box of its drawn pixels (a copy with its origin
-// at 0,0); ok is false when nothing is drawn.
+// CropMargin is the paper TightCrop keeps around a symbol.
+const CropMargin = 2
+
+// TightCrop cuts img to the box of its drawn pixels and up to CropMargin
+// pixels of paper around it, where img has them (a copy with its origin
+// at 0,0); ok is false when nothing is drawn. Ink that reaches an edge of
+// the result so reached the same edge of img: the matcher takes the lines
+// there to be cut by the crop (symbols.Template).
 func TightCrop(img *image.Gray) (out *image.Gray, ok bool) {
+	ink, ok := InkBounds(img)
+	if !ok {
+		return nil, false
+	}
+	r := ink.Inset(-CropMargin).Intersect(img.Rect)
+	out = image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
+	for y := 0; y < r.Dy(); y++ {
+		copy(out.Pix[y*out.Stride:y*out.Stride+r.Dx()], img.Pix[img.PixOffset(r.Min.X, r.Min.Y+y):img.PixOffset(r.Max.X, r.Min.Y+y)])
+	}
+	return out, true
+}
+
+// InkBounds is the box of img's drawn pixels; ok is false when nothing is
+// drawn.
+func InkBounds(img *image.Gray) (r image.Rectangle, ok bool) {
 	b := img.Rect
 	x0, y0, x1, y1 := b.Max.X, b.Max.Y, b.Min.X-1, b.Min.Y-1
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -54,14 +75,23 @@ func TightCrop(img *image.Gray) (out *image.Gray, ok bool) {
 		}
 	}
 	if x1 < x0 {
-		return nil, false
+		return image.Rectangle{}, false
 	}
-	r := image.Rect(x0, y0, x1+1, y1+1)
-	out = image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
-	for y := 0; y < r.Dy(); y++ {
-		copy(out.Pix[y*out.Stride:y*out.Stride+r.Dx()], img.Pix[img.PixOffset(r.Min.X, r.Min.Y+y):img.PixOffset(r.Max.X, r.Min.Y+y)])
+	return image.Rect(x0, y0, x1+1, y1+1), true
+}
+
+// padWhite returns img with n pixels of paper added on every side: a
+// whole symbol (a legend's exemplar, cut to its ink) that no crop cut.
+func padWhite(img *image.Gray, n int) *image.Gray {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	out := image.NewGray(image.Rect(0, 0, w+2*n, h+2*n))
+	for i := range out.Pix {
+		out.Pix[i] = 255
 	}
-	return out, true
+	for y := 0; y < h; y++ {
+		copy(out.Pix[(y+n)*out.Stride+n:], img.Pix[img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y+y):img.PixOffset(img.Rect.Max.X, img.Rect.Min.Y+y)])
+	}
+	return out
 }
 
 // AsGray converts any image to 8-bit grey, transparent parts becoming

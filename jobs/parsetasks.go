@@ -106,7 +106,9 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 			if !ok {
 				continue
 			}
-			if err := PutPNG(ctx, p.Blobs, FeatureKey(org, feats[i].ID)+".png", ex); err != nil {
+			// the legend reader cut the graphic to its ink: no line of it
+			// is cut
+			if err := PutPNG(ctx, p.Blobs, FeatureKey(org, feats[i].ID)+".png", padWhite(ex, CropMargin)); err != nil {
 				return nil, err
 			}
 		}
@@ -228,9 +230,11 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		if err != nil {
 			return nil, err
 		}
-		w, h := ex.Rect.Dx(), ex.Rect.Dy()
+		// the symbol's size is its ink's (stored images keep some paper)
+		ink, drawn := InkBounds(ex)
+		w, h := ink.Dx(), ink.Dy()
 		switch {
-		case Ink(ex) == 0:
+		case !drawn:
 			skip(f, "the symbol image is blank")
 		case w < minPx || h < minPx:
 			skip(f, fmt.Sprintf("the symbol is %d×%d px, under the %d px minimum (10 px at 300 DPI)", w, h, minPx))

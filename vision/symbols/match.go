@@ -346,11 +346,11 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 	// joins the centre lines, so a filled and an open shape differ
 	fill := fillInside(c, sw)
 	// a line the image's edge cuts (a symbol cropped from a sheet with the
-	// lines behind it) has no free end there
-	b := t.Image.Bounds()
+	// lines behind it: ink reaching the edge) has no free end there
 	cut := func(q [2]int) bool {
-		x, y := float64(q[0]-1+x0), float64(q[1]-1+y0) // in the image
-		return x < sw || y < sw || x > float64(b.Dx()-1)-sw || y > float64(b.Dy()-1)-sw
+		x, y := float64(q[0]-1), float64(q[1]-1) // from the ink box's corner
+		return (x0 == 0 && x < sw) || (y0 == 0 && y < sw) ||
+			(x1 == cov.w-1 && x > float64(x1-x0)-sw) || (y1 == cov.h-1 && y > float64(y1-y0)-sw)
 	}
 	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(sk, fill, cut, c.w, c.h, sw, cx, cy)}
 	sk = append(sk, fill...)

@@ -339,6 +339,20 @@ func TestMatchFindsAnLOnlyWhereItStandsAlone(t *testing.T) {
 	ell := canvas(50, 50)
 	line(ell, 4, 4, 4, 46, 3)
 	line(ell, 4, 46, 46, 46, 3)
+	// and cut to one pixel of paper around its ink: its line ends come
+	// within a stroke of the image's edges without being cut by them (taken
+	// for cut, they let the L be found on 12 corners)
+	close := ell.SubImage(image.Rect(2, 2, 49, 49)).(*image.Gray)
+	if b := coverage(close); b.p[b.w+1] == 0 || b.p[0] != 0 {
+		t.Fatal("the L is not one pixel from its image's corner")
+	}
+	for _, tm := range []*image.Gray{ell, close} {
+		findAnL(t, tm)
+	}
+}
+
+func findAnL(t *testing.T, ell *image.Gray) {
+	t.Helper()
 	tmpls := []Template{{Label: "CG", Image: ell}}
 	img := canvas(1200, 900)
 	// the grid: 1 px lines of #858585 every 40 px

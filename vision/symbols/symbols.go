@@ -10,7 +10,10 @@ import (
 )
 
 // Template is one symbol to search for: a grey image with dark ink on a
-// light background, cropped tightly around the graphic.
+// light background, cropped closely around the graphic. Ink that reaches
+// an edge of the image is taken to be cut there (a symbol cropped from a
+// sheet with the lines behind it): line ends at that edge are not the
+// symbol's own; a whole symbol has paper around it.
 type Template struct {
 	Label string
 	Image *image.Gray
