@@ -817,20 +817,39 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		}
 		return p.x < q.x
 	})
+	// a candidate is a duplicate of a kept one of its template within
+	// 0.35 of the smaller radius: kept candidates are looked up in a grid
+	// of cells that size at the largest scale
+	type cell struct {
+		t    *prepared
+		x, y int
+	}
+	grid := map[cell][]int{}
+	cellOf := func(c candidate) (int, int) {
+		g := 0.35 * c.t.radius * m.opt.MaxScale
+		return int(math.Floor(c.x / g)), int(math.Floor(c.y / g))
+	}
 	var kept []candidate
 	per := map[*prepared]int{}
 	for _, c := range all {
 		if per[c.t] >= maxCandidates {
 			continue
 		}
+		gx, gy := cellOf(c)
 		dup := false
-		for _, k := range kept {
-			if k.t == c.t && max(k.scale/c.scale, c.scale/k.scale) < 1.25 && math.Hypot(k.x-c.x, k.y-c.y) < 0.35*min(k.radius, c.radius) {
-				dup = true
-				break
+		for dy := -1; dy <= 1 && !dup; dy++ {
+			for dx := -1; dx <= 1 && !dup; dx++ {
+				for _, i := range grid[cell{c.t, gx + dx, gy + dy}] {
+					k := kept[i]
+					if max(k.scale/c.scale, c.scale/k.scale) < 1.25 && math.Hypot(k.x-c.x, k.y-c.y) < 0.35*min(k.radius, c.radius) {
+						dup = true
+						break
+					}
+				}
 			}
 		}
 		if !dup {
+			grid[cell{c.t, gx, gy}] = append(grid[cell{c.t, gx, gy}], len(kept))
 			kept = append(kept, c)
 			per[c.t]++
 		}

@@ -3,6 +3,8 @@ package symbols
 import (
 	"image"
 	"math"
+	"slices"
+	"sync"
 )
 
 // fimg is a float32 image; values are ink coverage in 0..1.
@@ -287,32 +289,75 @@ func splat(dst *fimg, pts [][2]float64, p pose, f, radius float64) (x0, y0, x1, 
 	outer, inner := (r+0.5)*(r+0.5), (r-0.5)*(r-0.5)
 	g := float32(gain)
 	pl := p.at(f)
-	for _, q := range pts {
+	// a pixel takes the value of its nearest point (the value falls with
+	// the distance): the squared distances are gathered first, in the
+	// box of the pixels the points reach, and turned into values once
+	sc := splatScratch.Get().(*splatBuf)
+	defer splatScratch.Put(sc)
+	sc.t = slices.Grow(sc.t[:0], len(pts))[:len(pts)]
+	bx0, by0, bx1, by1 := dst.w, dst.h, -1, -1
+	for i, q := range pts {
 		tx, ty := pl.apply(q[0], q[1])
+		sc.t[i] = [2]float64{tx, ty}
 		x0, y0, x1, y1 = min(x0, tx-r), min(y0, ty-r), max(x1, tx+r), max(y1, ty+r)
 		ix, iy := int(math.Round(tx)), int(math.Round(ty))
+		bx0, by0 = min(bx0, max(ix-ri, 0)), min(by0, max(iy-ri, 0))
+		bx1, by1 = max(bx1, min(ix+ri, dst.w-1)), max(by1, min(iy+ri, dst.h-1))
+	}
+	if bx1 < bx0 || by1 < by0 {
+		return
+	}
+	bw := bx1 - bx0 + 1
+	n := bw * (by1 - by0 + 1)
+	sc.d2 = slices.Grow(sc.d2[:0], n)[:n]
+	for i := range sc.d2 {
+		sc.d2[i] = outer
+	}
+	for _, t := range sc.t {
+		tx, ty := t[0], t[1]
+		ix, iy := int(math.Round(tx)), int(math.Round(ty))
 		xs, xe := max(ix-ri, 0), min(ix+ri, dst.w-1)
+		if xs > xe {
+			continue
+		}
 		for yy := max(iy-ri, 0); yy <= min(iy+ri, dst.h-1); yy++ {
 			dy := float64(yy) - ty
-			row := dst.p[yy*dst.w : (yy+1)*dst.w]
-			for xx := xs; xx <= xe; xx++ {
-				dx := float64(xx) - tx
-				d2 := dx*dx + dy*dy
-				if d2 >= outer {
-					continue
+			dy2 := dy * dy
+			row := sc.d2[(yy-by0)*bw+xs-bx0 : (yy-by0)*bw+xe-bx0+1]
+			for i := range row {
+				dx := float64(xs+i) - tx
+				if d2 := dx*dx + dy2; d2 < row[i] {
+					row[i] = d2
 				}
-				v := g
-				if d2 > inner {
-					v = float32(min(max(r+0.5-math.Sqrt(d2), 0), 1) * gain)
-				}
-				if v > row[xx] {
-					row[xx] = v
-				}
+			}
+		}
+	}
+	for yy := by0; yy <= by1; yy++ {
+		src := sc.d2[(yy-by0)*bw : (yy-by0+1)*bw]
+		row := dst.p[yy*dst.w+bx0 : yy*dst.w+bx1+1]
+		for i, d2 := range src {
+			if d2 >= outer {
+				continue
+			}
+			v := g
+			if d2 > inner {
+				v = float32(min(max(r+0.5-math.Sqrt(d2), 0), 1) * gain)
+			}
+			if v > row[i] {
+				row[i] = v
 			}
 		}
 	}
 	return
 }
+
+// splatBuf is splat's scratch: the posed points and squared distances.
+type splatBuf struct {
+	t  [][2]float64
+	d2 []float64
+}
+
+var splatScratch = sync.Pool{New: func() any { return new(splatBuf) }}
 
 // topK keeps the k largest values' indexes, largest first (the first of
 // equal values first).
