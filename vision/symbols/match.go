@@ -1447,7 +1447,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	if ncc < minNCC {
 		return nil
 	}
-	chamfer, explained, crossed := m.verify(l, c.t, best)
+	chamfer, explained, net, crossed := m.verify(l, c.t, best)
 	if crossed {
 		// correlated again without the lines crossing it, which lowered
 		// the correlation as they did the explained ink
@@ -1463,7 +1463,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 		conf = 0
 	}
 	tr.Chamfer, tr.Explained, tr.Conf = chamfer, explained, conf
-	support := chamfer * float64(len(c.t.pts)) * best.scale
+	support := net
 	tr.Support = support
 	if conf < m.opt.MinConfidence && traceRefine == nil {
 		return nil
@@ -1591,8 +1591,11 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 // template's turned box, grown by a quarter of its size and two strokes on
 // every side, that lies along the template (explained): a symbol stands on
 // its own, while a match on part of a longer line or of a larger shape
-// leaves the rest of it unexplained around the box.
-func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64, crossed bool) {
+// leaves the rest of it unexplained around the box. net is the ink the
+// template covers less the template's own ink (drawn at the drawing's
+// stroke width) with no drawing ink within the tolerance, in
+// full-resolution pixels: suppression ranks overlapping detections by it.
+func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net float64, crossed bool) {
 	lv := m.level(l)
 	f := lf(l)
 	tol := m.chamferTol(l)
@@ -1621,6 +1624,24 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 	q.cx -= float64(x0)
 	q.cy -= float64(y0)
 	splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+tol)
+	// and as drawn, at the drawing's stroke width: its ink that has no
+	// drawing ink within the tolerance is missing from the drawing
+	thin := getScratch(size, size)
+	defer putScratch(thin)
+	splat(thin, t.pointsFor(p.scale*f), q, f, m.sw*f/2)
+	var missing float64
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			v := thin.p[y*size+x]
+			if v == 0 {
+				continue
+			}
+			px, py := x+x0, y+y0
+			if px < 0 || py < 0 || px >= lv.w || py >= lv.h || !near[py*lv.w+px] {
+				missing += float64(v)
+			}
+		}
+	}
 	sn, cs := math.Sincos(p.angle)
 	long := m.longLines(l)
 	// the box grown by a margin: ink right around a symbol that the
@@ -1662,10 +1683,11 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained float64
 	if crossed {
 		ink -= longOff
 	}
+	net = (cov - missing) / (f * f)
 	if ink <= 0 {
-		return chamfer, 0, crossed
+		return chamfer, 0, net, crossed
 	}
-	return chamfer, min(cov/ink, 1), crossed
+	return chamfer, min(cov/ink, 1), net, crossed
 }
 
 // confidence maps the three similarities to 0..1: a logistic regression
@@ -1688,11 +1710,14 @@ func confidence(ncc, chamfer, explained float64) float64 {
 // suppress removes overlapping detections: among detections whose boxes
 // overlap (IoU ≥ 0.3, or 70 % of the smaller inside the larger), whatever
 // their symbols, the one that explains the pixels best is kept. It is
-// ranked by the length of its centre lines found on ink (full-resolution
-// pixels) times its confidence squared: a symbol that matches well and
-// accounts for more of the drawing beats a smaller one that matches a part
-// of it (a window-like rectangle inside a sofa), while a weak large match
-// does not beat a strong small one.
+// ranked by the drawing's ink it covers less its own ink that the drawing
+// lacks (full-resolution pixels; see verify), times its confidence
+// squared: a symbol that matches well and accounts for more of the
+// drawing beats a smaller one that matches a part of it (a window-like
+// rectangle inside a sofa); a symbol that covers the same ink but draws
+// more than is there (a half-filled triangle on an open one) loses to the
+// one that draws just what is there; a weak large match does not beat a
+// strong small one.
 func suppress(dets []Detection) []Detection {
 	rank := func(d Detection) float64 { return d.support * d.Confidence * d.Confidence }
 	sort.SliceStable(dets, func(a, b int) bool { return rank(dets[a]) > rank(dets[b]) })

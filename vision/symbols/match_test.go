@@ -478,3 +478,53 @@ func TestMatchFindsSymbolsCroppedWithTheLineBehindThem(t *testing.T) {
 		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
 	}
 }
+
+// Synthetic seed 4's data outlet (an open triangle) and voice/data outlet
+// (the same triangle, half filled): on an open triangle the half-filled
+// symbol lies along every line as well, and the fill it draws where the
+// drawing has none must count against it when the two overlap. Ranked by
+// its centre-line points found on ink, the half-filled symbol's fill
+// points beside the lines outweighed the open one's whole outline, and it
+// took the place of four of the sheet's five data outlets (two of these
+// five crops).
+func TestSuppressionCountsWhatASymbolDrawsThatIsNotThere(t *testing.T) {
+	page, st := synthSheet(t, 4)
+	var tmpls []Template
+	for _, tm := range legendTemplates(page, st) {
+		if tm.Label == "D" || tm.Label == "VD" {
+			tmpls = append(tmpls, tm)
+		}
+	}
+	if len(tmpls) != 2 {
+		t.Fatalf("seed 4's legend has %d of D and VD", len(tmpls))
+	}
+	n, right := 0, 0
+	for _, in := range st.Instances {
+		if in.Label != "D" || n == 5 {
+			continue
+		}
+		n++
+		// the instance on its own, with what is drawn around it
+		r := image.Rect(int(in.Center.X)-250, int(in.Center.Y)-250, int(in.Center.X)+250, int(in.Center.Y)+250).Intersect(page.Rect)
+		view := image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
+		for y := 0; y < r.Dy(); y++ {
+			copy(view.Pix[y*view.Stride:], page.Pix[page.PixOffset(r.Min.X, r.Min.Y+y):page.PixOffset(r.Max.X, r.Min.Y+y)])
+		}
+		res, err := Match(context.Background(), view, tmpls, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := in.Box.Translate(-float64(r.Min.X), -float64(r.Min.Y))
+		for _, d := range res.Detections {
+			if d.Box.IoU(box) >= 0.5 {
+				t.Logf("data outlet at %.0f,%.0f: %s, confidence %.2f", in.Center.X, in.Center.Y, d.Label, d.Confidence)
+				if d.Label == "D" {
+					right++
+				}
+			}
+		}
+	}
+	if right != n {
+		t.Errorf("%d of %d data outlets found as such", right, n)
+	}
+}

@@ -33,7 +33,7 @@ type Detection struct {
 
 	ncc, chamfer, explained float64
 	flip                    bool
-	support                 float64 // centre-line length on ink, pixels
+	support                 float64 // drawing ink it covers less its own ink missing from the drawing, pixels
 }
 
 // Skipped is a template that was not searched, and why.

@@ -101,37 +101,8 @@ func TestTraceSynth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdf := filepath.Join(t.TempDir(), "s.pdf")
-		var buf bytes.Buffer
-		if err := set.WritePDF(&buf); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(pdf, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		doc, err := render.Open(pdf, "application/pdf", render.DefaultLimits())
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, err := doc.Render(0)
-		doc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := set.Truth.Sheets[0]
-		var tmpls []Template
-		for _, b := range st.Blocks {
-			for _, e := range b.Entries {
-				if e.GraphicBox != nil {
-					r := pixRect(*e.GraphicBox, 2).Intersect(page.Rect)
-					tmpls = append(tmpls, Template{Label: e.Label, Image: page.SubImage(r).(*image.Gray)})
-				}
-			}
-		}
+		page, st := synthSheet(t, seed)
+		tmpls := legendTemplates(page, st)
 		for bi, b := range st.Blocks {
 			if b.Type != "Plan" {
 				continue
@@ -164,6 +135,49 @@ func TestTraceSynth(t *testing.T) {
 			t.Logf("seed %d block %d: %d candidates traced, %d detections", seed, bi, len(traces), len(res.Detections))
 		}
 	}
+}
+
+// synthSheet draws synthetic sheet 1 of the given seed (internal/synth)
+// and renders it at 300 DPI.
+func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth) {
+	t.Helper()
+	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf := filepath.Join(t.TempDir(), "s.pdf")
+	var buf bytes.Buffer
+	if err := set.WritePDF(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pdf, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := render.Open(pdf, "application/pdf", render.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	page, err := doc.Render(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page, set.Truth.Sheets[0]
+}
+
+// legendTemplates cuts a synthetic sheet's legend graphics out of its page
+// (2 px of paper around each, as the parse job stores them).
+func legendTemplates(page *image.Gray, st synth.SheetTruth) []Template {
+	var tmpls []Template
+	for _, b := range st.Blocks {
+		for _, e := range b.Entries {
+			if e.GraphicBox != nil {
+				r := pixRect(*e.GraphicBox, 2).Intersect(page.Rect)
+				tmpls = append(tmpls, Template{Label: e.Label, Image: page.SubImage(r).(*image.Gray)})
+			}
+		}
+	}
+	return tmpls
 }
 
 func pixRect(b geom.Box, pad int) image.Rectangle {
