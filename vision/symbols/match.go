@@ -1455,10 +1455,13 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 		tr.NCC = ncc
 	}
 	conf := confidence(ncc, chamfer, explained)
-	if conf >= m.opt.MinConfidence && m.linesRunOn(l, c.t, best) {
+	if conf >= m.opt.MinConfidence && !crossed && m.linesRunOn(l, c.t, best) {
 		// every free end of the symbol's lines runs on in the drawing:
 		// it is a part of a larger drawing (the corner of a rectangle
-		// taken for an L), not a symbol
+		// taken for an L), not a symbol. Not asked of a symbol that long
+		// lines cross: its ends run on into them whatever it is (a
+		// grille whose one free end, a tick inside it, points along the
+		// duct lines through it)
 		tr.RunsOn = true
 		conf = 0
 	}

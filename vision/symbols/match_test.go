@@ -528,3 +528,42 @@ func TestSuppressionCountsWhatASymbolDrawsThatIsNotThere(t *testing.T) {
 		t.Errorf("%d of %d data outlets found as such", right, n)
 	}
 }
+
+// A grille (a square, its diagonals and a tick inside from one side) with
+// a long line drawn through it along the tick: its one free line end, the
+// tick's, runs on into a line that crosses the symbol, which says nothing
+// about the symbol. Before the run-on test was waived for symbols that
+// long lines cross, these were dropped as parts of a larger drawing
+// (synthetic seed 8: a grille across a duct).
+func TestMatchFindsACrossedSymbolWhoseLineEndRunsOn(t *testing.T) {
+	grille := func(img *image.Gray, cx, cy float64) {
+		line(img, cx-30, cy-30, cx+30, cy-30, 3)
+		line(img, cx+30, cy-30, cx+30, cy+30, 3)
+		line(img, cx+30, cy+30, cx-30, cy+30, 3)
+		line(img, cx-30, cy+30, cx-30, cy-30, 3)
+		line(img, cx-30, cy-30, cx+30, cy+30, 3)
+		line(img, cx+30, cy-30, cx-30, cy+30, 3)
+		line(img, cx-30, cy, cx-17, cy, 3)
+	}
+	tm := canvas(70, 70)
+	grille(tm, 35, 35)
+	tmpls := []Template{{Label: "EG", Image: tm}}
+	p, reason := prepare(0, tmpls[0], Options{})
+	if p == nil {
+		t.Fatal(reason)
+	}
+	if len(p.tips) != 1 {
+		t.Fatalf("the grille has %d free line ends, want the tick's", len(p.tips))
+	}
+	img := canvas(1100, 500)
+	var truth []Truth
+	for i := 0; i < 3; i++ {
+		cx := 200 + float64(i)*350
+		grille(img, cx, 250)
+		line(img, cx-120, 250, cx+120, 250, 3) // through the tick and on
+		truth = append(truth, Truth{Label: "EG", Box: geom.Box{XMin: cx - 31.5, YMin: 218.5, XMax: cx + 31.5, YMax: 281.5}})
+	}
+	if all := matchScore(t, img, tmpls, truth); all.TP != len(truth) || all.FP > 0 {
+		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
+	}
+}
