@@ -228,6 +228,10 @@ type prepared struct {
 	minScale float64
 	// tips are the free ends of its lines (see lineEnds)
 	tips []lineEnd
+	// area holds the pixels of the template's heavy strokes (see
+	// heavyStrokes) relative to the ink centre, area[k] one per 2^k-pixel
+	// cell as sparse does: drawn as an area, they grow with the symbol
+	area [][][2]float64
 }
 
 // lineEnd is a free end of a template's line: where it is (relative to
@@ -353,6 +357,10 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 			(x1 == cov.w-1 && x > float64(x1-x0)-sw) || (y1 == cov.h-1 && y > float64(y1-y0)-sw)
 	}
 	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(sk, fill, cut, c.w, c.h, sw, cx, cy)}
+	var area [][2]float64
+	for _, q := range heavyStrokes(c, sk, sw) {
+		area = append(area, [2]float64{float64(q[0]) - cx, float64(q[1]) - cy})
+	}
 	sk = append(sk, fill...)
 	for _, q := range sk {
 		dx, dy := float64(q[0])-cx, float64(q[1])-cy
@@ -360,19 +368,9 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 		p.radius = max(p.radius, math.Hypot(dx, dy))
 	}
 	p.radius += 1
-	p.sparse = [][][2]float64{p.pts}
-	for k := 1; k <= 5; k++ {
-		cell := float64(int(1) << k)
-		seen := map[[2]int]bool{}
-		var out [][2]float64
-		for _, q := range p.pts {
-			key := [2]int{int(math.Floor(q[0] / cell)), int(math.Floor(q[1] / cell))}
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, q)
-			}
-		}
-		p.sparse = append(p.sparse, out)
+	p.sparse = sparseLevels(p.pts)
+	if len(area) > 0 {
+		p.area = sparseLevels(area)
 	}
 	if len(p.pts) < 8 {
 		return nil, "the symbol has too little ink to match"
@@ -390,6 +388,13 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 			d := math.Inf(1)
 			for _, q := range near {
 				d = min(d, math.Hypot(q[0]-x, q[1]-y))
+			}
+			// a heavy stroke's ink reaches half a pixel past its pixels,
+			// which the pen's half-width stands for below
+			for _, q := range p.area[:min(len(p.area), 1)] {
+				for _, a := range q {
+					d = min(d, math.Hypot(a[0]-x, a[1]-y)-0.5+sw/2)
+				}
 			}
 			bg = append(bg, [3]float64{x, y, d})
 		}
@@ -440,6 +445,179 @@ func fillInside(c *fimg, sw float64) [][2]int {
 		}
 	}
 	return out
+}
+
+// sparseLevels returns pts and, for k = 1..5, one point of pts per
+// 2^k-pixel cell, for drawing at reduced sizes.
+func sparseLevels(pts [][2]float64) [][][2]float64 {
+	out := [][][2]float64{pts}
+	for k := 1; k <= 5; k++ {
+		cell := float64(int(1) << k)
+		seen := map[[2]int]bool{}
+		var lv [][2]float64
+		for _, q := range pts {
+			key := [2]int{int(math.Floor(q[0] / cell)), int(math.Floor(q[1] / cell))}
+			if !seen[key] {
+				seen[key] = true
+				lv = append(lv, q)
+			}
+		}
+		out = append(out, lv)
+	}
+	return out
+}
+
+// A centre-line point is heavy when its stroke is at least heavyRatio
+// template pens wide and as wide along a run of the line (at least two
+// pens' worth of such points within two pens), or at least dotRatio pens
+// wide (a dot: its centre line is a point or two). Two perpendicular
+// lines crossing are about 1.4 pens wide at the crossing, over a pen's
+// length; a bold letter's stems are 1.5–2 pens wide all along.
+const (
+	heavyRatio = 1.45
+	dotRatio   = 2.2
+	heavyReach = 2.5
+)
+
+// labelInk labels the 8-connected pieces of c's ink (v > 0.5) from 1;
+// paper is 0.
+func labelInk(c *fimg) []int32 {
+	lab := make([]int32, c.w*c.h)
+	var next int32
+	var stack []int
+	for i, v := range c.p {
+		if v <= 0.5 || lab[i] != 0 {
+			continue
+		}
+		next++
+		lab[i] = next
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := j%c.w, j/c.w
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					u, v := x+dx, y+dy
+					if u < 0 || v < 0 || u >= c.w || v >= c.h {
+						continue
+					}
+					if k := v*c.w + u; c.p[k] > 0.5 && lab[k] == 0 {
+						lab[k] = next
+						stack = append(stack, k)
+					}
+				}
+			}
+		}
+	}
+	return lab
+}
+
+// heavyStrokes returns the pixels of c's heavy strokes: ink around the
+// heavy points of its centre lines sk (see heavyRatio; a point's
+// half-width is its distance to the nearest paper, less half a pixel).
+// Bold letters, arrowheads and dots grow with the symbol while its lines
+// keep the pen's width: redrawn at the drawing's pen, a bold "M" in a
+// circle correlated at 0.5–0.65 with itself at twice the size. Drawn as
+// an area, such strokes grow with the symbol.
+func heavyStrokes(c *fimg, sk [][2]int, sw float64) [][2]int {
+	paper := func(x, y int) bool { return x < 0 || y < 0 || x >= c.w || y >= c.h || c.p[y*c.w+x] <= 0.5 }
+	hws := make([]float64, len(sk))
+	for i, q := range sk {
+		// the nearest paper pixel, ring by ring
+		best := math.Inf(1)
+		for k := 1; float64(k) < best && k <= max(c.w, c.h); k++ {
+			for d := -k; d <= k; d++ {
+				for _, o := range [4][2]int{{d, -k}, {d, k}, {-k, d}, {k, d}} {
+					if paper(q[0]+o[0], q[1]+o[1]) {
+						best = min(best, math.Hypot(float64(o[0]), float64(o[1])))
+					}
+				}
+			}
+		}
+		hws[i] = best - 0.5
+	}
+	wide := func(i int) bool { return 2*hws[i] >= heavyRatio*sw }
+	heavy := make([]bool, len(sk))
+	for i, q := range sk {
+		if !wide(i) {
+			continue
+		}
+		if 2*hws[i] < dotRatio*sw {
+			n := 0
+			for j, o := range sk {
+				if j != i && wide(j) && math.Hypot(float64(o[0]-q[0]), float64(o[1]-q[1])) <= 2*sw {
+					n++
+				}
+			}
+			if float64(n) < 2*sw {
+				continue
+			}
+		}
+		heavy[i] = true
+	}
+	// the rest of a filled shape goes with its heavy strokes: centre-line
+	// points of the same piece of ink near one (the thinner diagonals of a
+	// bold "M" between its stems)
+	lab := labelInk(c)
+	var core []int
+	for i, h := range heavy {
+		if h {
+			core = append(core, i)
+		}
+	}
+	for i, q := range sk {
+		if heavy[i] {
+			continue
+		}
+		for _, j := range core {
+			o := sk[j]
+			if lab[o[1]*c.w+o[0]] == lab[q[1]*c.w+q[0]] && math.Hypot(float64(o[0]-q[0]), float64(o[1]-q[1])) <= heavyReach*sw {
+				heavy[i] = true
+				break
+			}
+		}
+	}
+	// the strokes' ink: pixels of the same piece within a pen of a heavy
+	// point's disk (its ends, which thinning shortens, included)
+	core = core[:0]
+	for i, h := range heavy {
+		if h {
+			core = append(core, i)
+		}
+	}
+	if len(core) == 0 {
+		return nil
+	}
+	var out [][2]int
+	for y := 0; y < c.h; y++ {
+		for x := 0; x < c.w; x++ {
+			k := lab[y*c.w+x]
+			if k == 0 {
+				continue
+			}
+			for _, i := range core {
+				if q := sk[i]; lab[q[1]*c.w+q[0]] == k && math.Hypot(float64(x-q[0]), float64(y-q[1])) <= hws[i]+sw {
+					out = append(out, [2]int{x, y})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// drawPosed draws t posed by p (level factor f) into dst: its centre lines
+// as strokes of radius pen+grow (pen: half the drawing's stroke width, at
+// the level), and the pixels of its heavy strokes as an area that grows
+// with the symbol (each a disk covering its scaled pixel), plus grow.
+func (t *prepared) drawPosed(dst *fimg, p pose, f, pen, grow float64) {
+	k := p.scale * f
+	splat(dst, t.pointsFor(k), p, f, pen+grow)
+	if len(t.area) > 0 {
+		i := sparseIndex(k, len(t.area))
+		splat(dst, t.area[i], p, f, max(0.71*math.Ldexp(k, i), 0.5)+grow)
+	}
 }
 
 type matcher struct {
@@ -606,11 +784,17 @@ func lf(l int) float64 { return math.Ldexp(1, -l) }
 // pointsFor returns centre-line points dense enough to draw the template
 // at k = scale·level factor (about two points per target pixel).
 func (t *prepared) pointsFor(k float64) [][2]float64 {
+	return t.sparse[sparseIndex(k, len(t.sparse))]
+}
+
+// sparseIndex picks the sparse level (of n) with about two points per
+// target pixel when drawn at k.
+func sparseIndex(k float64, n int) int {
 	i := 0
 	if k > 0 {
 		i = int(math.Floor(math.Log2(0.5 / k)))
 	}
-	return t.sparse[min(max(i, 0), len(t.sparse)-1)]
+	return min(max(i, 0), n-1)
 }
 
 // candidate is a ring-pass hit in full-resolution pixels.
@@ -686,7 +870,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		solid := func(s float64) float64 {
 			sz := int(t.radius*s*2) + 8
 			buf := newF(sz, sz)
-			splat(buf, t.pointsFor(s), pose{cx: float64(sz / 2), cy: float64(sz / 2), scale: s}, 1, m.sw/2)
+			t.drawPosed(buf, pose{cx: float64(sz / 2), cy: float64(sz / 2), scale: s}, 1, m.sw/2, 0)
 			return solidity(buf)
 		}
 		// a symbol drawn solid (a filled half-disc) is as solid at its
@@ -743,12 +927,12 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			size := 2*n + 3
 			buf := newF(size, size)
 			c := float64(size / 2)
-			splat(buf, j.t.pointsFor(j.scale*f), pose{cx: c, cy: c, scale: j.scale}, f, m.sw*f/2)
+			j.t.drawPosed(buf, pose{cx: c, cy: c, scale: j.scale}, f, m.sw*f/2, 0)
 			prof := profile(buf, size/2, size/2, n)
 			hi := prof
 			if w := j.t.sw * j.scale; w > m.sw {
 				thick := newF(size, size)
-				splat(thick, j.t.pointsFor(j.scale*f), pose{cx: c, cy: c, scale: j.scale}, f, w*f/2)
+				j.t.drawPosed(thick, pose{cx: c, cy: c, scale: j.scale}, f, w*f/2, 0)
 				hi = profile(thick, size/2, size/2, n)
 			}
 			dr[i] = drawn{n: n, q: newRingQuery(prof, hi, ringPx[:n], ringThreshold), th: harmonics(buf, size/2, size/2, n)}
@@ -1126,20 +1310,20 @@ type renders struct {
 }
 
 type rendered struct {
-	t      *prepared
-	q      pose // in the drawing's own frame
-	f, rad float64
-	size   int
-	buf    *fimg
+	t            *prepared
+	q            pose // in the drawing's own frame
+	f, pen, grow float64
+	size         int
+	buf          *fimg
 }
 
 const maxRenders = 6
 
 // draw returns t drawn posed by q (see splat) on a size × size image.
 // The image belongs to the cache: it is valid until the next call.
-func (c *renders) draw(t *prepared, q pose, f, rad float64, size int) *fimg {
+func (c *renders) draw(t *prepared, q pose, f, pen, grow float64, size int) *fimg {
 	for i, e := range c.e {
-		if e.t == t && e.q == q && e.f == f && e.rad == rad && e.size == size {
+		if e.t == t && e.q == q && e.f == f && e.pen == pen && e.grow == grow && e.size == size {
 			copy(c.e[1:i+1], c.e[:i])
 			c.e[0] = e
 			return e.buf
@@ -1154,9 +1338,9 @@ func (c *renders) draw(t *prepared, q pose, f, rad float64, size int) *fimg {
 	} else {
 		buf = newF(size, size)
 	}
-	splat(buf, t.pointsFor(q.scale*f), q, f, rad)
+	t.drawPosed(buf, q, f, pen, grow)
 	c.drawn++
-	c.e = append([]rendered{{t: t, q: q, f: f, rad: rad, size: size, buf: buf}}, c.e...)
+	c.e = append([]rendered{{t: t, q: q, f: f, pen: pen, grow: grow, size: size, buf: buf}}, c.e...)
 	return buf
 }
 
@@ -1196,11 +1380,11 @@ func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc 
 	q.cy -= float64(y0)
 	var buf *fimg
 	if rc != nil {
-		buf = rc.draw(t, q, f, m.sw*f/2+1, size)
+		buf = rc.draw(t, q, f, m.sw*f/2, 1, size)
 	} else {
 		buf = getScratch(size, size)
 		defer putScratch(buf)
-		splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+1)
+		t.drawPosed(buf, q, f, m.sw*f/2, 1)
 	}
 	var sa, sb, saa, sbb, sab, n float64
 	w1 := lv.w + 1
@@ -1320,7 +1504,7 @@ func (m *matcher) polarTemplate(t *prepared, scale float64, l int, flip bool, r 
 	size := int(2*r) + 5
 	buf := newF(size, size)
 	mid := float64(size / 2)
-	splat(buf, t.pointsFor(scale*f), pose{cx: mid, cy: mid, scale: scale, flip: flip}, f, m.sw*f/2)
+	t.drawPosed(buf, pose{cx: mid, cy: mid, scale: scale, flip: flip}, f, m.sw*f/2, 0)
 	v, _ := m.polars.LoadOrStore(k, polar(buf, mid, mid, r))
 	return v.([]float64)
 }
@@ -1626,12 +1810,12 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 	q := p
 	q.cx -= float64(x0)
 	q.cy -= float64(y0)
-	splat(buf, t.pointsFor(p.scale*f), q, f, m.sw*f/2+tol)
+	t.drawPosed(buf, q, f, m.sw*f/2, tol)
 	// and as drawn, at the drawing's stroke width: its ink that has no
 	// drawing ink within the tolerance is missing from the drawing
 	thin := getScratch(size, size)
 	defer putScratch(thin)
-	splat(thin, t.pointsFor(p.scale*f), q, f, m.sw*f/2)
+	t.drawPosed(thin, q, f, m.sw*f/2, 0)
 	var missing float64
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {

@@ -314,7 +314,9 @@ func TestRingPassKeepsLargeInstancesWithScaledStrokes(t *testing.T) {
 	}
 	bold(img, 450, 350, 1.9)
 	cov := coverage(img)
-	m := &matcher{opt: Options{MinScale: 0.5, MaxScale: 2}, levels: []*fimg{cov}, sw: strokeWidth(cov)}
+	// long lines as search has them: longer than the symbol's side at 2×
+	m := &matcher{opt: Options{MinScale: 0.5, MaxScale: 2}, levels: []*fimg{cov}, sw: strokeWidth(cov),
+		longRun: max(p.bw, p.bh) * 2 * 1.25}
 	cands, err := m.ringPass(context.Background(), []*prepared{p})
 	if err != nil {
 		t.Fatal(err)
@@ -562,5 +564,53 @@ func TestMatchFindsACrossedSymbolWhoseLineEndRunsOn(t *testing.T) {
 	}
 	if all := matchScore(t, img, tmpls, truth); all.TP != len(truth) || all.FP > 0 {
 		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
+	}
+}
+
+// A circled bold letter (a motor's "M") drawn large: the circle keeps the
+// pen's width, while the letter's strokes grow with the symbol, as text
+// does. The letter is the symbol's only orientation, and drawn at the pen's
+// width it correlated at 0.5–0.65 with itself at 1.8×: no detection. Its
+// heavy strokes are drawn as an area that grows with the symbol.
+func TestMatchFindsACircledBoldLetterDrawnLarge(t *testing.T) {
+	const pen = 3.0
+	draw := func(img *image.Gray, cx, cy, k, deg float64) {
+		s, c := math.Sincos(deg * math.Pi / 180)
+		at := func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
+		arc(img, cx, cy, 26*k, 0, 2*math.Pi, pen)
+		m := [][2]float64{{-11, 12}, {-11, -12}, {0, 4}, {11, -12}, {11, 12}}
+		for i := 0; i+1 < len(m); i++ {
+			x0, y0 := at(m[i][0], m[i][1])
+			x1, y1 := at(m[i+1][0], m[i+1][1])
+			line(img, x0, y0, x1, y1, 6.5*k)
+		}
+	}
+	tm := canvas(66, 66)
+	draw(tm, 33, 33, 1, 0)
+	img := canvas(620, 380)
+	poses := [][3]float64{{150, 190, 1.8}, {450, 190, 1.9}}
+	for i, p := range poses {
+		draw(img, p[0], p[1], p[2], 35+float64(i)*100)
+	}
+	// lines of the drawing's weight elsewhere
+	line(img, 20, 20, 600, 20, pen)
+	line(img, 20, 360, 600, 360, pen)
+	res, err := Match(context.Background(), img, []Template{{Label: "M", Image: tm}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range poses {
+		r := 27 * p[2]
+		want := geom.Box{XMin: p[0] - r, YMin: p[1] - r, XMax: p[0] + r, YMax: p[1] + r}
+		found := false
+		for _, d := range res.Detections {
+			found = found || d.Box.IoU(want) >= 0.5
+		}
+		if !found {
+			t.Errorf("no detection of the %.1f× symbol at (%.0f, %.0f); detections %+v", p[2], p[0], p[1], res.Detections)
+		}
+	}
+	if len(res.Detections) != len(poses) {
+		t.Errorf("%d detections, want %d", len(res.Detections), len(poses))
 	}
 }
