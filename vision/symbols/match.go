@@ -917,7 +917,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		type drawn struct {
 			n  int
 			q  *ringQuery
-			th [3][]float64
+			th harmDesc
 		}
 		dr := make([]drawn, len(jobs))
 		err := parallel(ctx, len(jobs), func(i int) {
@@ -1898,15 +1898,16 @@ func confidence(ncc, chamfer, explained float64) float64 {
 // overlap (IoU ≥ 0.3, or 70 % of the smaller inside the larger), whatever
 // their symbols, the one that explains the pixels best is kept. It is
 // ranked by the drawing's ink it covers less its own ink that the drawing
-// lacks (full-resolution pixels; see verify), times its confidence
-// squared: a symbol that matches well and accounts for more of the
+// lacks (full-resolution pixels; see verify), times the square root of
+// its confidence: a symbol that matches well and accounts for more of the
 // drawing beats a smaller one that matches a part of it (a window-like
-// rectangle inside a sofa); a symbol that covers the same ink but draws
+// rectangle inside a sofa; a double sink over a single sink on one of its
+// basins, which won at 0.95 against 0.84 with confidence squared); a symbol that covers the same ink but draws
 // more than is there (a half-filled triangle on an open one) loses to the
 // one that draws just what is there; a weak large match does not beat a
 // strong small one.
 func suppress(dets []Detection) []Detection {
-	rank := func(d Detection) float64 { return d.support * d.Confidence * d.Confidence }
+	rank := func(d Detection) float64 { return d.support * math.Sqrt(d.Confidence) }
 	sort.SliceStable(dets, func(a, b int) bool { return rank(dets[a]) > rank(dets[b]) })
 	var out []Detection
 	for _, d := range dets {

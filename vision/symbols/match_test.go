@@ -614,3 +614,21 @@ func TestMatchFindsACircledBoldLetterDrawnLarge(t *testing.T) {
 		t.Errorf("%d detections, want %d", len(res.Detections), len(poses))
 	}
 }
+
+// Suppression between a symbol and a part of a larger one: SESYD plan 3's
+// double sink (confidence 0.84, covering 13,748 px of the drawing's ink)
+// and a single sink laid on its left basin (0.95, 11,834 px). Ranked by
+// covered ink × confidence², the part won and the double sink was lost;
+// by covered ink × √confidence the whole wins, while a weak whole (0.55)
+// still loses to a strong part.
+func TestSuppressionKeepsTheWholeOverAStrongPart(t *testing.T) {
+	whole := Detection{Template: 0, Box: geom.Box{XMin: 981, YMin: 208, XMax: 1379, YMax: 351}, Confidence: 0.84, support: 13748}
+	part := Detection{Template: 1, Box: geom.Box{XMin: 983, YMin: 212, XMax: 1249, YMax: 348}, Confidence: 0.95, support: 11834}
+	if got := suppress([]Detection{part, whole}); len(got) != 1 || got[0].Template != 0 {
+		t.Errorf("kept %+v, want the whole (template 0) alone", got)
+	}
+	whole.Confidence = 0.55
+	if got := suppress([]Detection{whole, part}); len(got) != 1 || got[0].Template != 1 {
+		t.Errorf("kept %+v, want the strong part (template 1) alone over a weak whole", got)
+	}
+}

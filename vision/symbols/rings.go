@@ -342,7 +342,7 @@ func ringPixels(n int) []float64 {
 // change when it turns or is mirrored: per ring, the mean ink and the
 // magnitudes of its first two angular Fourier components (how lopsided
 // and how elongated the ring's ink is).
-func harmonics(m *fimg, cx, cy, n int) [3][]float64 {
+func harmonics(m *fimg, cx, cy, n int) harmDesc {
 	var re1, im1, re2, im2, sum, cnt [ringCount]float64
 	for y := max(cy-n, 0); y <= min(cy+n, m.h-1); y++ {
 		dy := float64(y - cy)
@@ -367,31 +367,65 @@ func harmonics(m *fimg, cx, cy, n int) [3][]float64 {
 			im2[k] += v * s2
 		}
 	}
-	var out [3][]float64
-	for i := range out {
-		out[i] = make([]float64, n)
+	var out harmDesc
+	for i := range out.v {
+		out.v[i] = make([]float64, n)
 	}
+	var tot [3]float64
 	for k := 0; k < n; k++ {
 		if cnt[k] == 0 {
 			continue
 		}
-		out[0][k] = sum[k] / cnt[k]
-		out[1][k] = math.Hypot(re1[k], im1[k]) / cnt[k]
-		out[2][k] = math.Hypot(re2[k], im2[k]) / cnt[k]
+		out.v[0][k] = sum[k] / cnt[k]
+		out.v[1][k] = math.Hypot(re1[k], im1[k]) / cnt[k]
+		out.v[2][k] = math.Hypot(re2[k], im2[k]) / cnt[k]
+		for i := range tot {
+			tot[i] += out.v[i][k]
+		}
 	}
-	for i := range out {
-		zeroMean(out[i])
+	for i := range out.v {
+		if tot[0] > 0 {
+			out.strength[i] = tot[i] / tot[0]
+		}
+		zeroMean(out.v[i])
 	}
 	return out
 }
 
-// harmonicScore is the mean correlation of two harmonics descriptors.
-func harmonicScore(a, b [3][]float64) float64 {
-	s := 0.0
-	for i := range a {
-		for k := range a[i] {
-			s += a[i][k] * b[i][k]
+// harmDesc is a neighbourhood's harmonics descriptor: per ring, the mean
+// ink and the magnitudes of the first two angular components, each less
+// its mean and normalised; strength is each component's total over the
+// mean ink's before that (0 for a component the neighbourhood lacks).
+type harmDesc struct {
+	v        [3][]float64
+	strength [3]float64
+}
+
+// harmonicFlat is the strength under which a template's angular component
+// is mostly noise: a square's or a circle's first two (their ink is as
+// heavy on every side and along every axis). Normalised, its noise
+// correlated at random with the plan's (a ceiling diffuser's true centres
+// scored 0.27–0.53 against the 0.4 threshold), so such a component counts
+// in proportion to its strength.
+const harmonicFlat = 0.15
+
+// harmonicScore compares a plan neighbourhood's descriptor with a
+// template's: the correlations of the three components, averaged with
+// weights from the template's strengths (the mean ink counts fully, an
+// angular component as far as the template has it).
+func harmonicScore(plan, tm harmDesc) float64 {
+	s, wt := 0.0, 0.0
+	for i := range tm.v {
+		w := 1.0
+		if i > 0 {
+			w = min(1, tm.strength[i]/harmonicFlat)
 		}
+		c := 0.0
+		for k := range tm.v[i] {
+			c += plan.v[i][k] * tm.v[i][k]
+		}
+		s += w * c
+		wt += w
 	}
-	return s / 3
+	return s / wt
 }
