@@ -477,6 +477,7 @@ const (
 	heavyRatio = 1.45
 	dotRatio   = 2.2
 	heavyReach = 2.5
+	heavyAll   = 0.85
 )
 
 // labelInk labels the 8-connected pieces of c's ink (v > 0.5) from 1;
@@ -590,12 +591,14 @@ func heavyStrokes(c *fimg, sk [][2]int, sw float64) [][2]int {
 		return nil
 	}
 	var out [][2]int
+	ink := 0
 	for y := 0; y < c.h; y++ {
 		for x := 0; x < c.w; x++ {
 			k := lab[y*c.w+x]
 			if k == 0 {
 				continue
 			}
+			ink++
 			for _, i := range core {
 				if q := sk[i]; lab[q[1]*c.w+q[0]] == k && math.Hypot(float64(x-q[0]), float64(y-q[1])) <= hws[i]+sw {
 					out = append(out, [2]int{x, y})
@@ -603,6 +606,20 @@ func heavyStrokes(c *fimg, sk [][2]int, sw float64) [][2]int {
 				}
 			}
 		}
+	}
+	// a row of heavy pieces and nothing else (a thick dashed or dotted
+	// line) is a line type shown in a legend: a pen's pattern, whose
+	// dashes keep the pen's width as lines do. Drawn as an area it is a
+	// thick bar, which pairs of thin parallel lines match (a real finish
+	// plan: 70 "wall protection" detections on wall and window faces, all
+	// wrong); it is drawn as before. A solid shape in one piece (a filled
+	// triangle) stays an area.
+	pieces := map[int32]bool{}
+	for _, q := range out {
+		pieces[lab[q[1]*c.w+q[0]]] = true
+	}
+	if len(pieces) >= 3 && float64(len(out)) >= heavyAll*float64(ink) {
+		return nil
 	}
 	return out
 }

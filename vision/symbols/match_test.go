@@ -632,3 +632,39 @@ func TestSuppressionKeepsTheWholeOverAStrongPart(t *testing.T) {
 		t.Errorf("kept %+v, want the strong part (template 1) alone over a weak whole", got)
 	}
 }
+
+// A line type shown in a legend (wall protection: a thick dashed line) is
+// a row of heavy pieces and nothing else. Drawn as an area it was a thick
+// bar, which the pairs of thin parallel lines along a real finish plan's
+// walls and windows matched (70 detections, all wrong; 2 without heavy
+// strokes). Such a symbol keeps no heavy strokes; a circled bold letter
+// keeps its letter's, a filled triangle its fill.
+func TestHeavyStrokesLeaveOutASymbolHeavyAllOver(t *testing.T) {
+	dashes := canvas(380, 30)
+	for x := 12.0; x+40 < 380; x += 60 {
+		line(dashes, x, 15, x+36, 15, 12)
+	}
+	p, reason := prepare(0, Template{Label: "WALL PROTECTION", Image: dashes}, Options{})
+	if p == nil {
+		t.Fatal(reason)
+	}
+	if len(p.area) > 0 {
+		t.Errorf("a thick dashed line keeps %d heavy-stroke pixels, want none", len(p.area[0]))
+	}
+	letter := canvas(66, 66)
+	arc(letter, 33, 33, 26, 0, 2*math.Pi, 3)
+	m := [][2]float64{{22, 45}, {22, 21}, {33, 37}, {44, 21}, {44, 45}}
+	for i := 0; i+1 < len(m); i++ {
+		line(letter, m[i][0], m[i][1], m[i+1][0], m[i+1][1], 6.5)
+	}
+	if p, _ = prepare(0, Template{Label: "M", Image: letter}, Options{}); p == nil || len(p.area) == 0 {
+		t.Error("a circled bold letter keeps no heavy strokes")
+	}
+	tri := canvas(60, 60)
+	for y := 10.0; y <= 50; y++ {
+		line(tri, 30-(y-10)/2, y, 30+(y-10)/2, y, 1.5)
+	}
+	if p, _ = prepare(0, Template{Label: "T", Image: tri}, Options{}); p == nil || len(p.area) == 0 {
+		t.Error("a filled triangle keeps no heavy strokes")
+	}
+}
