@@ -145,12 +145,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 // size stay: filled dots, triangles and sectors are parts of symbols, and
 // the templates keep theirs (see prepare).
 func removeFills(m *fimg, sw, keep float64) {
-	bin := make([]byte, m.w*m.h)
-	for i, v := range m.p {
-		if v > 0.5 {
-			bin[i] = 255
-		}
-	}
+	bin := inkBytes(m)
 	opened := openDisk(bin, m.w, m.h, int(math.Ceil(sw*1.25))+1)
 	defer opened.Close()
 	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
@@ -391,10 +386,8 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 			}
 			// a heavy stroke's ink reaches half a pixel past its pixels,
 			// which the pen's half-width stands for below
-			for _, q := range p.area[:min(len(p.area), 1)] {
-				for _, a := range q {
-					d = min(d, math.Hypot(a[0]-x, a[1]-y)-0.5+sw/2)
-				}
+			for _, a := range area {
+				d = min(d, math.Hypot(a[0]-x, a[1]-y)-0.5+sw/2)
 			}
 			bg = append(bg, [3]float64{x, y, d})
 		}
@@ -425,12 +418,7 @@ func templateStrokeWidth(c *fimg) float64 {
 // wider than the template's strokes (sw) fits in, shrunk by half a stroke
 // (the redrawn points are widened by half a stroke again).
 func fillInside(c *fimg, sw float64) [][2]int {
-	bin := make([]byte, c.w*c.h)
-	for i, v := range c.p {
-		if v > 0.5 {
-			bin[i] = 255
-		}
-	}
+	bin := inkBytes(c)
 	opened := openDisk(bin, c.w, c.h, int(math.Ceil(sw*1.25))+1)
 	defer opened.Close()
 	r := max(1, int(math.Round(sw/2)))
@@ -480,38 +468,27 @@ const (
 	heavyAll   = 0.85
 )
 
+// inkBytes is m binarised for OpenCV: 255 where v > 0.5, else 0.
+func inkBytes(m *fimg) []byte {
+	bin := make([]byte, m.w*m.h)
+	for i, v := range m.p {
+		if v > 0.5 {
+			bin[i] = 255
+		}
+	}
+	return bin
+}
+
 // labelInk labels the 8-connected pieces of c's ink (v > 0.5) from 1;
 // paper is 0.
 func labelInk(c *fimg) []int32 {
-	lab := make([]int32, c.w*c.h)
-	var next int32
-	var stack []int
-	for i, v := range c.p {
-		if v <= 0.5 || lab[i] != 0 {
-			continue
-		}
-		next++
-		lab[i] = next
-		stack = append(stack[:0], i)
-		for len(stack) > 0 {
-			j := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			x, y := j%c.w, j/c.w
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					u, v := x+dx, y+dy
-					if u < 0 || v < 0 || u >= c.w || v >= c.h {
-						continue
-					}
-					if k := v*c.w + u; c.p[k] > 0.5 && lab[k] == 0 {
-						lab[k] = next
-						stack = append(stack, k)
-					}
-				}
-			}
-		}
-	}
-	return lab
+	src, _ := gocv.NewMatFromBytes(c.h, c.w, gocv.MatTypeCV8U, inkBytes(c))
+	defer src.Close()
+	labels := gocv.NewMat()
+	defer labels.Close()
+	gocv.ConnectedComponents(src, &labels)
+	raw, _ := labels.DataPtrUint8() // CV_32S labels
+	return slices.Clone(unsafe.Slice((*int32)(unsafe.Pointer(&raw[0])), len(raw)/4))
 }
 
 // heavyStrokes returns the pixels of c's heavy strokes: ink around the
@@ -561,12 +538,16 @@ func heavyStrokes(c *fimg, sk [][2]int, sw float64) [][2]int {
 	// points of the same piece of ink near one (the thinner diagonals of a
 	// bold "M" between its stems)
 	lab := labelInk(c)
-	var core []int
-	for i, h := range heavy {
-		if h {
-			core = append(core, i)
+	marked := func() []int {
+		var out []int
+		for i, h := range heavy {
+			if h {
+				out = append(out, i)
+			}
 		}
+		return out
 	}
+	core := marked()
 	for i, q := range sk {
 		if heavy[i] {
 			continue
@@ -581,12 +562,7 @@ func heavyStrokes(c *fimg, sk [][2]int, sw float64) [][2]int {
 	}
 	// the strokes' ink: pixels of the same piece within a pen of a heavy
 	// point's disk (its ends, which thinning shortens, included)
-	core = core[:0]
-	for i, h := range heavy {
-		if h {
-			core = append(core, i)
-		}
-	}
+	core = marked()
 	if len(core) == 0 {
 		return nil
 	}

@@ -567,34 +567,40 @@ func TestMatchFindsACrossedSymbolWhoseLineEndRunsOn(t *testing.T) {
 	}
 }
 
+// circledMPen is the pen of circledM's circle.
+const circledMPen = 3.0
+
+// circledM draws a circle of radius 26·k (pen circledMPen) around a bold
+// "M" (strokes 6.5·k wide, growing with k), centred at (cx, cy) and turned
+// deg degrees counter-clockwise.
+func circledM(img *image.Gray, cx, cy, k, deg float64) {
+	s, c := math.Sincos(deg * math.Pi / 180)
+	at := func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
+	arc(img, cx, cy, 26*k, 0, 2*math.Pi, circledMPen)
+	m := [][2]float64{{-11, 12}, {-11, -12}, {0, 4}, {11, -12}, {11, 12}}
+	for i := 0; i+1 < len(m); i++ {
+		x0, y0 := at(m[i][0], m[i][1])
+		x1, y1 := at(m[i+1][0], m[i+1][1])
+		line(img, x0, y0, x1, y1, 6.5*k)
+	}
+}
+
 // A circled bold letter (a motor's "M") drawn large: the circle keeps the
 // pen's width, while the letter's strokes grow with the symbol, as text
 // does. The letter is the symbol's only orientation, and drawn at the pen's
 // width it correlated at 0.5–0.65 with itself at 1.8×: no detection. Its
 // heavy strokes are drawn as an area that grows with the symbol.
 func TestMatchFindsACircledBoldLetterDrawnLarge(t *testing.T) {
-	const pen = 3.0
-	draw := func(img *image.Gray, cx, cy, k, deg float64) {
-		s, c := math.Sincos(deg * math.Pi / 180)
-		at := func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
-		arc(img, cx, cy, 26*k, 0, 2*math.Pi, pen)
-		m := [][2]float64{{-11, 12}, {-11, -12}, {0, 4}, {11, -12}, {11, 12}}
-		for i := 0; i+1 < len(m); i++ {
-			x0, y0 := at(m[i][0], m[i][1])
-			x1, y1 := at(m[i+1][0], m[i+1][1])
-			line(img, x0, y0, x1, y1, 6.5*k)
-		}
-	}
 	tm := canvas(66, 66)
-	draw(tm, 33, 33, 1, 0)
+	circledM(tm, 33, 33, 1, 0)
 	img := canvas(620, 380)
 	poses := [][3]float64{{150, 190, 1.8}, {450, 190, 1.9}}
 	for i, p := range poses {
-		draw(img, p[0], p[1], p[2], 35+float64(i)*100)
+		circledM(img, p[0], p[1], p[2], 35+float64(i)*100)
 	}
 	// lines of the drawing's weight elsewhere
-	line(img, 20, 20, 600, 20, pen)
-	line(img, 20, 360, 600, 360, pen)
+	line(img, 20, 20, 600, 20, circledMPen)
+	line(img, 20, 360, 600, 360, circledMPen)
 	res, err := Match(context.Background(), img, []Template{{Label: "M", Image: tm}}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -652,11 +658,7 @@ func TestHeavyStrokesLeaveOutASymbolHeavyAllOver(t *testing.T) {
 		t.Errorf("a thick dashed line keeps %d heavy-stroke pixels, want none", len(p.area[0]))
 	}
 	letter := canvas(66, 66)
-	arc(letter, 33, 33, 26, 0, 2*math.Pi, 3)
-	m := [][2]float64{{22, 45}, {22, 21}, {33, 37}, {44, 21}, {44, 45}}
-	for i := 0; i+1 < len(m); i++ {
-		line(letter, m[i][0], m[i][1], m[i+1][0], m[i+1][1], 6.5)
-	}
+	circledM(letter, 33, 33, 1, 0)
 	if p, _ = prepare(0, Template{Label: "M", Image: letter}, Options{}); p == nil || len(p.area) == 0 {
 		t.Error("a circled bold letter keeps no heavy strokes")
 	}
