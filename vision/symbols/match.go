@@ -60,8 +60,9 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 			opt.keepFaint = opt.keepFaint || c*2 > n
 		}
 	}
+	pen := legendPen(tmpls, opt)
 	for i, t := range tmpls {
-		p, reason := prepare(i, t, opt)
+		p, reason := prepare(i, t, opt, pen)
 		if reason != "" {
 			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: reason})
 			continue
@@ -154,14 +155,30 @@ func removeFills(m *fimg, sw, keep float64) {
 	defer cents.Close()
 	n := gocv.ConnectedComponentsWithStats(opened, &labels, &stats, &cents)
 	drop := make([]bool, n)
-	for i := 1; i < n; i++ {
-		w, h := float64(stats.GetIntAt(i, 2)), float64(stats.GetIntAt(i, 3))
-		area := float64(stats.GetIntAt(i, 4))
+	fill := func(i int, w, h float64) {
 		long, short := max(w, h), min(w, h)
-		drop[i] = long > keep || long > 2.5*short || area < 0.3*w*h
+		drop[i] = long > keep || long > 2.5*short || float64(stats.GetIntAt(i, 4)) < 0.3*w*h
+	}
+	for i := 1; i < n; i++ {
+		fill(i, float64(stats.GetIntAt(i, 2)), float64(stats.GetIntAt(i, 3)))
 	}
 	raw, _ := labels.DataPtrUint8() // CV_32S labels
 	lb := unsafe.Slice((*int32)(unsafe.Pointer(&raw[0])), len(raw)/4)
+	// a piece is measured in its own orientation, by its outline's
+	// smallest rectangle: a filled steel section turned 45° covers a sixth
+	// of its upright box, and was cleared as sparse (pieces in another's
+	// hole have no outer outline and keep the upright measure)
+	outlines := gocv.FindContours(opened, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	defer outlines.Close()
+	for i := 0; i < outlines.Size(); i++ {
+		c := outlines.At(i)
+		if c.Size() == 0 {
+			continue
+		}
+		q := c.At(0)
+		r := gocv.MinAreaRect(c)
+		fill(int(lb[q.Y*m.w+q.X]), float64(r.Width+1), float64(r.Height+1))
+	}
 	ob, _ := opened.DataPtrUint8()
 	for i, l := range lb {
 		if !drop[l] {
@@ -234,14 +251,19 @@ type prepared struct {
 // (template pixels).
 type lineEnd struct{ x, y, dx, dy float64 }
 
-// lineEnds finds the free ends of a thinned template's lines: centre-line
-// pixels with one neighbour, each followed back along its line for up to
-// three strokes' widths (at least 8 px) to give its direction. Ends of
-// branches shorter than two strokes' widths are thinning's spurs at
-// corners, not line ends, and so are the ends of a filled area's centre
-// lines (within a stroke of its inside) and those where cut says the
-// image's edge cuts the line.
-func lineEnds(sk, fill [][2]int, cut func([2]int) bool, w, h int, sw, cx, cy float64) []lineEnd {
+// lineEnds finds the free ends of the lines of template c, thinned to
+// sk: centre-line pixels with one neighbour, each followed back along its
+// line for up to three strokes' widths (at least 8 px) to give its
+// direction. Ends of branches shorter than two strokes' widths are
+// thinning's spurs at corners, not line ends, and so are the ends of a
+// filled area's centre lines (within a stroke of its inside), those
+// whose ink is a heavy stroke (heavyRatio × ref) two strokes back (the
+// corners of a filled shape, a wedge widening from its tip: a fire
+// extinguisher's triangle, whose corners point at its box, was taken for
+// a symbol on lines that run on, and all 8 instances of a sheet were
+// dropped), and those where cut says the image's edge cuts the line.
+func lineEnds(c *fimg, sk, fill [][2]int, cut func([2]int) bool, sw, ref, cx, cy float64) []lineEnd {
+	w, h := c.w, c.h
 	on := make([]bool, w*h)
 	for _, q := range sk {
 		on[q[1]*w+q[0]] = true
@@ -276,7 +298,11 @@ func lineEnds(sk, fill [][2]int, cut func([2]int) bool, w, h int, sw, cx, cy flo
 		// walk back along the line while it stays a simple path
 		prev, cur := q, nb[0]
 		steps := 1
+		var stem [2]int // the point two strokes back
 		for float64(steps) < reach {
+			if float64(steps) < 2*sw {
+				stem = cur
+			}
 			nb = nbrs(cur[0], cur[1], nb)
 			var next [2]int
 			n := 0
@@ -291,7 +317,7 @@ func lineEnds(sk, fill [][2]int, cut func([2]int) bool, w, h int, sw, cx, cy flo
 			prev, cur = cur, next
 			steps++
 		}
-		if float64(steps) < 2*sw || inFill(q) || cut(q) {
+		if float64(steps) < 2*sw || inFill(q) || cut(q) || 2*halfWidth(c, stem) >= heavyRatio*ref {
 			continue
 		}
 		dx, dy := float64(q[0]-cur[0]), float64(q[1]-cur[1])
@@ -311,33 +337,12 @@ func abs(v int) int {
 	return v
 }
 
-func prepare(i int, t Template, opt Options) (*prepared, string) {
-	if t.Image == nil {
-		return nil, "no image"
+func prepare(i int, t Template, opt Options, pen float64) (*prepared, string) {
+	c, edge, reason := inkCrop(t, opt)
+	if c == nil {
+		return nil, reason
 	}
-	cov := opt.coverage(t.Image)
-	x0, y0, x1, y1 := cov.w, cov.h, -1, -1
-	for y := 0; y < cov.h; y++ {
-		for x := 0; x < cov.w; x++ {
-			if cov.p[y*cov.w+x] > 0 {
-				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
-			}
-		}
-	}
-	if x1 < 0 {
-		return nil, "the symbol image is blank"
-	}
-	bw, bh := float64(x1-x0+1), float64(y1-y0+1)
-	if bw < MinSymbolPx || bh < MinSymbolPx {
-		return nil, fmt.Sprintf("the symbol is %gx%g px, under the %d px minimum", bw, bh, MinSymbolPx)
-	}
-	// pad by one pixel so thinning sees a background border
-	c := newF(x1-x0+3, y1-y0+3)
-	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1; x++ {
-			c.p[(y-y0+1)*c.w+x-x0+1] = cov.p[y*cov.w+x]
-		}
-	}
+	bw, bh := float64(c.w-2), float64(c.h-2)
 	sk := thin(c)
 	sw := templateStrokeWidth(c)
 	cx, cy := float64(c.w-1)/2, float64(c.h-1)/2
@@ -348,12 +353,19 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 	// lines behind it: ink reaching the edge) has no free end there
 	cut := func(q [2]int) bool {
 		x, y := float64(q[0]-1), float64(q[1]-1) // from the ink box's corner
-		return (x0 == 0 && x < sw) || (y0 == 0 && y < sw) ||
-			(x1 == cov.w-1 && x > float64(x1-x0)-sw) || (y1 == cov.h-1 && y > float64(y1-y0)-sw)
+		return (edge[0] && x < sw) || (edge[1] && y < sw) || (edge[2] && x > bw-1-sw) || (edge[3] && y > bh-1-sw)
 	}
-	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(sk, fill, cut, c.w, c.h, sw, cx, cy)}
+	// strokes are heavy against the symbol's pen, or against the legend's
+	// (pen, when known) for a symbol drawn all in heavy strokes (see
+	// penSpread): its own commonest stroke is heavy, and drawn at the
+	// drawing's pen it is a skeleton that any crossing lines match
+	ref := sw
+	if pen > 0 && sw > penSpread*pen {
+		ref = pen
+	}
+	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(c, sk, fill, cut, sw, ref, cx, cy)}
 	var area [][2]float64
-	for _, q := range heavyStrokes(c, sk, sw) {
+	for _, q := range heavyStrokes(c, sk, ref) {
 		area = append(area, [2]float64{float64(q[0]) - cx, float64(q[1]) - cy})
 	}
 	sk = append(sk, fill...)
@@ -398,6 +410,63 @@ func prepare(i int, t Template, opt Options) (*prepared, string) {
 		p.bgDist = append(p.bgDist, q[2])
 	}
 	return p, ""
+}
+
+// inkCrop cuts a template's ink out of its image with one pixel of paper
+// around it (so that thinning sees a background border); edge tells
+// which sides of the image (left, top, right, bottom) the ink reaches.
+// A nil image comes with the reason.
+func inkCrop(t Template, opt Options) (c *fimg, edge [4]bool, reason string) {
+	if t.Image == nil {
+		return nil, edge, "no image"
+	}
+	cov := opt.coverage(t.Image)
+	x0, y0, x1, y1 := inkBox(cov, 0)
+	if x1 < 0 {
+		return nil, edge, "the symbol image is blank"
+	}
+	bw, bh := float64(x1-x0+1), float64(y1-y0+1)
+	if bw < MinSymbolPx || bh < MinSymbolPx {
+		return nil, edge, fmt.Sprintf("the symbol is %gx%g px, under the %d px minimum", bw, bh, MinSymbolPx)
+	}
+	c = newF(x1-x0+3, y1-y0+3)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			c.p[(y-y0+1)*c.w+x-x0+1] = cov.p[y*cov.w+x]
+		}
+	}
+	return c, [4]bool{x0 == 0, y0 == 0, x1 == cov.w-1, y1 == cov.h-1}, ""
+}
+
+// inkBox is the box of m's pixels above thr, corners included (x1 < 0:
+// none).
+func inkBox(m *fimg, thr float32) (x0, y0, x1, y1 int) {
+	x0, y0, x1, y1 = m.w, m.h, -1, -1
+	for y := 0; y < m.h; y++ {
+		for x := 0; x < m.w; x++ {
+			if m.p[y*m.w+x] > thr {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	return
+}
+
+// legendPen is the pen the symbols were drawn with: the median of their
+// stroke widths (the lower middle one of an even number), 0 when there
+// are none. A symbol drawn all in heavy strokes has its own far above it.
+func legendPen(tmpls []Template, opt Options) float64 {
+	var sws []float64
+	for _, t := range tmpls {
+		if c, _, _ := inkCrop(t, opt); c != nil {
+			sws = append(sws, templateStrokeWidth(c))
+		}
+	}
+	if len(sws) == 0 {
+		return 0
+	}
+	sort.Float64s(sws)
+	return sws[(len(sws)-1)/2]
 }
 
 // templateStrokeWidth is the width of a template's strokes: the commonest
@@ -461,7 +530,14 @@ func sparseLevels(pts [][2]float64) [][][2]float64 {
 // wide (a dot: its centre line is a point or two). Two perpendicular
 // lines crossing are about 1.4 pens wide at the crossing, over a pen's
 // length; a bold letter's stems are 1.5–2 pens wide all along.
+//
+// penSpread is how much heavier than the legend's pen (the median of its
+// symbols' stroke widths) a symbol's lines may be drawn: 0.9–1.2 times on
+// the synthetic sheets, 0.9–1.25 in SESYD's models. A symbol whose
+// commonest stroke is heavier is drawn all in heavy strokes (a filled
+// steel section: 2.5–2.9 times).
 const (
+	penSpread  = 1.5
 	heavyRatio = 1.45
 	dotRatio   = 2.2
 	heavyReach = 2.5
@@ -482,13 +558,44 @@ func inkBytes(m *fimg) []byte {
 // labelInk labels the 8-connected pieces of c's ink (v > 0.5) from 1;
 // paper is 0.
 func labelInk(c *fimg) []int32 {
-	src, _ := gocv.NewMatFromBytes(c.h, c.w, gocv.MatTypeCV8U, inkBytes(c))
+	lab, _ := pieces(inkBytes(c), c.w, c.h)
+	return lab
+}
+
+// pieces labels the 8-connected pieces of a w×h binary image (0/255)
+// from 1, paper 0, and gives each label's extent: the longer side of
+// its box.
+func pieces(bin []byte, w, h int) (lab []int32, extent []float64) {
+	src, _ := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, bin)
 	defer src.Close()
-	labels := gocv.NewMat()
+	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
-	gocv.ConnectedComponents(src, &labels)
+	defer stats.Close()
+	defer cents.Close()
+	n := gocv.ConnectedComponentsWithStats(src, &labels, &stats, &cents)
+	extent = make([]float64, n)
+	for i := range extent {
+		extent[i] = float64(max(stats.GetIntAt(i, 2), stats.GetIntAt(i, 3)))
+	}
 	raw, _ := labels.DataPtrUint8() // CV_32S labels
-	return slices.Clone(unsafe.Slice((*int32)(unsafe.Pointer(&raw[0])), len(raw)/4))
+	return slices.Clone(unsafe.Slice((*int32)(unsafe.Pointer(&raw[0])), len(raw)/4)), extent
+}
+
+// halfWidth is the half-width of c's ink at pixel q: its distance to the
+// nearest paper pixel (found ring by ring), less half a pixel.
+func halfWidth(c *fimg, q [2]int) float64 {
+	paper := func(x, y int) bool { return x < 0 || y < 0 || x >= c.w || y >= c.h || c.p[y*c.w+x] <= 0.5 }
+	best := math.Inf(1)
+	for k := 1; float64(k) < best && k <= max(c.w, c.h); k++ {
+		for d := -k; d <= k; d++ {
+			for _, o := range [4][2]int{{d, -k}, {d, k}, {-k, d}, {k, d}} {
+				if paper(q[0]+o[0], q[1]+o[1]) {
+					best = min(best, math.Hypot(float64(o[0]), float64(o[1])))
+				}
+			}
+		}
+	}
+	return best - 0.5
 }
 
 // heavyStrokes returns the pixels of c's heavy strokes: ink around the
@@ -499,21 +606,9 @@ func labelInk(c *fimg) []int32 {
 // circle correlated at 0.5–0.65 with itself at twice the size. Drawn as
 // an area, such strokes grow with the symbol.
 func heavyStrokes(c *fimg, sk [][2]int, sw float64) [][2]int {
-	paper := func(x, y int) bool { return x < 0 || y < 0 || x >= c.w || y >= c.h || c.p[y*c.w+x] <= 0.5 }
 	hws := make([]float64, len(sk))
 	for i, q := range sk {
-		// the nearest paper pixel, ring by ring
-		best := math.Inf(1)
-		for k := 1; float64(k) < best && k <= max(c.w, c.h); k++ {
-			for d := -k; d <= k; d++ {
-				for _, o := range [4][2]int{{d, -k}, {d, k}, {-k, d}, {k, d}} {
-					if paper(q[0]+o[0], q[1]+o[1]) {
-						best = min(best, math.Hypot(float64(o[0]), float64(o[1])))
-					}
-				}
-			}
-		}
-		hws[i] = best - 0.5
+		hws[i] = halfWidth(c, q)
 	}
 	wide := func(i int) bool { return 2*hws[i] >= heavyRatio*sw }
 	heavy := make([]bool, len(sk))
@@ -1039,14 +1134,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 // it cannot be told from a filled area or a thick line), or when it is
 // drawn solid.
 func solidity(buf *fimg) float64 {
-	x0, y0, x1, y1 := buf.w, buf.h, -1, -1
-	for y := 0; y < buf.h; y++ {
-		for x := 0; x < buf.w; x++ {
-			if buf.p[y*buf.w+x] > 0.5 {
-				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
-			}
-		}
-	}
+	x0, y0, x1, y1 := inkBox(buf, 0.5)
 	if x1 < 0 {
 		return 1
 	}
@@ -1766,12 +1854,18 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 	return p, v, true
 }
 
+// textShare: pieces of ink beside a symbol no longer than this share of
+// its smaller side (suffix text, tags) are not part of its surroundings.
+const textShare = 0.5
+
 // verify measures, at level l: the share of the template's centre-line
 // points lying on ink (chamfer) and the share of the ink inside the
 // template's turned box, grown by a quarter of its size and two strokes on
 // every side, that lies along the template (explained): a symbol stands on
 // its own, while a match on part of a longer line or of a larger shape
-// leaves the rest of it unexplained around the box. net is the ink the
+// leaves the rest of it unexplained around the box. Pieces of ink that
+// lie in that margin without reaching the box (suffix text, a tag) are
+// set beside the symbol, not part of it, and left out. net is the ink the
 // template covers less the template's own ink (drawn at the drawing's
 // stroke width) with no drawing ink within the tolerance, in
 // full-resolution pixels: suppression ranks overlapping detections by it.
@@ -1825,20 +1919,43 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 	sn, cs := math.Sincos(p.angle)
 	long := m.longLines(l)
 	// the box grown by a margin: ink right around a symbol that the
-	// template does not explain means it is part of something else
+	// template does not explain means it is part of something else,
+	// unless it is a piece of its own that stays in the margin, not
+	// reaching the box (a tag or suffix text set beside the symbol)
 	hw, hh := t.bw/2*p.scale*f*1.5+2*m.sw*f, t.bh/2*p.scale*f*1.5+2*m.sw*f
+	iw, ih := t.bw/2*p.scale*f+tol, t.bh/2*p.scale*f+tol
+	lab, extent := windowPieces(lv, x0, y0, size)
+	// pieces that count: those reaching the box, and those not much
+	// smaller than the symbol (a glyph matched as a symbol has its
+	// neighbours, its own size, on either side)
+	counts := make([]bool, len(extent))
+	for k, e := range extent {
+		counts[k] = e > textShare*min(t.bw, t.bh)*p.scale*f
+	}
+	frame := func(x, y int) (u, v float64) {
+		dx, dy := float64(x)-q.cx, float64(y)-q.cy
+		return math.Abs(cs*dx - sn*dy), math.Abs(sn*dx + cs*dy)
+	}
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			if u, v := frame(x, y); u <= iw && v <= ih {
+				counts[lab[y*size+x]] = true
+			}
+		}
+	}
 	var ink, cov, longInk, longOff float64
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
-			dx, dy := float64(x)-q.cx, float64(y)-q.cy
 			// into the template's frame
-			u := cs*dx - sn*dy
-			v := sn*dx + cs*dy
-			if math.Abs(u) > hw || math.Abs(v) > hh {
+			u, v := frame(x, y)
+			if u > hw || v > hh {
 				continue
 			}
 			px, py := x+x0, y+y0
 			if px < 0 || py < 0 || px >= lv.w || py >= lv.h {
+				continue
+			}
+			if !counts[lab[y*size+x]] {
 				continue
 			}
 			a := float64(lv.p[py*lv.w+px])
@@ -1868,6 +1985,26 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 		return chamfer, 0, net, crossed
 	}
 	return chamfer, min(cov/ink, 1), net, crossed
+}
+
+// windowPieces labels the 8-connected pieces of lv's ink (any coverage)
+// in the size × size window at (x0, y0), from 1 (0: paper, or outside
+// lv), with each label's extent (the longer side of its box; paper's is
+// the window's).
+func windowPieces(lv *fimg, x0, y0, size int) (lab []int32, extent []float64) {
+	bin := make([]byte, size*size)
+	for y := 0; y < size; y++ {
+		py := y + y0
+		if py < 0 || py >= lv.h {
+			continue
+		}
+		for x := 0; x < size; x++ {
+			if px := x + x0; px >= 0 && px < lv.w && lv.p[py*lv.w+px] > 0 {
+				bin[y*size+x] = 255
+			}
+		}
+	}
+	return pieces(bin, size, size)
 }
 
 // confidence maps the three similarities to 0..1: a logistic regression

@@ -92,7 +92,7 @@ func scene(t *testing.T) (*image.Gray, []Template, []Truth) {
 	// drawn with strokes 1.6× the legend's
 	for i := 0; i < 12; i++ {
 		ti := i % len(tmpls)
-		p, reason := prepare(ti, tmpls[ti], Options{})
+		p, reason := prepare(ti, tmpls[ti], Options{}, 0)
 		if p == nil {
 			t.Fatal(reason)
 		}
@@ -179,7 +179,7 @@ func TestMatchBadInputs(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	img = canvas(600, 400)
-	p, _ := prepare(0, tmpls[0], Options{})
+	p, _ := prepare(0, tmpls[0], Options{}, 0)
 	place(img, p, 300, 200, 30, 1, false, 2)
 	if _, err := Match(cctx, img, tmpls, Options{}); err == nil {
 		t.Error("cancelled search returned no error")
@@ -281,7 +281,7 @@ func TestMatchFindsSymbolsAcrossWalls(t *testing.T) {
 	var truth []Truth
 	for i, a := range []float64{20, 95, 160, 250} {
 		ti := 1 + i%2 // the outlet and the table
-		p, _ := prepare(ti, tmpls[ti], Options{})
+		p, _ := prepare(ti, tmpls[ti], Options{}, 0)
 		box := place(img, p, 200+float64(i)*350, 256, a, 0.8+0.2*float64(i), false, 3)
 		truth = append(truth, Truth{Label: tmpls[ti].Label, Box: box})
 	}
@@ -303,7 +303,7 @@ func TestRingPassKeepsLargeInstancesWithScaledStrokes(t *testing.T) {
 	}
 	tm := canvas(64, 64)
 	bold(tm, 32, 32, 1)
-	p, reason := prepare(0, Template{Label: "bold", Image: tm}, Options{})
+	p, reason := prepare(0, Template{Label: "bold", Image: tm}, Options{}, 0)
 	if p == nil {
 		t.Fatal(reason)
 	}
@@ -372,7 +372,7 @@ func findAnL(t *testing.T, ell *image.Gray) {
 		line(img, r[2], r[3], r[0], r[3], 3)
 		line(img, r[0], r[3], r[0], r[1], 3)
 	}
-	p, reason := prepare(0, tmpls[0], Options{})
+	p, reason := prepare(0, tmpls[0], Options{}, 0)
 	if p == nil {
 		t.Fatal(reason)
 	}
@@ -430,7 +430,7 @@ func TestMatchKeepsFaintLineworkForAFaintSymbol(t *testing.T) {
 		}
 	}
 	tmpls := testTemplates()[1:2] // the outlet
-	p, reason := prepare(0, tmpls[0], Options{})
+	p, reason := prepare(0, tmpls[0], Options{}, 0)
 	if p == nil {
 		t.Fatal(reason)
 	}
@@ -464,7 +464,7 @@ func TestMatchFindsSymbolsCroppedWithTheLineBehindThem(t *testing.T) {
 	line(tm, 35, 6, 35, 38, 3)
 	line(tm, 0, 22, 70, 22, 3)
 	tmpls := []Template{{Label: "J", Image: tm}}
-	p, reason := prepare(0, tmpls[0], Options{})
+	p, reason := prepare(0, tmpls[0], Options{}, 0)
 	if p == nil {
 		t.Fatal(reason)
 	}
@@ -547,7 +547,7 @@ func TestMatchFindsACrossedSymbolWhoseLineEndRunsOn(t *testing.T) {
 	tm := canvas(70, 70)
 	grille(tm, 35, 35)
 	tmpls := []Template{{Label: "EG", Image: tm}}
-	p, reason := prepare(0, tmpls[0], Options{})
+	p, reason := prepare(0, tmpls[0], Options{}, 0)
 	if p == nil {
 		t.Fatal(reason)
 	}
@@ -605,19 +605,27 @@ func TestMatchFindsACircledBoldLetterDrawnLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	expectAt(t, res.Detections, poses, 27, 0.5)
+}
+
+// expectAt checks that dets are one for each pose {x, y, scale} of a
+// symbol reaching r px from its centre at scale 1 (IoU ≥ iou with its
+// square box), and nothing else.
+func expectAt(t *testing.T, dets []Detection, poses [][3]float64, r, iou float64) {
+	t.Helper()
 	for _, p := range poses {
-		r := 27 * p[2]
-		want := geom.Box{XMin: p[0] - r, YMin: p[1] - r, XMax: p[0] + r, YMax: p[1] + r}
+		k := r * p[2]
+		want := geom.Box{XMin: p[0] - k, YMin: p[1] - k, XMax: p[0] + k, YMax: p[1] + k}
 		found := false
-		for _, d := range res.Detections {
-			found = found || d.Box.IoU(want) >= 0.5
+		for _, d := range dets {
+			found = found || d.Box.IoU(want) >= iou
 		}
 		if !found {
-			t.Errorf("no detection of the %.1f× symbol at (%.0f, %.0f); detections %+v", p[2], p[0], p[1], res.Detections)
+			t.Errorf("no detection of the %.1f× symbol at (%.0f, %.0f); detections %+v", p[2], p[0], p[1], dets)
 		}
 	}
-	if len(res.Detections) != len(poses) {
-		t.Errorf("%d detections, want %d", len(res.Detections), len(poses))
+	if len(dets) != len(poses) {
+		t.Errorf("%d detections, want %d: %+v", len(dets), len(poses), dets)
 	}
 }
 
@@ -650,7 +658,7 @@ func TestHeavyStrokesLeaveOutASymbolHeavyAllOver(t *testing.T) {
 	for x := 12.0; x+40 < 380; x += 60 {
 		line(dashes, x, 15, x+36, 15, 12)
 	}
-	p, reason := prepare(0, Template{Label: "WALL PROTECTION", Image: dashes}, Options{})
+	p, reason := prepare(0, Template{Label: "WALL PROTECTION", Image: dashes}, Options{}, 0)
 	if p == nil {
 		t.Fatal(reason)
 	}
@@ -659,14 +667,148 @@ func TestHeavyStrokesLeaveOutASymbolHeavyAllOver(t *testing.T) {
 	}
 	letter := canvas(66, 66)
 	circledM(letter, 33, 33, 1, 0)
-	if p, _ = prepare(0, Template{Label: "M", Image: letter}, Options{}); p == nil || len(p.area) == 0 {
+	if p, _ = prepare(0, Template{Label: "M", Image: letter}, Options{}, 0); p == nil || len(p.area) == 0 {
 		t.Error("a circled bold letter keeps no heavy strokes")
 	}
 	tri := canvas(60, 60)
 	for y := 10.0; y <= 50; y++ {
 		line(tri, 30-(y-10)/2, y, 30+(y-10)/2, y, 1.5)
 	}
-	if p, _ = prepare(0, Template{Label: "T", Image: tri}, Options{}); p == nil || len(p.area) == 0 {
+	if p, _ = prepare(0, Template{Label: "T", Image: tri}, Options{}, 0); p == nil || len(p.area) == 0 {
 		t.Error("a filled triangle keeps no heavy strokes")
+	}
+}
+
+// filledI draws a steel wide-flange section (a filled "I", strokes
+// 9k px wide, 44k px across) centred at (cx, cy), turned deg degrees.
+func filledI(img *image.Gray, cx, cy, k, deg, width float64) {
+	s, c := math.Sincos(deg * math.Pi / 180)
+	at := func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
+	for _, l := range [][4]float64{{-18, -18, 18, -18}, {-18, 18, 18, 18}, {0, -18, 0, 18}} {
+		x0, y0 := at(l[0], l[1])
+		x1, y1 := at(l[2], l[3])
+		line(img, x0, y0, x1, y1, width)
+	}
+}
+
+// A symbol drawn all in strokes heavier than the legend's other symbols
+// (a steel section, a filled "I") has no line at the pen: its own
+// commonest stroke was taken for its pen, nothing was heavy, and it was
+// drawn as a skeleton at the drawing's pen, which correlated poorly with
+// the symbol drawn large and well with an "I" of thin lines. Its strokes
+// are heavy against the legend's pen: drawn as an area that grows with
+// the symbol. And turned, it is no sparse fill to clear (it covers a sixth
+// of its upright box).
+func TestMatchFindsASymbolDrawnAllInHeavyStrokes(t *testing.T) {
+	const pen = 3
+	tm := canvas(60, 60)
+	filledI(tm, 30, 30, 1, 0, 9)
+	img := canvas(760, 420)
+	heavy := [][3]float64{{150, 210, 1.8}, {400, 210, 1.1}}
+	for i, p := range heavy {
+		filledI(img, p[0], p[1], p[2], 35+float64(i)*100, 9*p[2])
+	}
+	// the same shape in the drawing's thin lines, and other lines
+	filledI(img, 620, 120, 1.5, 10, pen)
+	filledI(img, 620, 300, 1.2, 70, pen)
+	for y := 15.0; y < 420; y += 390 {
+		line(img, 15, y, 745, y, pen)
+	}
+	for x := 15.0; x < 760; x += 365 {
+		line(img, x, 15, x, 405, pen)
+	}
+	// the legend's other symbol, drawn in its pen: a box and a cross
+	other := canvas(60, 60)
+	for _, l := range [][4]float64{{8, 8, 52, 8}, {52, 8, 52, 52}, {52, 52, 8, 52}, {8, 52, 8, 8}, {8, 8, 52, 52}, {8, 52, 52, 8}} {
+		line(other, l[0], l[1], l[2], l[3], pen)
+	}
+	res, err := Match(context.Background(), img, []Template{{Label: "C1", Image: tm}, {Label: "BX", Image: other}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectAt(t, res.Detections, heavy, 22.5, 0.3)
+}
+
+// The corners of a filled shape are not free line ends: a fire
+// extinguisher cabinet (a box holding a filled triangle) had its
+// triangle's corners taken for line ends; they point at the box, so every
+// instance looked like a symbol on lines that run on, and all 8 of a
+// sheet were dropped. A line's own end still is one.
+func TestLineEndsLeaveOutTheCornersOfAFilledShape(t *testing.T) {
+	fe := canvas(100, 56)
+	for _, l := range [][4]float64{{8, 8, 82, 8}, {82, 8, 82, 48}, {82, 48, 8, 48}, {8, 48, 8, 8}} {
+		line(fe, l[0], l[1], l[2], l[3], 4)
+	}
+	for y := 16.0; y <= 40; y++ {
+		half := (y - 16) * 0.9
+		line(fe, 45-half, y, 45+half, y, 1.5)
+	}
+	// a stub with one free end, off the box's right side
+	line(fe, 82, 28, 96, 28, 4)
+	p, reason := prepare(0, Template{Label: "FE", Image: fe}, Options{}, 0)
+	if p == nil {
+		t.Fatal(reason)
+	}
+	if len(p.tips) != 1 || p.tips[0].dx < 0.9 {
+		t.Errorf("line ends %+v, want the stub's end alone (pointing right)", p.tips)
+	}
+}
+
+// Suffix text set right beside a symbol (a heat detector tagged "D20")
+// lies in the margin around the symbol's box where ink the symbol does not
+// explain means it is part of something larger. The glyphs are pieces of
+// their own that do not reach the box: they are left out, and the symbol
+// is found; lines joined to it still count.
+func TestMatchFindsASymbolWithSuffixTextBeside(t *testing.T) {
+	hd := func(img *image.Gray, cx, cy, k float64) {
+		arc(img, cx, cy, 24*k, 0, 2*math.Pi, 3)
+		pts := [][2]float64{{0, -15}, {13, 8}, {-13, 8}, {0, -15}}
+		for i := 0; i+1 < len(pts); i++ {
+			line(img, cx+k*pts[i][0], cy+k*pts[i][1], cx+k*pts[i+1][0], cy+k*pts[i+1][1], 3)
+		}
+	}
+	tm := canvas(60, 60)
+	hd(tm, 30, 30, 1)
+	img := canvas(700, 300)
+	poses := [][2]float64{{150, 120}, {450, 120}}
+	for _, p := range poses {
+		hd(img, p[0], p[1], 1.2)
+	}
+	// "D20" under the first and "L-2" on its right, in bold glyphs 14 px
+	// high, 5 px from its box
+	glyphs := func(x, y float64) {
+		line(img, x, y, x, y+14, 4)
+		arc(img, x, y+7, 7, -math.Pi/2, math.Pi/2, 4)
+		arc(img, x+18, y+4, 4, -0.6, math.Pi, 4)
+		line(img, x+22, y+5, x+14, y+14, 4)
+		line(img, x+14, y+14, x+23, y+14, 4)
+		arc(img, x+33, y+7, 5, 0, 2*math.Pi, 4)
+	}
+	glyphs(122, 155)
+	glyphs(185, 113)
+	// the second is part of something larger: a square around it, joined
+	// to it by spokes
+	for _, l := range [][4]float64{{410, 80, 490, 80}, {490, 80, 490, 160}, {490, 160, 410, 160}, {410, 160, 410, 80},
+		{410, 80, 430, 100}, {490, 80, 470, 100}, {490, 160, 470, 140}, {410, 160, 430, 140}} {
+		line(img, l[0], l[1], l[2], l[3], 3)
+	}
+	// the legend's other symbol
+	other := canvas(60, 60)
+	for _, l := range [][4]float64{{8, 8, 52, 8}, {52, 8, 52, 52}, {52, 52, 8, 52}, {8, 52, 8, 8}, {8, 8, 52, 52}} {
+		line(other, l[0], l[1], l[2], l[3], 3)
+	}
+	res, err := Match(context.Background(), img, []Template{{Label: "HD", Image: tm}, {Label: "BX", Image: other}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Detection
+	for _, d := range res.Detections {
+		if d.Label == "HD" {
+			got = append(got, d)
+		}
+	}
+	want := geom.Box{XMin: 150 - 31, YMin: 120 - 31, XMax: 150 + 31, YMax: 120 + 31}
+	if len(got) != 1 || got[0].Box.IoU(want) < 0.5 {
+		t.Errorf("HD detections %+v, want the one with suffix text at (150, 120) alone", got)
 	}
 }

@@ -121,7 +121,7 @@ func TestScanRingsMatchesNaiveScoring(t *testing.T) {
 // and returns to earlier poses — more poses than the cache holds.
 func TestRenderCacheGivesTheSameCorrelation(t *testing.T) {
 	img, tmpls, _ := scene(t)
-	p, reason := prepare(0, tmpls[0], Options{})
+	p, reason := prepare(0, tmpls[0], Options{}, 0)
 	if p == nil {
 		t.Fatal(reason)
 	}
