@@ -60,9 +60,13 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 			opt.keepFaint = opt.keepFaint || c*2 > n
 		}
 	}
-	pen := legendPen(tmpls, opt)
+	crops := make([]crop, len(tmpls))
 	for i, t := range tmpls {
-		p, reason := prepare(i, t, opt, pen)
+		crops[i] = cropTemplate(t, opt)
+	}
+	pen := legendPen(crops)
+	for i, cr := range crops {
+		p, reason := prepareCrop(i, cr, pen)
 		if reason != "" {
 			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: reason})
 			continue
@@ -337,14 +341,19 @@ func abs(v int) int {
 	return v
 }
 
+// prepare prepares template t (index i) for matching; pen is the
+// legend's (see legendPen; 0: unknown).
 func prepare(i int, t Template, opt Options, pen float64) (*prepared, string) {
-	c, edge, reason := inkCrop(t, opt)
+	return prepareCrop(i, cropTemplate(t, opt), pen)
+}
+
+func prepareCrop(i int, cr crop, pen float64) (*prepared, string) {
+	c, edge, sw := cr.c, cr.edge, cr.sw
 	if c == nil {
-		return nil, reason
+		return nil, cr.reason
 	}
 	bw, bh := float64(c.w-2), float64(c.h-2)
 	sk := thin(c)
-	sw := templateStrokeWidth(c)
 	cx, cy := float64(c.w-1)/2, float64(c.h-1)/2
 	// filled parts (dots, solid triangles) are kept as areas: their inside
 	// joins the centre lines, so a filled and an open shape differ
@@ -412,30 +421,37 @@ func prepare(i int, t Template, opt Options, pen float64) (*prepared, string) {
 	return p, ""
 }
 
-// inkCrop cuts a template's ink out of its image with one pixel of paper
-// around it (so that thinning sees a background border); edge tells
-// which sides of the image (left, top, right, bottom) the ink reaches.
-// A nil image comes with the reason.
-func inkCrop(t Template, opt Options) (c *fimg, edge [4]bool, reason string) {
+// crop is a template's ink cut out of its image with one pixel of paper
+// around it (so that thinning sees a background border): edge tells which
+// sides of the image (left, top, right, bottom) the ink reaches, sw is
+// its stroke width (templateStrokeWidth). A nil c comes with the reason.
+type crop struct {
+	c      *fimg
+	edge   [4]bool
+	sw     float64
+	reason string
+}
+
+func cropTemplate(t Template, opt Options) crop {
 	if t.Image == nil {
-		return nil, edge, "no image"
+		return crop{reason: "no image"}
 	}
 	cov := opt.coverage(t.Image)
 	x0, y0, x1, y1 := inkBox(cov, 0)
 	if x1 < 0 {
-		return nil, edge, "the symbol image is blank"
+		return crop{reason: "the symbol image is blank"}
 	}
 	bw, bh := float64(x1-x0+1), float64(y1-y0+1)
 	if bw < MinSymbolPx || bh < MinSymbolPx {
-		return nil, edge, fmt.Sprintf("the symbol is %gx%g px, under the %d px minimum", bw, bh, MinSymbolPx)
+		return crop{reason: fmt.Sprintf("the symbol is %gx%g px, under the %d px minimum", bw, bh, MinSymbolPx)}
 	}
-	c = newF(x1-x0+3, y1-y0+3)
+	c := newF(x1-x0+3, y1-y0+3)
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			c.p[(y-y0+1)*c.w+x-x0+1] = cov.p[y*cov.w+x]
 		}
 	}
-	return c, [4]bool{x0 == 0, y0 == 0, x1 == cov.w-1, y1 == cov.h-1}, ""
+	return crop{c: c, edge: [4]bool{x0 == 0, y0 == 0, x1 == cov.w-1, y1 == cov.h-1}, sw: templateStrokeWidth(c)}
 }
 
 // inkBox is the box of m's pixels above thr, corners included (x1 < 0:
@@ -455,11 +471,11 @@ func inkBox(m *fimg, thr float32) (x0, y0, x1, y1 int) {
 // legendPen is the pen the symbols were drawn with: the median of their
 // stroke widths (the lower middle one of an even number), 0 when there
 // are none. A symbol drawn all in heavy strokes has its own far above it.
-func legendPen(tmpls []Template, opt Options) float64 {
+func legendPen(crops []crop) float64 {
 	var sws []float64
-	for _, t := range tmpls {
-		if c, _, _ := inkCrop(t, opt); c != nil {
-			sws = append(sws, templateStrokeWidth(c))
+	for _, cr := range crops {
+		if cr.c != nil {
+			sws = append(sws, cr.sw)
 		}
 	}
 	if len(sws) == 0 {
