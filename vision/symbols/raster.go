@@ -177,7 +177,11 @@ func widthOf(hist [maxRun + 1]int) float64 {
 }
 
 // thin reduces binary ink (v > 0.5) to one-pixel-wide centre lines
-// (Zhang–Suen), returned as the list of remaining pixels.
+// (Zhang–Suen), returned as the list of remaining pixels. Zhang–Suen
+// erases a 2×2 block whole, and a small dot can thin down to one: a piece
+// of ink left without a pixel keeps the one nearest its centroid (a
+// legend's filled dot lost so had no centre line and no heavy area, and
+// the symbol was matched without it).
 func thin(m *fimg) [][2]int {
 	w, h := m.w, m.h
 	g := make([]uint8, w*h)
@@ -236,11 +240,44 @@ func thin(m *fimg) [][2]int {
 		}
 	}
 	var pts [][2]int
+	lab := labelInk(m)
+	type piece struct {
+		kept      bool
+		n, sx, sy int
+		best      [2]int
+		d         float64
+	}
+	ps := make([]piece, slices.Max(lab)+1)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
+			k := lab[y*w+x]
+			if k == 0 {
+				continue
+			}
+			q := &ps[k]
+			q.n, q.sx, q.sy = q.n+1, q.sx+x, q.sy+y
 			if g[y*w+x] == 1 {
+				q.kept = true
 				pts = append(pts, [2]int{x, y})
 			}
+		}
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			k := lab[y*w+x]
+			q := &ps[k]
+			if k == 0 || q.kept {
+				continue
+			}
+			d := math.Hypot(float64(x)-float64(q.sx)/float64(q.n), float64(y)-float64(q.sy)/float64(q.n))
+			if q.d == 0 || d < q.d {
+				q.best, q.d = [2]int{x, y}, d+1e-9
+			}
+		}
+	}
+	for _, q := range ps[1:] {
+		if !q.kept {
+			pts = append(pts, q.best)
 		}
 	}
 	return pts
