@@ -268,25 +268,41 @@ func matchScore(t *testing.T, img *image.Gray, tmpls []Template, truth []Truth) 
 // deep as the wall, whose long sides lie on the wall's faces wherever it
 // is put, is not found anywhere along it.
 func TestMatchFindsSymbolsAcrossWalls(t *testing.T) {
+	img := canvas(1500, 520)
+	line(img, 0, 240, 1500, 240, 3)
+	line(img, 0, 272, 1500, 272, 3)
+	symbolsOnAWall(t, img, 4, func(d float64) (float64, float64) { return 200 + d, 256 })
+}
+
+// wallTemplates are testTemplates and a plain rectangle as deep as the
+// walls of TestMatchFindsSymbolsAcrossWalls.
+func wallTemplates() []Template {
 	tmpls := testTemplates()
 	slab := canvas(84, 36)
 	line(slab, 2, 2, 82, 2, 3)
 	line(slab, 82, 2, 82, 34, 3)
 	line(slab, 82, 34, 2, 34, 3)
 	line(slab, 2, 34, 2, 2, 3)
-	tmpls = append(tmpls, Template{Label: "slab", Image: slab})
-	img := canvas(1500, 520)
-	line(img, 0, 240, 1500, 240, 3)
-	line(img, 0, 272, 1500, 272, 3)
+	return append(tmpls, Template{Label: "slab", Image: slab})
+}
+
+// symbolsOnAWall places the outlet and the table, turned and scaled, at
+// four points 350 px apart along a wall already drawn on img (at(d): the
+// point d px along its middle), and checks that at least want of them are
+// found and nothing else.
+func symbolsOnAWall(t *testing.T, img *image.Gray, want int, at func(d float64) (float64, float64)) {
+	t.Helper()
+	tmpls := wallTemplates()
 	var truth []Truth
 	for i, a := range []float64{20, 95, 160, 250} {
 		ti := 1 + i%2 // the outlet and the table
 		p, _ := prepare(ti, tmpls[ti], Options{}, 0)
-		box := place(img, p, 200+float64(i)*350, 256, a, 0.8+0.2*float64(i), false, 3)
+		x, y := at(float64(i) * 350)
+		box := place(img, p, x, y, a, 0.8+0.2*float64(i), false, 3)
 		truth = append(truth, Truth{Label: tmpls[ti].Label, Box: box})
 	}
-	if all := matchScore(t, img, tmpls, truth); all.TP != len(truth) || all.FP > 0 {
-		t.Errorf("TP %d FP %d, want all %d and none wrong", all.TP, all.FP, len(truth))
+	if all := matchScore(t, img, tmpls, truth); all.TP < want || all.FP > 0 {
+		t.Errorf("TP %d FP %d, want at least %d of %d and none wrong", all.TP, all.FP, want, len(truth))
 	}
 }
 
@@ -870,4 +886,68 @@ func TestMatchFindsEveryDotOfASymbol(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectAt(t, res.Detections, poses, 30, 0.5)
+}
+
+// circledTriangle draws a heat detector: a circle holding a triangle, k
+// times the legend's size, turned by deg.
+func circledTriangle(img *image.Gray, cx, cy, k, deg, width float64) {
+	arc(img, cx, cy, 26*k, 0, 2*math.Pi, width)
+	s, c := math.Sincos(deg * math.Pi / 180)
+	var p [3][2]float64
+	for i := range p {
+		a := math.Pi/2 + float64(i)*2*math.Pi/3
+		x, y := 17*math.Cos(a), -17*math.Sin(a)
+		p[i] = [2]float64{cx + k*(c*x+s*y), cy + k*(-s*x+c*y)}
+	}
+	for i := range p {
+		line(img, p[i][0], p[i][1], p[(i+1)%3][0], p[(i+1)%3][1], width)
+	}
+}
+
+// slantLine draws a line through (cx, cy) at deg from the horizontal,
+// reaching r either side.
+func slantLine(img *image.Gray, cx, cy, deg, r, width float64) {
+	s, c := math.Sincos(deg * math.Pi / 180)
+	line(img, cx-c*r, cy+s*r, cx+c*r, cy-s*r, width)
+}
+
+// Long lines at a slant through symbols (pipes, ducts, angled walls):
+// only long horizontal and vertical lines were known to cross a symbol,
+// so a slanted one counted as ink the symbol did not explain and lowered
+// its correlation (synthetic seed 11: three heat detectors crossed so).
+func TestMatchFindsSymbolsCrossedBySlantedLines(t *testing.T) {
+	tm := canvas(60, 60)
+	circledTriangle(tm, 30, 30, 1, 0, 2)
+	img := canvas(760, 300)
+	poses := [][3]float64{{120, 150, 0.8}, {300, 150, 1.0}, {480, 150, 1.3}}
+	for i, p := range poses {
+		circledTriangle(img, p[0], p[1], p[2], 40+float64(i)*70, 2)
+	}
+	slantLine(img, poses[0][0]-4, poses[0][1], 70, 140, 2)
+	slantLine(img, poses[1][0], poses[1][1]+3, 33, 130, 2)
+	slantLine(img, poses[2][0]+6, poses[2][1], 125, 140, 2)
+	line(img, 15, 15, 745, 15, 2)
+	line(img, 15, 285, 745, 285, 2)
+	res, err := Match(context.Background(), img, []Template{{Label: "HD", Image: tm}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectAt(t, res.Detections, poses, 27, 0.5)
+}
+
+// The same symbols on a wall at a slant (a building's wing drawn at 30°
+// to the sheet): its outlines are long lines as a horizontal wall's are,
+// and the rectangle whose long sides lie on its faces is still found
+// nowhere along it. With only horizontal and vertical lines known, none of
+// the four was found; now three are (the small outlet at 0.8× is not: its
+// explained ink is 0.71, not traced further).
+func TestMatchFindsSymbolsAcrossASlantedWall(t *testing.T) {
+	img := canvas(1400, 900)
+	s, c := math.Sincos(30 * math.Pi / 180)
+	// the wall's two faces, 32 px apart, through (80, 800) along 30°
+	for _, o := range []float64{-16, 16} {
+		x0, y0 := 80-s*o, 800-c*o
+		line(img, x0, y0, x0+1350*c, y0-1350*s, 3)
+	}
+	symbolsOnAWall(t, img, 3, func(d float64) (float64, float64) { return 80 + (180+d)*c, 800 - (180+d)*s })
 }
