@@ -877,9 +877,9 @@ func longRuns(lv *fimg, n int, reach float64) []bool {
 
 // slantedRuns marks in out the ink (bin, w × h, also as the Mat src)
 // within reach of straight lines at a slant at least n pixels long
-// (OpenCV's probabilistic Hough transform, gaps of 2 px bridged): a pipe, a duct or
-// an angled wall drawn across the plan is no more a symbol, nor part of
-// one, than a horizontal wall is (three heat detectors of synthetic seed
+// (OpenCV's probabilistic Hough transform, gaps of 2 px bridged): a pipe,
+// a duct or an angled wall drawn across the plan is no more a symbol, nor
+// part of one, than a horizontal wall is (three heat detectors of synthetic seed
 // 11 crossed by pipes at a slant were missed: their ink counted as
 // unexplained). No symbol reaches that length (see matcher.longRun); a
 // shorter slanted edge (a north arrow's needle) is a figure's own and

@@ -242,10 +242,10 @@ func thin(m *fimg) [][2]int {
 	var pts [][2]int
 	lab := labelInk(m)
 	type piece struct {
-		kept      bool
-		n, sx, sy int
-		best      [2]int
-		d         float64
+		kept, seen bool // a pixel thinned kept; a stand-in found
+		n, sx, sy  int
+		best       [2]int // the stand-in, nearest the centroid
+		d          float64
 	}
 	ps := make([]piece, slices.Max(lab)+1)
 	for y := 0; y < h; y++ {
@@ -270,8 +270,8 @@ func thin(m *fimg) [][2]int {
 				continue
 			}
 			d := math.Hypot(float64(x)-float64(q.sx)/float64(q.n), float64(y)-float64(q.sy)/float64(q.n))
-			if q.d == 0 || d < q.d {
-				q.best, q.d = [2]int{x, y}, d+1e-9
+			if !q.seen || d <= q.d {
+				q.best, q.d, q.seen = [2]int{x, y}, d, true
 			}
 		}
 	}
