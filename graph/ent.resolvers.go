@@ -34,7 +34,7 @@ func (r *queryResolver) Blocks(ctx context.Context, after *entgql.Cursor[string]
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.BlockOrder{{Field: ent.BlockOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.BlockOrder{{Field: ent.BlockOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultBlockOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Block.Query().Paginate(ctx, after, first, before, last, ent.WithBlockOrder(orderBy), ent.WithBlockFilter(where.Filter))
 }
@@ -46,7 +46,7 @@ func (r *queryResolver) Drawings(ctx context.Context, after *entgql.Cursor[strin
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.DrawingOrder{{Field: ent.DrawingOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.DrawingOrder{{Field: ent.DrawingOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultDrawingOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Drawing.Query().Paginate(ctx, after, first, before, last, ent.WithDrawingOrder(orderBy), ent.WithDrawingFilter(where.Filter))
 }
@@ -58,7 +58,7 @@ func (r *queryResolver) Features(ctx context.Context, after *entgql.Cursor[strin
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.FeatureOrder{{Field: ent.FeatureOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.FeatureOrder{{Field: ent.FeatureOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultFeatureOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Feature.Query().Paginate(ctx, after, first, before, last, ent.WithFeatureOrder(orderBy), ent.WithFeatureFilter(where.Filter))
 }
@@ -70,7 +70,7 @@ func (r *queryResolver) Files(ctx context.Context, after *entgql.Cursor[string],
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.FileOrder{{Field: ent.FileOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.FileOrder{{Field: ent.FileOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultFileOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.File.Query().Paginate(ctx, after, first, before, last, ent.WithFileOrder(orderBy), ent.WithFileFilter(where.Filter))
 }
@@ -82,7 +82,7 @@ func (r *queryResolver) Jobs(ctx context.Context, after *entgql.Cursor[string], 
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.JobOrder{{Field: ent.JobOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.JobOrder{{Field: ent.JobOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultJobOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Job.Query().Paginate(ctx, after, first, before, last, ent.WithJobOrder(orderBy), ent.WithJobFilter(where.Filter))
 }
@@ -94,7 +94,7 @@ func (r *queryResolver) Overlays(ctx context.Context, after *entgql.Cursor[strin
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.OverlayOrder{{Field: ent.OverlayOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.OverlayOrder{{Field: ent.OverlayOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultOverlayOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Overlay.Query().Paginate(ctx, after, first, before, last, ent.WithOverlayOrder(orderBy), ent.WithOverlayFilter(where.Filter))
 }
@@ -106,7 +106,7 @@ func (r *queryResolver) Projects(ctx context.Context, after *entgql.Cursor[strin
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.ProjectOrder{{Field: ent.ProjectOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.ProjectOrder{{Field: ent.ProjectOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultProjectOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Project.Query().Paginate(ctx, after, first, before, last, ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
 }
@@ -118,7 +118,7 @@ func (r *queryResolver) Sheets(ctx context.Context, after *entgql.Cursor[string]
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.SheetOrder{{Field: ent.SheetOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.SheetOrder{{Field: ent.SheetOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultSheetOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.Sheet.Query().Paginate(ctx, after, first, before, last, ent.WithSheetOrder(orderBy), ent.WithSheetFilter(where.Filter))
 }
@@ -130,7 +130,7 @@ func (r *queryResolver) WebhookEndpoints(ctx context.Context, after *entgql.Curs
 		return nil, err
 	}
 	if len(orderBy) == 0 { // newest first, as REST lists are
-		orderBy = []*ent.WebhookEndpointOrder{{Field: ent.WebhookEndpointOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}
+		orderBy = []*ent.WebhookEndpointOrder{{Field: ent.WebhookEndpointOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultWebhookEndpointOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
 	return r.Client.WebhookEndpoint.Query().Paginate(ctx, after, first, before, last, ent.WithWebhookEndpointOrder(orderBy), ent.WithWebhookEndpointFilter(where.Filter))
 }

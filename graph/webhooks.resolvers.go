@@ -59,6 +59,6 @@ func (r *webhookEndpointResolver) Deliveries(ctx context.Context, obj *ent.Webho
 		return nil, err
 	}
 	return r.Client.WebhookDelivery.Query().Where(webhookdelivery.EndpointID(obj.ID)).Paginate(ctx, after, first, before, last,
-		ent.WithWebhookDeliveryOrder([]*ent.WebhookDeliveryOrder{{Field: ent.WebhookDeliveryOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}}),
+		ent.WithWebhookDeliveryOrder([]*ent.WebhookDeliveryOrder{{Field: ent.WebhookDeliveryOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultWebhookDeliveryOrder.Field, Direction: entgql.OrderDirectionDesc}}),
 		ent.WithWebhookDeliveryFilter(where.Filter))
 }

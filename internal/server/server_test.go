@@ -949,3 +949,39 @@ func TestQueuePurgesExpiredIdempotencyRecords(t *testing.T) {
 		})
 	}
 }
+
+// Rows created in the same microsecond (a webhook event fanned out to
+// deliveries in one step) are listed in the same order by REST and by
+// GraphQL's default order: newest first, ties by id, descending. GraphQL's
+// pagination broke ties by id ascending, and the webhook delivery log came
+// out in a different order from its REST list now and then.
+func TestListsBreakTiesAlike(t *testing.T) {
+	for _, p := range testenv.Profiles(t) {
+		t.Run(p.Name, func(t *testing.T) {
+			s := testenv.StartServer(t, p.Config)
+			key, rec := s.CreateKeyRecord(t, "acme")
+			ctx := tenant.System(context.Background())
+			at := time.Now().UTC().Truncate(time.Microsecond)
+			for i := range 4 {
+				if _, err := s.App.Store.Client.Project.Create().SetOrgID(rec.OrgID).SetName(fmt.Sprintf("Tie %d", i)).SetCreatedAt(at).Save(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rest := list(t, s, key, "/v1/projects?limit=100").ids()
+			g := s.GraphQL(t, key, `{ projects(first: 100) { edges { node { id } } } }`, nil)
+			var gq struct {
+				Projects struct {
+					Edges []struct{ Node struct{ ID string } }
+				}
+			}
+			g.DataInto(t, &gq)
+			var gids []string
+			for _, e := range gq.Projects.Edges {
+				gids = append(gids, e.Node.ID)
+			}
+			if len(rest) != 4 || !slices.Equal(gids, rest) {
+				t.Errorf("GraphQL %v, REST %v", gids, rest)
+			}
+		})
+	}
+}
