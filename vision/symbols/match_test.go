@@ -590,8 +590,7 @@ const circledMPen = 3.0
 // "M" (strokes 6.5·k wide, growing with k), centred at (cx, cy) and turned
 // deg degrees counter-clockwise.
 func circledM(img *image.Gray, cx, cy, k, deg float64) {
-	s, c := math.Sincos(deg * math.Pi / 180)
-	at := func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
+	at := turned(cx, cy, k, deg)
 	arc(img, cx, cy, 26*k, 0, 2*math.Pi, circledMPen)
 	m := [][2]float64{{-11, 12}, {-11, -12}, {0, 4}, {11, -12}, {11, 12}}
 	for i := 0; i+1 < len(m); i++ {
@@ -698,13 +697,19 @@ func TestHeavyStrokesLeaveOutASymbolHeavyAllOver(t *testing.T) {
 // filledI draws a steel wide-flange section (a filled "I", strokes
 // 9k px wide, 44k px across) centred at (cx, cy), turned deg degrees.
 func filledI(img *image.Gray, cx, cy, k, deg, width float64) {
-	s, c := math.Sincos(deg * math.Pi / 180)
-	at := func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
+	at := turned(cx, cy, k, deg)
 	for _, l := range [][4]float64{{-18, -18, 18, -18}, {-18, 18, 18, 18}, {0, -18, 0, 18}} {
 		x0, y0 := at(l[0], l[1])
 		x1, y1 := at(l[2], l[3])
 		line(img, x0, y0, x1, y1, width)
 	}
+}
+
+// turned maps a symbol's own coordinates (from its centre) onto a canvas:
+// scaled by k, turned by deg counter-clockwise, centred at (cx, cy).
+func turned(cx, cy, k, deg float64) func(x, y float64) (float64, float64) {
+	s, c := math.Sincos(deg * math.Pi / 180)
+	return func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
 }
 
 // A symbol drawn all in strokes heavier than the legend's other symbols
@@ -851,8 +856,7 @@ func TestThinKeepsEveryPieceOfInk(t *testing.T) {
 // group), k times the legend's size, turned by deg, its box's lines of
 // the given width; dots lists which of the four corners have one.
 func boltGroup(img *image.Gray, cx, cy, k, deg, width float64, dots []int) {
-	s, c := math.Sincos(deg * math.Pi / 180)
-	at := func(x, y float64) (float64, float64) { return cx + k*(c*x+s*y), cy + k*(-s*x+c*y) }
+	at := turned(cx, cy, k, deg)
 	corners := [][2]float64{{-28, -28}, {28, -28}, {28, 28}, {-28, 28}}
 	for i, a := range corners {
 		b := corners[(i+1)%4]
@@ -892,12 +896,11 @@ func TestMatchFindsEveryDotOfASymbol(t *testing.T) {
 // times the legend's size, turned by deg.
 func circledTriangle(img *image.Gray, cx, cy, k, deg, width float64) {
 	arc(img, cx, cy, 26*k, 0, 2*math.Pi, width)
-	s, c := math.Sincos(deg * math.Pi / 180)
+	at := turned(cx, cy, k, deg)
 	var p [3][2]float64
 	for i := range p {
 		a := math.Pi/2 + float64(i)*2*math.Pi/3
-		x, y := 17*math.Cos(a), -17*math.Sin(a)
-		p[i] = [2]float64{cx + k*(c*x+s*y), cy + k*(-s*x+c*y)}
+		p[i][0], p[i][1] = at(17*math.Cos(a), -17*math.Sin(a))
 	}
 	for i := range p {
 		line(img, p[i][0], p[i][1], p[(i+1)%3][0], p[(i+1)%3][1], width)
