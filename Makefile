@@ -8,7 +8,7 @@ export CGO_ENABLED := 1
 # packages whose tests need PostgreSQL and Redis read this (scripts/services.sh may change it)
 export PLANGRAPH_TEST_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 
-.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-api bench-vision
+.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-go bench-api bench-vision
 
 all: build
 
@@ -78,4 +78,8 @@ bench-vision: build
 	$(BIN) bench sesyd $(DATASETS)/sesyd-dev
 	$(BIN) bench synth --seeds 3 --sheets 1
 
-bench: bench-api bench-vision
+# Go benchmarks: rendering and the matcher's inner loops (per-call costs)
+bench-go: deps
+	$(GO) test -run '^$$' -bench . ./vision/render ./vision/symbols
+
+bench: bench-go bench-api bench-vision

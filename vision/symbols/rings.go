@@ -343,42 +343,47 @@ func ringPixels(n int) []float64 {
 // magnitudes of its first two angular Fourier components (how lopsided
 // and how elongated the ring's ink is).
 func harmonics(m *fimg, cx, cy, n int) harmDesc {
-	var re1, im1, re2, im2, sum, cnt [ringCount]float64
+	var h harmSums
+	const r = ringCount
 	for y := max(cy-n, 0); y <= min(cy+n, m.h-1); y++ {
-		dy := float64(y - cy)
+		base := (y-cy+r)*(2*r+1) + r - cx
+		px := m.p[y*m.w:]
 		for x := max(cx-n, 0); x <= min(cx+n, m.w-1); x++ {
-			dx := float64(x - cx)
-			k := int(math.Sqrt(dx*dx + dy*dy))
+			e := &harmLUT[base+x]
+			k := int(e.k)
 			if k >= n {
 				continue
 			}
-			cnt[k]++
-			v := float64(m.p[y*m.w+x])
+			h.cnt[k]++
+			v := float64(px[x])
 			if v == 0 || k == 0 {
 				continue
 			}
-			d := math.Sqrt(dx*dx + dy*dy)
-			c, s := dx/d, -dy/d
-			c2, s2 := c*c-s*s, 2*s*c
-			sum[k] += v
-			re1[k] += v * c
-			im1[k] += v * s
-			re2[k] += v * c2
-			im2[k] += v * s2
+			h.sum[k] += v
+			h.re1[k] += v * e.c
+			h.im1[k] += v * e.s
+			h.re2[k] += v * e.c2
+			h.im2[k] += v * e.s2
 		}
 	}
-	var out harmDesc
-	for i := range out.v {
-		out.v[i] = make([]float64, n)
-	}
+	return h.desc(n)
+}
+
+// harmSums are harmonics' per-ring sums: ink, its first two angular
+// Fourier components (real, imaginary) and pixels.
+type harmSums struct{ sum, re1, im1, re2, im2, cnt [ringCount]float64 }
+
+// desc turns the first n rings' sums into the descriptor.
+func (h harmSums) desc(n int) harmDesc {
+	out := harmDesc{n: n}
 	var tot [3]float64
 	for k := 0; k < n; k++ {
-		if cnt[k] == 0 {
+		if h.cnt[k] == 0 {
 			continue
 		}
-		out.v[0][k] = sum[k] / cnt[k]
-		out.v[1][k] = math.Hypot(re1[k], im1[k]) / cnt[k]
-		out.v[2][k] = math.Hypot(re2[k], im2[k]) / cnt[k]
+		out.v[0][k] = h.sum[k] / h.cnt[k]
+		out.v[1][k] = math.Hypot(h.re1[k], h.im1[k]) / h.cnt[k]
+		out.v[2][k] = math.Hypot(h.re2[k], h.im2[k]) / h.cnt[k]
 		for i := range tot {
 			tot[i] += out.v[i][k]
 		}
@@ -387,17 +392,45 @@ func harmonics(m *fimg, cx, cy, n int) harmDesc {
 		if tot[0] > 0 {
 			out.strength[i] = tot[i] / tot[0]
 		}
-		zeroMean(out.v[i])
+		zeroMean(out.v[i][:n])
 	}
 	return out
 }
+
+// harmOffset is what harmonics needs of a pixel at an offset from the
+// centre: its ring and the cosine and sine of its angle and of twice it.
+type harmOffset struct {
+	k            int32
+	c, s, c2, s2 float64
+}
+
+// harmLUT holds harmOffset for every offset within ringCount of the
+// centre, row by row (2·ringCount+1 wide), computed once.
+var harmLUT = func() []harmOffset {
+	const r = ringCount
+	t := make([]harmOffset, (2*r+1)*(2*r+1))
+	for dy := -r; dy <= r; dy++ {
+		for dx := -r; dx <= r; dx++ {
+			fx, fy := float64(dx), float64(dy)
+			d := math.Sqrt(fx*fx + fy*fy)
+			e := harmOffset{k: int32(d)}
+			if d > 0 {
+				c, s := fx/d, -fy/d
+				e.c, e.s, e.c2, e.s2 = c, s, c*c-s*s, 2*s*c
+			}
+			t[(dy+r)*(2*r+1)+dx+r] = e
+		}
+	}
+	return t
+}()
 
 // harmDesc is a neighbourhood's harmonics descriptor: per ring, the mean
 // ink and the magnitudes of the first two angular components, each less
 // its mean and normalised; strength is each component's total over the
 // mean ink's before that (0 for a component the neighbourhood lacks).
 type harmDesc struct {
-	v        [3][]float64
+	n        int // rings
+	v        [3][ringCount]float64
 	strength [3]float64
 }
 
@@ -421,7 +454,7 @@ func harmonicScore(plan, tm harmDesc) float64 {
 			w = min(1, tm.strength[i]/harmonicFlat)
 		}
 		c := 0.0
-		for k := range tm.v[i] {
+		for k := range tm.n {
 			c += plan.v[i][k] * tm.v[i][k]
 		}
 		s += w * c

@@ -214,14 +214,68 @@ func TestHarmonicsPassASquareSymbolAtAnyAngle(t *testing.T) {
 		}
 		// the plan's angular components replaced by any others
 		for i := 1; i < 3; i++ {
-			pd.v[i] = make([]float64, n)
-			for k := range pd.v[i] {
+			pd.v[i] = [ringCount]float64{}
+			for k := range n {
 				pd.v[i][k] = rng.NormFloat64()
 			}
-			zeroMean(pd.v[i])
+			zeroMean(pd.v[i][:n])
 		}
 		if w := harmonicScore(pd, th); math.Abs(w-v) > 0.1 {
 			t.Errorf("turned %g°: score %.3f, %.3f with other angular components", deg, v, w)
+		}
+	}
+}
+
+// TestHarmonicsMatchDefinition holds harmonics, which reads each offset's
+// ring and angle from a table, to the descriptor computed from its
+// definition, pixel by pixel — centres near every edge included.
+func TestHarmonicsMatchDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	img := newF(61, 47)
+	for i := range img.p {
+		if rng.IntN(3) == 0 {
+			img.p[i] = rng.Float32()
+		}
+	}
+	naive := func(m *fimg, cx, cy, n int) harmDesc {
+		var h harmSums
+		for y := 0; y < m.h; y++ {
+			for x := 0; x < m.w; x++ {
+				dx, dy := float64(x-cx), float64(y-cy)
+				d := math.Sqrt(dx*dx + dy*dy)
+				k := int(d)
+				if k >= n || abs(x-cx) > n || abs(y-cy) > n {
+					continue
+				}
+				h.cnt[k]++
+				v := float64(m.p[y*m.w+x])
+				if v == 0 || k == 0 {
+					continue
+				}
+				c, s := dx/d, -dy/d
+				c2, s2 := c*c-s*s, 2*s*c
+				h.sum[k] += v
+				h.re1[k] += v * c
+				h.im1[k] += v * s
+				h.re2[k] += v * c2
+				h.im2[k] += v * s2
+			}
+		}
+		return h.desc(n)
+	}
+	for _, n := range []int{3, 9, ringCount} {
+		for _, c := range [][2]int{{0, 0}, {30, 23}, {60, 46}, {2, 40}, {55, 5}, {17, 0}} {
+			got, want := harmonics(img, c[0], c[1], n), naive(img, c[0], c[1], n)
+			if got.n != want.n || got.strength != want.strength {
+				t.Fatalf("n %d at %v: strengths %v, want %v", n, c, got.strength, want.strength)
+			}
+			for i := range got.v {
+				for k := range n {
+					if math.Abs(got.v[i][k]-want.v[i][k]) > 1e-12 {
+						t.Fatalf("n %d at %v: component %d ring %d %.15g, want %.15g", n, c, i, k, got.v[i][k], want.v[i][k])
+					}
+				}
+			}
 		}
 	}
 }
