@@ -451,6 +451,55 @@ func TestParseSheet(t *testing.T) {
 	})
 }
 
+// TestParseDropsTextlessSymbolsOnWords: on a plan whose words cover a
+// detection, the detection of a symbol drawn without letters goes (it is
+// text), while a symbol whose legend graphic holds a word keeps its
+// detection on a word; off the words both keep theirs.
+func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
+	e := newParseEnv(t)
+	e.fake.entries = []legend.Entry{
+		{Label: "L4", Description: "Strip light", HasGraphic: true, Exemplar: square(30, 30), Graphic: geom.Box{XMin: 10, YMin: 10, XMax: 40, YMax: 40}, Box: geom.Box{XMin: 10, YMin: 10, XMax: 200, YMax: 40}},
+		{Label: "GFI", Description: "GFI receptacle", HasGraphic: true, Exemplar: square(30, 30), Graphic: geom.Box{XMin: 10, YMin: 60, XMax: 40, YMax: 90}, Box: geom.Box{XMin: 10, YMin: 60, XMax: 200, YMax: 90}},
+	}
+	put := func(b *ent.Block, words []text.Word) {
+		wb, _ := json.Marshal(words)
+		if err := e.bucket.WriteAll(e.ctx, jobs.BlockKey(parseOrg, b.ID)+"-words.json", wb, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(e.legend, []text.Word{
+		{Text: "GFI", Box: geom.Box{XMin: 14, YMin: 66, XMax: 36, YMax: 84}, Conf: 1},    // inside the second graphic
+		{Text: "Strip", Box: geom.Box{XMin: 60, YMin: 14, XMax: 100, YMax: 36}, Conf: 1}, // descriptions beside them
+		{Text: "GFI", Box: geom.Box{XMin: 60, YMin: 64, XMax: 90, YMax: 86}, Conf: 1},
+	})
+	// the fake matcher finds each symbol twice, template i's k-th at
+	// (10+40k, 10+40i), as large as its stored exemplar
+	put(e.plan, []text.Word{
+		{Text: "MEN", Box: geom.Box{XMin: 4, YMin: 4, XMax: 49, YMax: 49}, Conf: 1},
+		{Text: "GFI", Box: geom.Box{XMin: 4, YMin: 49, XMax: 49, YMax: 89}, Conf: 1},
+	})
+	j := e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID)
+	r := e.result(t, j.ID)
+	onPlan := map[string][]geom.Box{}
+	for _, s := range r.Symbols {
+		for _, in := range s.Instances {
+			if in.BlockID == e.plan.ID {
+				onPlan[s.Label] = append(onPlan[s.Label], in.Bounds)
+			}
+		}
+	}
+	if len(onPlan["L4"]) != 1 || onPlan["L4"][0].XMin < 40 {
+		t.Errorf("strip lights on the plan %v, want only the one off the word", onPlan["L4"])
+	}
+	if len(onPlan["GFI"]) != 2 {
+		t.Errorf("GFI receptacles on the plan %v, want both", onPlan["GFI"])
+	}
+	// the detail has no words: both of each
+	if n := r.Summary.TotalInstancesFound; n != 3+4 {
+		t.Errorf("%d instances in all, want 7", n)
+	}
+}
+
 func TestParseBlockWithSuppliedSymbols(t *testing.T) {
 	e := newParseEnv(t)
 	// supplied symbols are block-less legend entries made with the job:

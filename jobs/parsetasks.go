@@ -83,10 +83,7 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 		return nil, err
 	}
 	org, _ := tenant.Org(ctx)
-	var words []text.Word
-	if wb, err := p.Blobs.ReadAll(ctx, BlockKey(org, b.ID)+"-words.json"); err == nil {
-		_ = json.Unmarshal(wb, &words)
-	}
+	words := p.blockWords(ctx, b.ID)
 	var entries []legend.Entry
 	func() {
 		defer p.recovered(j, "LEGEND_FAILED", &err)
@@ -122,6 +119,17 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 		}
 	}
 	return res, nil
+}
+
+// blockWords reads the words stored with a block at ingestion, in its
+// pixels (none when it has none stored).
+func (p *Parse) blockWords(ctx context.Context, blockID string) []text.Word {
+	org, _ := tenant.Org(ctx)
+	var words []text.Word
+	if wb, err := p.Blobs.ReadAll(ctx, BlockKey(org, blockID)+"-words.json"); err == nil {
+		_ = json.Unmarshal(wb, &words)
+	}
+	return words
 }
 
 func legendKey(blockID string, i int) string { return fmt.Sprintf("legend:%s:%d", blockID, i) }
@@ -274,6 +282,21 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 			}
 		}
 		dets = mres.Detections
+		// textless symbols found on words are text (see parsewords.go)
+		textless := make([]bool, len(tmplFeat))
+		legendWords := map[string][]text.Word{}
+		for i, f := range tmplFeat {
+			if f.BlockID == "" || f.Bounds.Area() == 0 {
+				continue
+			}
+			w, ok := legendWords[f.BlockID]
+			if !ok {
+				w = p.blockWords(ctx, f.BlockID)
+				legendWords[f.BlockID] = w
+			}
+			textless[i] = !graphicHasText(f.Bounds, w)
+		}
+		dets, _ = dropOnWords(dets, textless, p.blockWords(ctx, b.ID))
 	}
 	img = nil
 	insts, err := p.storeInstances(ctx, j, b, in.LegendFeatureIDs, tmplFeat, dets, float64(bw), float64(bh))

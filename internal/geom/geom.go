@@ -34,9 +34,14 @@ func (b Box) Translate(dx, dy float64) Box {
 	return Box{b.XMin + dx, b.YMin + dy, b.XMax + dx, b.YMax + dy}
 }
 
+// Intersect is the box both boxes cover (not Valid when they do not meet).
+func (b Box) Intersect(o Box) Box {
+	return Box{max(b.XMin, o.XMin), max(b.YMin, o.YMin), min(b.XMax, o.XMax), min(b.YMax, o.YMax)}
+}
+
 // IoU is the intersection over union of two boxes.
 func (b Box) IoU(o Box) float64 {
-	in := Box{max(b.XMin, o.XMin), max(b.YMin, o.YMin), min(b.XMax, o.XMax), min(b.YMax, o.YMax)}.Area()
+	in := b.Intersect(o).Area()
 	if in == 0 {
 		return 0
 	}

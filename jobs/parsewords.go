@@ -1,0 +1,66 @@
+package jobs
+
+// Detections on words. A symbol whose legend graphic holds no text is not
+// a word of the drawing: a strip light (a bar with a dot at each end) or a
+// circle matches bold letters well enough in shape, but when the sheet's
+// text (its PDF text layer, or OCR of a scan) has a word where the
+// detection is, it is text. Symbols drawn with letters (a circled M, GFI
+// beside a receptacle) keep every detection: their legend graphics hold
+// words too. Symbols supplied with the request (images, exemplars) are not
+// on a legend block whose words are known, and keep theirs.
+
+import (
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+const (
+	// wordCover: a detection whose box is covered this much by words lies
+	// on text. A tag beside a symbol overlaps its box by a fraction of it.
+	wordCover = 0.6
+	// wordInside: a word with this share of its box inside a legend
+	// graphic's box is part of the graphic.
+	wordInside = 0.5
+)
+
+// wordCoverage is the share of box's area covered by the boxes of words
+// (words do not overlap one another; the share is capped at 1).
+func wordCoverage(box geom.Box, words []text.Word) float64 {
+	a := box.Area()
+	if a == 0 {
+		return 0
+	}
+	in := 0.0
+	for _, w := range words {
+		in += box.Intersect(w.Box).Area()
+	}
+	return min(in/a, 1)
+}
+
+// graphicHasText tells whether a word lies mostly inside a legend
+// graphic's box (both in the legend block's pixels).
+func graphicHasText(g geom.Box, words []text.Word) bool {
+	for _, w := range words {
+		if a := w.Box.Area(); a > 0 && g.Intersect(w.Box).Area() >= wordInside*a {
+			return true
+		}
+	}
+	return false
+}
+
+// dropOnWords removes the detections of textless templates (textless[i]
+// for template i) that lie on words, and says how many it removed.
+func dropOnWords(dets []symbols.Detection, textless []bool, words []text.Word) ([]symbols.Detection, int) {
+	if len(words) == 0 {
+		return dets, 0
+	}
+	kept := dets[:0:0]
+	for _, d := range dets {
+		if d.Template >= 0 && d.Template < len(textless) && textless[d.Template] && wordCoverage(d.Box, words) >= wordCover {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept, len(dets) - len(kept)
+}
