@@ -10,6 +10,8 @@ package jobs
 // on a legend block whose words are known, and keep theirs.
 
 import (
+	"unicode"
+
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
@@ -22,10 +24,32 @@ const (
 	// wordInside: a word with this share of its box inside a legend
 	// graphic's box is part of the graphic.
 	wordInside = 0.5
+	// wordConf: the confidence a word needs to veto a detection (a PDF
+	// text layer's words have 1; OCR can read a symbol as a letter or two,
+	// so a recognised word also needs wordChars letters or digits)
+	wordConf  = 0.8
+	wordChars = 2
 )
 
-// wordCoverage is the share of box's area covered by the boxes of words
-// (words do not overlap one another; the share is capped at 1).
+// vetoes tells whether a word may show a detection to be text: a word
+// sure enough to be one (any word of a legend graphic counts for
+// graphicHasText, so that both rules err on keeping a detection).
+func vetoes(w text.Word) bool {
+	if w.Conf < wordConf {
+		return false
+	}
+	n := 0
+	for _, r := range w.Text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n >= wordChars
+}
+
+// wordCoverage is the share of box's area covered by the boxes of the
+// words that veto (words do not overlap one another; the share is capped
+// at 1).
 func wordCoverage(box geom.Box, words []text.Word) float64 {
 	a := box.Area()
 	if a == 0 {
@@ -33,7 +57,9 @@ func wordCoverage(box geom.Box, words []text.Word) float64 {
 	}
 	in := 0.0
 	for _, w := range words {
-		in += box.Intersect(w.Box).Area()
+		if vetoes(w) {
+			in += box.Intersect(w.Box).Area()
+		}
 	}
 	return min(in/a, 1)
 }
