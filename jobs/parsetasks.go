@@ -282,21 +282,7 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 			}
 		}
 		dets = mres.Detections
-		// textless symbols found on words are text (see parsewords.go)
-		textless := make([]bool, len(tmplFeat))
-		legendWords := map[string][]text.Word{}
-		for i, f := range tmplFeat {
-			if f.BlockID == "" || f.Bounds.Area() == 0 {
-				continue
-			}
-			w, ok := legendWords[f.BlockID]
-			if !ok {
-				w = p.blockWords(ctx, f.BlockID)
-				legendWords[f.BlockID] = w
-			}
-			textless[i] = !graphicHasText(f.Bounds, w)
-		}
-		dets, _ = dropOnWords(dets, textless, p.blockWords(ctx, b.ID))
+		dets = p.dropText(ctx, b.ID, tmplFeat, dets)
 	}
 	img = nil
 	insts, err := p.storeInstances(ctx, j, b, in.LegendFeatureIDs, tmplFeat, dets, float64(bw), float64(bh))

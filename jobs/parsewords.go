@@ -10,8 +10,10 @@ package jobs
 // on a legend block whose words are known, and keep theirs.
 
 import (
+	"context"
 	"unicode"
 
+	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
@@ -89,4 +91,33 @@ func dropOnWords(dets []symbols.Detection, textless []bool, words []text.Word) (
 		kept = append(kept, d)
 	}
 	return kept, len(dets) - len(kept)
+}
+
+// dropText removes the detections on block blockID of textless symbols
+// (tmplFeat[i] is template i's legend entry) that lie on the block's
+// words. The words are read only when there is something to drop, the
+// legend blocks' words only when the block has words.
+func (p *Parse) dropText(ctx context.Context, blockID string, tmplFeat []*ent.Feature, dets []symbols.Detection) []symbols.Detection {
+	if len(dets) == 0 {
+		return dets
+	}
+	words := p.blockWords(ctx, blockID)
+	if len(words) == 0 {
+		return dets
+	}
+	textless := make([]bool, len(tmplFeat))
+	legendWords := map[string][]text.Word{}
+	for i, f := range tmplFeat {
+		if f.BlockID == "" || f.Bounds.Area() == 0 {
+			continue
+		}
+		w, ok := legendWords[f.BlockID]
+		if !ok {
+			w = p.blockWords(ctx, f.BlockID)
+			legendWords[f.BlockID] = w
+		}
+		textless[i] = !graphicHasText(f.Bounds, w)
+	}
+	kept, _ := dropOnWords(dets, textless, words)
+	return kept
 }
