@@ -77,11 +77,24 @@ func (f *fakeVision) match(ctx context.Context, img *image.Gray, tmpls []symbols
 		for k := 0; k < f.perTemplate; k++ {
 			x := float64(10+40*k) + f.shift
 			y := float64(10+40*i) + f.shift
-			res.Detections = append(res.Detections, symbols.Detection{Template: i, Label: t.Label, Confidence: 0.9 - 0.1*float64(k),
-				Box: geom.Box{XMin: x, YMin: y, XMax: x + float64(t.Image.Rect.Dx()), YMax: y + float64(t.Image.Rect.Dy())}})
+			box := geom.Box{XMin: x, YMin: y, XMax: x + float64(t.Image.Rect.Dx()), YMax: y + float64(t.Image.Rect.Dy())}
+			// as the matcher does, a textless symbol is not found on words
+			if t.NoText && wordCover(box, opt.Words) >= symbols.WordCover {
+				continue
+			}
+			res.Detections = append(res.Detections, symbols.Detection{Template: i, Label: t.Label, Confidence: 0.9 - 0.1*float64(k), Box: box})
 		}
 	}
 	return res, nil
+}
+
+// wordCover is the share of box that words cover.
+func wordCover(box geom.Box, words []geom.Box) float64 {
+	in := 0.0
+	for _, w := range words {
+		in += box.Intersect(w).Area()
+	}
+	return in / box.Area()
 }
 
 // square is a w×h symbol: a black frame on white.
@@ -454,7 +467,10 @@ func TestParseSheet(t *testing.T) {
 // TestParseDropsTextlessSymbolsOnWords: on a plan whose words cover a
 // detection, the detection of a symbol drawn without letters goes (it is
 // text), while a symbol whose legend graphic holds a word keeps its
-// detection on a word; off the words both keep theirs.
+// detection on a word; off the words both keep theirs. The parse tells the
+// matcher which symbols are textless and where the block's words are, in
+// the searched image's pixels; the fake matcher applies the matcher's rule
+// (vision/symbols' TestTextlessSymbolsOnWords tests the rule itself).
 func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 	e := newParseEnv(t)
 	e.fake.entries = []legend.Entry{
@@ -473,7 +489,17 @@ func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 		{Text: "GFI", Box: geom.Box{XMin: 60, YMin: 64, XMax: 90, YMax: 86}, Conf: 1},
 	})
 	// the fake matcher finds each symbol twice, template i's k-th at
-	// (10+40k, 10+40i), as large as its stored exemplar
+	// (10+40k, 10+40i) of the searched image, as large as its stored
+	// exemplar. The views stand 100 px off the sheet's matching grid, so
+	// they are searched padded by 100 px and the words must move with them
+	// (the fake's shift puts its detections where they were on the views)
+	for _, b := range []*ent.Block{e.plan, e.detail} {
+		w, h := b.Bounds.Width(), b.Bounds.Height()
+		if _, err := b.Update().SetBounds(geom.Box{XMin: 100, YMin: 100, XMax: 100 + w, YMax: 100 + h}).Save(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.fake.shift = 100
 	put(e.plan, []text.Word{
 		{Text: "MEN", Box: geom.Box{XMin: 4, YMin: 4, XMax: 49, YMax: 49}, Conf: 1},
 		{Text: "GFI", Box: geom.Box{XMin: 4, YMin: 49, XMax: 49, YMax: 89}, Conf: 1},

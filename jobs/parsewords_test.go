@@ -4,42 +4,28 @@ import (
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
 )
 
-// TestDetectionsOnWordsAreText: a detection of a symbol drawn without
-// letters that lies on a word (a strip light on the bold room name "MEN")
-// is dropped; one with a tag beside it, one on empty paper, one that OCR
-// read as a letter or as a word it was unsure of, and any detection of a
-// symbol drawn with letters are kept.
-func TestDetectionsOnWordsAreText(t *testing.T) {
-	words := []text.Word{
-		{Text: "MEN", Box: geom.Box{XMin: 100, YMin: 100, XMax: 160, YMax: 124}, Conf: 1},
-		{Text: "A-12", Box: geom.Box{XMin: 242, YMin: 100, XMax: 270, YMax: 112}, Conf: 1}, // a circuit tag
-		{Text: "GFI", Box: geom.Box{XMin: 400, YMin: 100, XMax: 430, YMax: 116}, Conf: 1},
-		// OCR's readings of symbols: a letter, and a word it is unsure of
-		{Text: "O", Box: geom.Box{XMin: 700, YMin: 100, XMax: 730, YMax: 130}, Conf: 0.95},
-		{Text: "OIO", Box: geom.Box{XMin: 800, YMin: 100, XMax: 840, YMax: 130}, Conf: 0.6},
-	}
-	dets := []symbols.Detection{
-		{Template: 0, Box: geom.Box{XMin: 102, YMin: 104, XMax: 158, YMax: 120}}, // on "MEN": text
-		{Template: 0, Box: geom.Box{XMin: 200, YMin: 96, XMax: 246, YMax: 116}},  // the tag overlaps its edge
-		{Template: 0, Box: geom.Box{XMin: 600, YMin: 96, XMax: 650, YMax: 116}},  // on paper
-		{Template: 1, Box: geom.Box{XMin: 396, YMin: 96, XMax: 434, YMax: 120}},  // a symbol with letters
-		{Template: 0, Box: geom.Box{XMin: 702, YMin: 102, XMax: 728, YMax: 128}}, // read by OCR as "O"
-		{Template: 0, Box: geom.Box{XMin: 802, YMin: 102, XMax: 838, YMax: 128}}, // read by OCR as "OIO", unsure
-	}
-	kept, dropped := dropOnWords(dets, []bool{true, false}, words)
-	if dropped != 1 || len(kept) != 5 || kept[0] != dets[1] || kept[1] != dets[2] || kept[2] != dets[3] {
-		t.Fatalf("dropped %d, kept %v", dropped, kept)
-	}
-	if kept, dropped := dropOnWords(dets, []bool{true, true}, nil); dropped != 0 || len(kept) != len(dets) {
-		t.Fatalf("without words: dropped %d", dropped)
-	}
-	// the input is left as it was
-	if dets[0].Box.XMin != 102 {
-		t.Fatal("dropOnWords changed its input")
+// TestWordsThatVeto: the words sure to be text show a textless symbol's
+// detection to be text: a PDF text layer's words and OCR's confident ones
+// of two letters or digits or more; not OCR's reading of a symbol as a
+// letter, nor a word it was unsure of, nor punctuation.
+func TestWordsThatVeto(t *testing.T) {
+	for _, c := range []struct {
+		w    text.Word
+		want bool
+	}{
+		{text.Word{Text: "MEN", Conf: 1}, true},
+		{text.Word{Text: "A-12", Conf: 1}, true},
+		{text.Word{Text: "12", Conf: 0.9}, true},
+		{text.Word{Text: "O", Conf: 0.95}, false},  // OCR's reading of a circle
+		{text.Word{Text: "OIO", Conf: 0.6}, false}, // unsure
+		{text.Word{Text: "-.-", Conf: 1}, false},   // no letters
+	} {
+		if got := vetoes(c.w); got != c.want {
+			t.Errorf("vetoes(%q, %.2f) = %v, want %v", c.w.Text, c.w.Conf, got, c.want)
+		}
 	}
 }
 
@@ -60,8 +46,5 @@ func TestLegendGraphicsWithLetters(t *testing.T) {
 	}
 	if graphicHasText(geom.Box{XMin: 10, YMin: 5, XMax: 100, YMax: 30}, words[1:]) { // touches DUPLEX's first letter
 		t.Error("a graphic touching a word's edge has text")
-	}
-	if c := wordCoverage(geom.Box{XMin: 100, YMin: 10, XMax: 120, YMax: 26}, words); c != 1 {
-		t.Errorf("a box inside a word is covered %.2f", c)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -61,8 +62,10 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 		}
 	}
 	crops := make([]crop, len(tmpls))
+	opt.noText = make([]bool, len(tmpls))
 	for i, t := range tmpls {
 		crops[i] = cropTemplate(t, opt)
+		opt.noText[i] = t.NoText
 	}
 	pen := legendPen(crops)
 	for i, cr := range crops {
@@ -117,6 +120,12 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 		return nil, st, nil
 	}
 	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw, origin: origin, longRun: keep * 1.25}
+	for _, p := range prep {
+		if opt.noText[p.idx] {
+			m.text = newTextIndex(translated(opt.Words, float64(origin.X), float64(origin.Y)))
+			break
+		}
+	}
 	st.StrokeWidth = sw
 	t0 := time.Now()
 	cands, err := m.ringPass(ctx, prep)
@@ -132,6 +141,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	}
 	cands = inCore
 	st.Candidates = len(cands)
+	st.OnText = int(m.onText.Load())
 	st.RingTime = time.Since(t0)
 	t0 = time.Now()
 	dets, err := m.refineAll(ctx, cands)
@@ -139,7 +149,15 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 		return nil, st, err
 	}
 	st.RefineTime = time.Since(t0)
-	return suppress(dets), st, nil
+	kept := dets[:0]
+	for _, d := range dets {
+		if opt.noText[d.Template] && m.text.cover(d.Box) >= WordCover {
+			st.OnText++
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return suppress(kept), st, nil
 }
 
 // removeFills clears solid areas (poché walls, thick lines, large filled
@@ -738,6 +756,10 @@ type matcher struct {
 	blurs   map[int]*fimg
 	sums    map[int]*rowSums
 	polars  sync.Map // polar histograms of posed templates, see polarTemplate
+	// text indexes Options.Words in the searched image's pixels (nil when
+	// no template has NoText); onText counts the candidates on them
+	text   *textIndex
+	onText atomic.Int64
 }
 
 // blurred returns level l smoothed (two 3×3 box passes), which widens the
@@ -1115,6 +1137,10 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			j, d := jobs[qjob[qi]], dr[qjob[qi]]
 			var keep []candidate
 			for _, p := range peaks[qi] {
+				if m.text != nil && m.opt.noText[j.t.idx] && m.text.onText(float64(p.x)/f, float64(p.y)/f, j.t.radius*j.scale) {
+					m.onText.Add(1)
+					continue
+				}
 				best, bx, by := -1.0, 0, 0
 				for dy := -1; dy <= 1; dy++ {
 					for dx := -1; dx <= 1; dx++ {

@@ -17,6 +17,9 @@ import (
 type Template struct {
 	Label string
 	Image *image.Gray
+	// NoText: the symbol's graphic holds no text, so where the drawing's
+	// words (Options.Words) are it is not (see words.go)
+	NoText bool
 }
 
 // Detection is one found instance. Box is in the searched image's pixels.
@@ -49,9 +52,15 @@ type Options struct {
 	MinConfidence float64
 	// Progress, when set, is called with the share (0..1) done.
 	Progress func(done float64)
+	// Words are the boxes (the searched image's pixels) of the drawing's
+	// words that are surely text; templates with NoText are not detected
+	// on them
+	Words []geom.Box
 	// keepFaint: some symbol is itself drawn in faint lines, so faint
 	// linework stays in the drawing (see faintSum); set by Match
 	keepFaint bool
+	// noText[i]: template i has NoText; set by Match
+	noText []bool
 }
 
 // coverage is img's ink, faint linework cleared unless o.keepFaint.
@@ -76,4 +85,7 @@ type Stats struct {
 	Candidates  int           // from the rotation-invariant pass
 	RingTime    time.Duration // candidate search
 	RefineTime  time.Duration // pose refinement and verification
+	// OnText counts the candidates not refined, and the detections
+	// dropped, because they lay on words
+	OnText int
 }

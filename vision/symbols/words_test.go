@@ -1,0 +1,97 @@
+package symbols
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/plangraph/plangraph/internal/geom"
+)
+
+// TestTextlessSymbolsOnWords: of two instances of a symbol drawn without
+// letters, the one on a word is text: it is neither refined nor detected
+// when the template says it holds no text, and both are found when it may
+// hold text; a word beside an instance (a tag overlapping its box's edge)
+// does not hide it.
+func TestTextlessSymbolsOnWords(t *testing.T) {
+	tmpls := testTemplates()[1:2] // the outlet
+	p, reason := prepare(0, tmpls[0], Options{}, 0)
+	if p == nil {
+		t.Fatal(reason)
+	}
+	img := canvas(700, 300)
+	onWord := place(img, p, 170, 150, 30, 1, false, 2)
+	free := place(img, p, 500, 150, 75, 1.2, false, 2)
+	word := geom.Box{XMin: onWord.XMin - 6, YMin: onWord.YMin - 4, XMax: onWord.XMax + 6, YMax: onWord.YMax + 4}
+	// a tag at the free instance's right edge, over a fifth of its box
+	tag := geom.Box{XMin: free.XMax - free.Width()/5, YMin: free.YMin + 10, XMax: free.XMax + 40, YMax: free.YMax - 10}
+	run := func(noText bool, words ...geom.Box) Result {
+		t.Helper()
+		tm := tmpls[0]
+		tm.NoText = noText
+		res, err := Match(context.Background(), img, []Template{tm}, Options{Words: words})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	found := func(res Result, at geom.Box) bool {
+		for _, d := range res.Detections {
+			if d.Box.IoU(at) >= 0.5 {
+				return true
+			}
+		}
+		return false
+	}
+	base := run(false, word, tag)
+	if !found(base, onWord) || !found(base, free) || len(base.Detections) != 2 || base.Stats.OnText != 0 {
+		t.Fatalf("a symbol that may hold text: %d detections (%+v), %d on text; want both instances", len(base.Detections), base.Detections, base.Stats.OnText)
+	}
+	res := run(true, word, tag)
+	if found(res, onWord) || !found(res, free) || len(res.Detections) != 1 {
+		t.Fatalf("a textless symbol: %+v, want only the instance off the word", res.Detections)
+	}
+	if res.Stats.OnText == 0 || res.Stats.Candidates >= base.Stats.Candidates {
+		t.Errorf("candidates on the word were refined: %d on text, %d candidates against %d", res.Stats.OnText, res.Stats.Candidates, base.Stats.Candidates)
+	}
+	// two words either side of the instance, a gap in the middle: the
+	// candidate's middle is off them, the detection's box mostly on them
+	gap := onWord.Width() * 0.3
+	mid := (onWord.XMin + onWord.XMax) / 2
+	left := geom.Box{XMin: onWord.XMin - 6, YMin: onWord.YMin - 4, XMax: mid - gap/2, YMax: onWord.YMax + 4}
+	right := geom.Box{XMin: mid + gap/2, YMin: onWord.YMin - 4, XMax: onWord.XMax + 6, YMax: onWord.YMax + 4}
+	if res := run(true, left, right); found(res, onWord) || !found(res, free) {
+		t.Errorf("a textless symbol between two words: %+v, want only the instance off them", res.Detections)
+	}
+	if res := run(true); len(res.Detections) != 2 {
+		t.Errorf("a textless symbol without words: %d detections, want 2", len(res.Detections))
+	}
+}
+
+// TestTextCover: the share of a box that words cover, each word counted
+// once however many of the index's cells it spans.
+func TestTextCover(t *testing.T) {
+	ix := newTextIndex([]geom.Box{
+		{XMin: 200, YMin: 240, XMax: 600, YMax: 280}, // across three cells in x, two in y
+		{XMin: 700, YMin: 10, XMax: 720, YMax: 30},
+	})
+	for _, c := range []struct {
+		b    geom.Box
+		want float64
+	}{
+		{geom.Box{XMin: 250, YMin: 250, XMax: 550, YMax: 270}, 1},   // inside the long word
+		{geom.Box{XMin: 500, YMin: 200, XMax: 700, YMax: 300}, 0.2}, // 100×40 of 200×100
+		{geom.Box{XMin: 690, YMin: 0, XMax: 730, YMax: 40}, 0.25},
+		{geom.Box{XMin: 0, YMin: 0, XMax: 100, YMax: 100}, 0},
+	} {
+		if got := ix.cover(c.b); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("cover of %v: %.3f, want %.3f", c.b, got, c.want)
+		}
+	}
+	if got := (*textIndex)(nil).cover(geom.Box{XMax: 10, YMax: 10}); got != 0 {
+		t.Errorf("no words cover %.2f", got)
+	}
+	if !ix.onText(400, 260, 30) || ix.onText(400, 300, 30) {
+		t.Error("onText: a candidate inside the word is off it, or one below it on it")
+	}
+}
