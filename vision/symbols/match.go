@@ -787,18 +787,58 @@ func perLevel[T any](m *matcher, cache *map[int]T, l int, mk func() T) T {
 
 func box3(m *fimg) *fimg {
 	o := newF(m.w, m.h)
-	for y := 0; y < m.h; y++ {
-		for x := 0; x < m.w; x++ {
-			var s float32
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					s += m.at(x+dx, y+dy)
+	inRows(m.h, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			inner := y > 0 && y < m.h-1
+			for x := 0; x < m.w; x++ {
+				var s float32
+				if inner && x > 0 && x < m.w-1 {
+					// the same sums in the same order as at the edges,
+					// without at's bounds tests
+					i := (y-1)*m.w + x
+					s += m.p[i-1]
+					s += m.p[i]
+					s += m.p[i+1]
+					i += m.w
+					s += m.p[i-1]
+					s += m.p[i]
+					s += m.p[i+1]
+					i += m.w
+					s += m.p[i-1]
+					s += m.p[i]
+					s += m.p[i+1]
+				} else {
+					for dy := -1; dy <= 1; dy++ {
+						for dx := -1; dx <= 1; dx++ {
+							s += m.at(x+dx, y+dy)
+						}
+					}
 				}
+				o.p[y*m.w+x] = s / 9
 			}
-			o.p[y*m.w+x] = s / 9
 		}
-	}
+	})
 	return o
+}
+
+// inRows runs f on bands of rows 0..h-1, one band per CPU at once: for
+// the per-pixel passes over a whole level, which a refinement worker makes
+// while the others wait for it.
+func inRows(h int, f func(y0, y1 int)) {
+	n := min(runtime.GOMAXPROCS(0), max(h/64, 1))
+	if n <= 1 {
+		f(0, h)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < n; k++ {
+		wg.Add(1)
+		go func(y0, y1 int) {
+			defer wg.Done()
+			f(y0, y1)
+		}(h*k/n, h*(k+1)/n)
+	}
+	wg.Wait()
 }
 
 func (m *matcher) level(l int) *fimg {
@@ -1612,16 +1652,18 @@ func (m *matcher) rowSums(l int) *rowSums {
 func prefixSums(lv *fimg) *rowSums {
 	w1 := lv.w + 1
 	r := &rowSums{s1: make([]float32, w1*lv.h), s2: make([]float32, w1*lv.h)}
-	for y := 0; y < lv.h; y++ {
-		var a, b float32
-		for x := 0; x < lv.w; x++ {
-			v := lv.p[y*lv.w+x]
-			a += v
-			b += v * v
-			r.s1[y*w1+x+1] = a
-			r.s2[y*w1+x+1] = b
+	inRows(lv.h, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			var a, b float32
+			for x := 0; x < lv.w; x++ {
+				v := lv.p[y*lv.w+x]
+				a += v
+				b += v * v
+				r.s1[y*w1+x+1] = a
+				r.s2[y*w1+x+1] = b
+			}
 		}
-	}
+	})
 	return r
 }
 

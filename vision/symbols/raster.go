@@ -102,13 +102,15 @@ func clearFaint(m *fimg, img *image.Gray) (cleared, ink int) {
 func (m *fimg) halve() *fimg {
 	w, h := (m.w+1)/2, (m.h+1)/2
 	o := newF(w, h)
-	for y := 0; y < h; y++ {
-		y0, y1 := 2*y, min(2*y+1, m.h-1)
-		for x := 0; x < w; x++ {
-			x0, x1 := 2*x, min(2*x+1, m.w-1)
-			o.p[y*w+x] = (m.p[y0*m.w+x0] + m.p[y0*m.w+x1] + m.p[y1*m.w+x0] + m.p[y1*m.w+x1]) / 4
+	inRows(h, func(r0, r1 int) {
+		for y := r0; y < r1; y++ {
+			y0, y1 := 2*y, min(2*y+1, m.h-1)
+			for x := 0; x < w; x++ {
+				x0, x1 := 2*x, min(2*x+1, m.w-1)
+				o.p[y*w+x] = (m.p[y0*m.w+x0] + m.p[y0*m.w+x1] + m.p[y1*m.w+x0] + m.p[y1*m.w+x1]) / 4
+			}
 		}
-	}
+	})
 	return o
 }
 
