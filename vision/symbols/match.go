@@ -746,15 +746,19 @@ type matcher struct {
 	opt    Options
 	sw     float64     // stroke width of the drawing, full-resolution pixels
 	origin image.Point // of the searched image (a tile's place), for traces
+	// mu guards the making of levels and of what is made per level; once
+	// made, they are read from the sync.Maps without it (refinement reads
+	// them for every probe score)
 	mu     sync.Mutex
 	levels []*fimg
-	nears  map[int][]bool
-	runs   map[int][]bool
+	built  sync.Map // level → *fimg, the levels made so far
+	nears  sync.Map // level → []bool
+	runs   sync.Map // level → []bool
 	// longRun is the length (full-resolution pixels) of a straight line
 	// longer than any symbol's side at its largest scale
 	longRun float64
-	blurs   map[int]*fimg
-	sums    map[int]*rowSums
+	blurs   sync.Map // level → *fimg
+	sums    sync.Map // level → *rowSums
 	polars  sync.Map // polar histograms of posed templates, see polarTemplate
 	// text indexes Options.Words in the searched image's pixels (nil when
 	// no template has NoText); onText counts the candidates on them
@@ -771,17 +775,17 @@ func (m *matcher) blurred(l int) *fimg {
 
 // perLevel returns cache[l], made by mk the first time (under the
 // matcher's lock: what mk needs of the matcher must be fetched before).
-func perLevel[T any](m *matcher, cache *map[int]T, l int, mk func() T) T {
+func perLevel[T any](m *matcher, cache *sync.Map, l int, mk func() T) T {
+	if v, ok := cache.Load(l); ok {
+		return v.(T)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if *cache == nil {
-		*cache = map[int]T{}
-	}
-	if v, ok := (*cache)[l]; ok {
-		return v
+	if v, ok := cache.Load(l); ok {
+		return v.(T)
 	}
 	v := mk()
-	(*cache)[l] = v
+	cache.Store(l, v)
 	return v
 }
 
@@ -842,11 +846,15 @@ func inRows(h int, f func(y0, y1 int)) {
 }
 
 func (m *matcher) level(l int) *fimg {
+	if v, ok := m.built.Load(l); ok {
+		return v.(*fimg)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for len(m.levels) <= l {
 		m.levels = append(m.levels, m.levels[len(m.levels)-1].halve())
 	}
+	m.built.Store(l, m.levels[l])
 	return m.levels[l]
 }
 
