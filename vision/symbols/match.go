@@ -1949,8 +1949,22 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 	da := stepDeg * math.Pi / 180
 	d := stepPx
 	ds := 1 + 0.015*stepPx // scale step
-	// a move back to where the last one came from is scored already
-	seen := map[pose]float64{p: v}
+	// a move back to where the last one came from is scored already: the
+	// poses scored, looked through in order (a climb scores tens of them,
+	// which a map took longer to hash than this takes to scan)
+	type scored struct {
+		p pose
+		v float64
+	}
+	seen := []scored{{p, v}}
+	lookup := func(q pose) (float64, bool) {
+		for i := len(seen) - 1; i >= 0; i-- {
+			if seen[i].p == q {
+				return seen[i].v, true
+			}
+		}
+		return 0, false
+	}
 	for iter := 0; iter < iters; iter++ {
 		if check != nil && !check(iter, p) {
 			return p, v, false
@@ -1972,10 +1986,10 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 			if q.scale < max(m.opt.MinScale, t.minScale)*0.95 || q.scale > m.opt.MaxScale*1.05 {
 				continue
 			}
-			w, ok := seen[q]
+			w, ok := lookup(q)
 			if !ok {
 				w = score(l, t, q)
-				seen[q] = w
+				seen = append(seen, scored{q, w})
 			}
 			if w > v+1e-4 {
 				p, v, improved = q, w, true
