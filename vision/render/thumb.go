@@ -4,8 +4,9 @@ import (
 	"image"
 	"image/png"
 	"io"
-	"runtime"
 	"sync"
+
+	"github.com/plangraph/plangraph/internal/par"
 )
 
 // Thumbnail returns src shrunk to fit in maxSide × maxSide, keeping its
@@ -155,28 +156,8 @@ func Halve(src *image.Gray) *image.Gray {
 			}
 		}
 	}
-	parallelRows(h, w, rows)
+	par.Rows(h, w, rows)
 	return out
-}
-
-// parallelRows splits [0,h) into bands across GOMAXPROCS goroutines when
-// the work (h·w) is big enough to be worth it.
-func parallelRows(h, w int, fn func(y0, y1 int)) {
-	n := runtime.GOMAXPROCS(0)
-	if n == 1 || h*w < 1<<18 {
-		fn(0, h)
-		return
-	}
-	var wg sync.WaitGroup
-	band := (h + n - 1) / n
-	for y0 := 0; y0 < h; y0 += band {
-		wg.Add(1)
-		go func(y0, y1 int) {
-			defer wg.Done()
-			fn(y0, y1)
-		}(y0, min(h, y0+band))
-	}
-	wg.Wait()
 }
 
 type pngBuffers struct{ p sync.Pool }

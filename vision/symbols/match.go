@@ -16,6 +16,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/par"
 )
 
 // MinSymbolPx is the smallest symbol side searched (at 300 DPI).
@@ -791,7 +792,7 @@ func perLevel[T any](m *matcher, cache *sync.Map, l int, mk func() T) T {
 
 func box3(m *fimg) *fimg {
 	o := newF(m.w, m.h)
-	inRows(m.h, func(y0, y1 int) {
+	par.Rows(m.h, m.w, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			inner := y > 0 && y < m.h-1
 			for x := 0; x < m.w; x++ {
@@ -823,26 +824,6 @@ func box3(m *fimg) *fimg {
 		}
 	})
 	return o
-}
-
-// inRows runs f on bands of rows 0..h-1, one band per CPU at once: for
-// the per-pixel passes over a whole level, which a refinement worker makes
-// while the others wait for it.
-func inRows(h int, f func(y0, y1 int)) {
-	n := min(runtime.GOMAXPROCS(0), max(h/64, 1))
-	if n <= 1 {
-		f(0, h)
-		return
-	}
-	var wg sync.WaitGroup
-	for k := 0; k < n; k++ {
-		wg.Add(1)
-		go func(y0, y1 int) {
-			defer wg.Done()
-			f(y0, y1)
-		}(h*k/n, h*(k+1)/n)
-	}
-	wg.Wait()
 }
 
 func (m *matcher) level(l int) *fimg {
@@ -1660,7 +1641,7 @@ func (m *matcher) rowSums(l int) *rowSums {
 func prefixSums(lv *fimg) *rowSums {
 	w1 := lv.w + 1
 	r := &rowSums{s1: make([]float32, w1*lv.h), s2: make([]float32, w1*lv.h)}
-	inRows(lv.h, func(y0, y1 int) {
+	par.Rows(lv.h, lv.w, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			var a, b float32
 			for x := 0; x < lv.w; x++ {

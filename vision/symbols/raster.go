@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/plangraph/plangraph/internal/par"
 )
 
 // fimg is a float32 image; values are ink coverage in 0..1.
@@ -102,7 +104,7 @@ func clearFaint(m *fimg, img *image.Gray) (cleared, ink int) {
 func (m *fimg) halve() *fimg {
 	w, h := (m.w+1)/2, (m.h+1)/2
 	o := newF(w, h)
-	inRows(h, func(r0, r1 int) {
+	par.Rows(h, w, func(r0, r1 int) {
 		for y := r0; y < r1; y++ {
 			y0, y1 := 2*y, min(2*y+1, m.h-1)
 			for x := 0; x < w; x++ {

@@ -10,7 +10,7 @@ import (
 // tests inside the image, give bit for bit what the one-pixel-at-a-time
 // definitions give, edges included.
 func TestLevelPassesMatchDefinitions(t *testing.T) {
-	lv := newF(301, 197)
+	lv := newF(601, 497) // large enough to be made in bands (internal/par)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range lv.p {
 		if rng.IntN(4) == 0 {
@@ -45,7 +45,7 @@ func TestLevelPassesMatchDefinitions(t *testing.T) {
 		}
 	}
 	half := lv.halve()
-	if half.w != 151 || half.h != 99 {
+	if half.w != 301 || half.h != 249 {
 		t.Fatalf("halved to %d×%d", half.w, half.h)
 	}
 	for y := 0; y < half.h; y++ {
