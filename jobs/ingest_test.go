@@ -18,6 +18,7 @@ import (
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
@@ -185,13 +186,10 @@ func TestIngestSyntheticSet(t *testing.T) {
 	}
 	// processing the drawing again (a duplicate delivery after a crash)
 	// neither duplicates nor loses sheets
-	if err := e.db.Job.UpdateOneID(j.ID).SetStatus(job.StatusQueued).Exec(e.ctx); err != nil {
-		t.Fatal(err)
+	testenv.Redeliver(t, e.ctx, e.db, e.q, j.ID)
+	if again := e.wait(t, j.ID); again.Status != job.StatusCompleted || again.StartedAt == nil || !again.StartedAt.After(*got.StartedAt) {
+		t.Fatalf("reprocessing: %s, started %v (first %v)", again.Status, again.StartedAt, got.StartedAt)
 	}
-	if err := jobs.Enqueue(e.ctx, e.q, got, ""); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(2 * time.Second)
 	if n, _ := e.db.Sheet.Query().Where(sheet.DrawingID(d.ID)).Count(e.ctx); n != 3 {
 		t.Fatalf("%d sheets after reprocessing", n)
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/legend"
 	"github.com/plangraph/plangraph/vision/symbols"
@@ -422,13 +423,7 @@ func TestParseSheet(t *testing.T) {
 		e.fake.shift = 1.3
 		e.fake.mu.Unlock()
 		for _, c := range children {
-			c, err := e.db.Job.UpdateOne(c).SetStatus(job.StatusQueued).Save(e.ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := jobs.Enqueue(e.ctx, e.q, c, ""); err != nil {
-				t.Fatal(err)
-			}
+			testenv.Redeliver(t, e.ctx, e.db, e.q, c.ID)
 			if got := e.wait(t, c.ID); got.Status != job.StatusCompleted {
 				t.Fatalf("rerun %s: %s", c.ID, got.Status)
 			}

@@ -28,7 +28,6 @@ import (
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/file"
-	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
@@ -677,15 +676,7 @@ func deleteStored(t *testing.T, f *parseFixture) {
 // rerun runs a finished job's task again, as a redelivered or retried task.
 func rerun(t *testing.T, f *parseFixture, id string) {
 	t.Helper()
-	ctx := f.ctx()
-	db := f.s.App.Store.Client
-	j, err := db.Job.UpdateOneID(id).SetStatus(job.StatusQueued).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := jobs.Enqueue(ctx, f.s.App.Queue, j, jobs.QueueDefault); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Redeliver(t, f.ctx(), f.s.App.Store.Client, f.s.App.Queue, id)
 	if raw := waitJobREST(t, f.s, f.key, id); raw["status"] != "Completed" {
 		t.Errorf("rerun of %s: %v", id, raw)
 	}
