@@ -315,6 +315,14 @@ func (r *Runner) maybeFinalize(ctx context.Context, parentID string) error {
 	default:
 		return err // transient: the task is retried and tries again
 	}
+	// each child's own event goes before the parent's: a child that
+	// finished at the same moment as the last may not have recorded its
+	// event yet (recording is idempotent; its own later try adds nothing)
+	for _, c := range children {
+		if err := r.finished(ctx, c.ID); err != nil {
+			return err
+		}
+	}
 	if err := r.finished(ctx, parentID); err != nil {
 		return err
 	}
