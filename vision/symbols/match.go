@@ -116,11 +116,11 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	for _, p := range prep {
 		keep = max(keep, max(p.bw, p.bh)*opt.MaxScale)
 	}
-	removeFills(cov, sw, keep)
+	hidden := removeFills(cov, sw, keep)
 	if nothingDrawn(cov) {
 		return nil, st, nil
 	}
-	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw, origin: origin, longRun: keep * 1.25}
+	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw, origin: origin, longRun: keep * 1.25, hidden: hidden}
 	for _, p := range prep {
 		if opt.noText[p.idx] {
 			m.text = newTextIndex(translated(opt.Words, float64(origin.X), float64(origin.Y)))
@@ -167,8 +167,10 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 // over keep pixels), or sparse. Removing them leaves the doors and windows
 // that sit between wall fills on their own. Compact fills up to a symbol's
 // size stay: filled dots, triangles and sectors are parts of symbols, and
-// the templates keep theirs (see prepare).
-func removeFills(m *fimg, sw, keep float64) {
+// the templates keep theirs (see prepare). It returns where it cleared
+// (1 there, 0 elsewhere; nil when it cleared nothing): what a symbol drew
+// there is hidden, not missing (see matcher.hiddenNear).
+func removeFills(m *fimg, sw, keep float64) []byte {
 	bin := inkBytes(m)
 	opened := openDisk(bin, m.w, m.h, int(math.Ceil(sw*1.25))+1)
 	defer opened.Close()
@@ -213,11 +215,17 @@ func removeFills(m *fimg, sw, keep float64) {
 	defer k2.Close()
 	gocv.Dilate(opened, &opened, k2)
 	b, _ := opened.DataPtrUint8()
+	var hidden []byte
 	for i, v := range b {
 		if v != 0 {
+			if hidden == nil {
+				hidden = make([]byte, len(b))
+			}
+			hidden[i] = 1
 			m.p[i] = 0
 		}
 	}
+	return hidden
 }
 
 // openDisk is the morphological opening of a w×h binary image (0/255) by
@@ -263,6 +271,9 @@ type prepared struct {
 	minScale float64
 	// tips are the free ends of its lines (see lineEnds)
 	tips []lineEnd
+	// hideable: parts of it may be hidden by a cleared fill (see
+	// minHideable)
+	hideable bool
 	// area holds the pixels of the template's heavy strokes (see
 	// heavyStrokes) relative to the ink centre, area[k] one per 2^k-pixel
 	// cell as sparse does: drawn as an area, they grow with the symbol
@@ -396,6 +407,7 @@ func prepareCrop(i int, cr crop, pen float64) (*prepared, string) {
 	for _, q := range heavyStrokes(c, sk, ref) {
 		area = append(area, [2]float64{float64(q[0]) - cx, float64(q[1]) - cy})
 	}
+	p.hideable = float64(len(sk)) >= minHideable*math.Hypot(bw, bh)
 	sk = append(sk, fill...)
 	for _, q := range sk {
 		dx, dy := float64(q[0])-cx, float64(q[1])-cy
@@ -765,6 +777,87 @@ type matcher struct {
 	// no template has NoText); onText counts the candidates on them
 	text   *textIndex
 	onText atomic.Int64
+	// hidden marks the full-resolution pixels of the solid fills cleared
+	// before the search (nil when none were); hiddens caches hiddenNear
+	hidden  []byte
+	hiddens sync.Map // level → *hiddenMask
+}
+
+// hiddenMask is, for one level, which pixels lie within chamferTol of a
+// cleared solid fill (half of a level pixel's block cleared), and which
+// blocks of hiddenBlock × hiddenBlock pixels hold any of them.
+type hiddenMask struct {
+	near   []bool
+	blocks []bool
+	bw, bh int
+}
+
+const hiddenBlock = 16
+
+// hiddenNear returns level l's hidden mask, or nil when no fill was
+// cleared. A symbol set against a poché wall draws its side on the wall's
+// face, and that ink went with the wall: a pose's points there are hidden,
+// neither found nor missing (see maxHidden).
+func (m *matcher) hiddenNear(l int) *hiddenMask {
+	if m.hidden == nil {
+		return nil
+	}
+	lv, w0, h0 := m.level(l), m.levels[0].w, m.levels[0].h
+	tol := m.chamferTol(l)
+	return perLevel(m, &m.hiddens, l, func() *hiddenMask {
+		share := newF(lv.w, lv.h)
+		k := 1 << l
+		par.Rows(lv.h, lv.w, func(r0, r1 int) {
+			for y := r0; y < r1; y++ {
+				ys, ye := y*k, min((y+1)*k, h0)
+				for x := 0; x < lv.w; x++ {
+					xs, xe := x*k, min((x+1)*k, w0)
+					n, c := 0, 0
+					for yy := ys; yy < ye; yy++ {
+						for _, v := range m.hidden[yy*w0+xs : yy*w0+xe] {
+							c += int(v)
+						}
+						n += xe - xs
+					}
+					if n > 0 && 2*c >= n {
+						share.p[y*lv.w+x] = 1
+					}
+				}
+			}
+		})
+		h := &hiddenMask{near: nearInk(share, tol), bw: (lv.w + hiddenBlock - 1) / hiddenBlock, bh: (lv.h + hiddenBlock - 1) / hiddenBlock}
+		h.blocks = make([]bool, h.bw*h.bh)
+		for i, v := range h.near {
+			if v {
+				h.blocks[(i/lv.w)/hiddenBlock*h.bw+(i%lv.w)/hiddenBlock] = true
+			}
+		}
+		return h
+	})
+}
+
+// hiddenAt returns level l's hidden mask when t, posed by p (level
+// pixels), may have parts hidden (t.hideable) and its disk's square
+// touches the mask, else nil.
+func (m *matcher) hiddenAt(l int, t *prepared, p pose) []bool {
+	if !t.hideable {
+		return nil
+	}
+	h := m.hiddenNear(l)
+	if h == nil {
+		return nil
+	}
+	x, y, r := p.cx, p.cy, t.radius*p.scale*lf(l)+1
+	bx0, by0 := max(int(math.Floor(x-r))/hiddenBlock, 0), max(int(math.Floor(y-r))/hiddenBlock, 0)
+	bx1, by1 := min(int(math.Ceil(x+r))/hiddenBlock, h.bw-1), min(int(math.Ceil(y+r))/hiddenBlock, h.bh-1)
+	for by := by0; by <= by1; by++ {
+		for bx := bx0; bx <= bx1; bx++ {
+			if h.blocks[by*h.bw+bx] {
+				return h.near
+			}
+		}
+	}
+	return nil
 }
 
 // blurred returns level l smoothed (two 3×3 box passes), which widens the
@@ -1037,6 +1130,21 @@ const (
 	earlyIter   = 4
 	minEarlyNCC = 0.25
 )
+
+// maxHidden is the largest share of a detection's centre-line points that
+// may lie hidden on cleared solid fills (see matcher.hiddenNear): a symbol
+// set against a poché wall draws one side or end on the wall's face.
+const maxHidden = 1.0 / 3
+
+// minHideable is the least length of centre lines, in diagonals of its
+// box, of a symbol whose parts may be hidden. A symbol drawn in a few
+// strokes — an L, a line with hooks or arrowheads, a dashed line: 0.8–1.4
+// diagonals (real/va-finish-plan.pdf's legend) — is little but a stroke
+// or two once a part of it is hidden, and the linework along every wall
+// matched that (corner guards 22 → 42, floor finish transitions 0 → 11,
+// mostly at wall ends and door leaves); its hidden points count as
+// missing, as before. SESYD's fixtures and doors are drawn in 2.1–6.5.
+const minHideable = 2.0
 
 const (
 	scaleStep         = 1.1
@@ -1472,7 +1580,12 @@ func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
 	if sp := t.pointsFor(p.scale * f); len(sp) < len(pts) {
 		pts = sp
 	}
-	fg := sumBilinear(lv, pl, pts) / float64(len(pts))
+	var fg float64
+	if hid := m.hiddenAt(l, t, p); hid != nil {
+		fg = visibleMean(lv, pl, pts, hid)
+	} else {
+		fg = sumBilinear(lv, pl, pts) / float64(len(pts))
+	}
 	minD := (m.sw*f/2 + 1.5) / (p.scale * f) // template pixels
 	// the background probes at least minD from the lines: a prefix
 	n := sort.Search(len(t.bgDist), func(i int) bool { return t.bgDist[i] < minD })
@@ -1481,6 +1594,30 @@ func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
 		bg = sumBilinear(lv, pl, t.bg[:n]) / float64(n)
 	}
 	return fg - bg
+}
+
+// visibleMean is the mean of lv (bilinear) at the points placed by pl that
+// do not lie on hidden pixels, or at all of them when more than maxHidden
+// of them do.
+func visibleMean(lv *fimg, pl placement, pts [][2]float64, hidden []bool) float64 {
+	var all, vis float64
+	off := 0
+	for _, q := range pts {
+		x, y := pl.apply(q[0], q[1])
+		x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+		v := float64(lv.bilinearEdge(x, y, x0, y0))
+		all += v
+		ix, iy := int(math.Round(x)), int(math.Round(y))
+		if ix >= 0 && iy >= 0 && ix < lv.w && iy < lv.h && hidden[iy*lv.w+ix] {
+			off++
+			continue
+		}
+		vis += v
+	}
+	if off == 0 || float64(off) > maxHidden*float64(len(pts)) {
+		return all / float64(len(pts))
+	}
+	return vis / float64(len(pts)-off)
 }
 
 // sumBilinear sums lv.bilinear at the points placed by pl; the fast path
@@ -1567,13 +1704,14 @@ func (m *matcher) nccClear(l int, t *prepared, p pose) float64 {
 	q := p
 	q.cx -= float64(x0)
 	q.cy -= float64(y0)
-	return m.ncc(b, prefixSums(b), f, t, q, nil)
+	return m.ncc(b, prefixSums(b), f, t, q, nil, nil)
 }
 
 // ncc correlates the template posed by p (level pixels, level factor f)
-// with the blurred level lv, whose row prefix sums are rs. The template is
-// drawn through rc when it is given.
-func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc *renders) float64 {
+// with the blurred level lv, whose row prefix sums are rs, inside the
+// template's disk less the pixels skip marks (none when nil). The template
+// is drawn through rc when it is given.
+func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc *renders, skip []bool) float64 {
 	r := t.radius*p.scale*f + 1
 	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
 	size := int(2*r) + 3
@@ -1589,6 +1727,8 @@ func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc 
 		t.drawPosed(buf, q, f, m.sw*f/2, 1)
 	}
 	var sa, sb, saa, sbb, sab, n float64
+	var all, vis corrSums // with skip: over the disk, and without the skipped
+	var tb, hb float64    // the template's ink, and how much of it is skipped
 	w1 := lv.w + 1
 	for y := 0; y < size; y++ {
 		dy := float64(y) - q.cy
@@ -1600,16 +1740,35 @@ func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc 
 		if xe <= xs {
 			continue
 		}
-		n += float64(xe - xs)
 		py := y + y0
 		inRow := py >= 0 && py < lv.h
+		row := buf.p[y*size : (y+1)*size]
+		if skip != nil {
+			// pixel by pixel: with and without the skipped ones
+			for x := xs; x < xe; x++ {
+				px := x + x0
+				in := inRow && px >= 0 && px < lv.w
+				a, b := 0.0, float64(row[x])
+				if in {
+					a = float64(lv.p[py*lv.w+px])
+				}
+				all.add(a, b)
+				tb += b
+				if in && skip[py*lv.w+px] {
+					hb += b
+					continue
+				}
+				vis.add(a, b)
+			}
+			continue
+		}
+		n += float64(xe - xs)
 		if inRow {
 			// the plan's sums over the span, from its row prefix sums
 			ps, pe := min(max(xs+x0, 0), lv.w), min(max(xe+x0, 0), lv.w)
 			sa += float64(rs.s1[py*w1+pe] - rs.s1[py*w1+ps])
 			saa += float64(rs.s2[py*w1+pe] - rs.s2[py*w1+ps])
 		}
-		row := buf.p[y*size : (y+1)*size]
 		for x := xs; x < xe; x++ {
 			b := row[x]
 			if b == 0 {
@@ -1622,12 +1781,38 @@ func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc 
 			}
 		}
 	}
-	va := saa - sa*sa/n
-	vb := sbb - sb*sb/n
+	if skip != nil {
+		// too much of the symbol hidden, and too little is seen of it
+		if hb > maxHidden*tb {
+			return all.value()
+		}
+		return vis.value()
+	}
+	return corrSums{sa, sb, saa, sbb, sab, n}.value()
+}
+
+// corrSums are the sums a normalised correlation of a and b is made of.
+type corrSums struct{ sa, sb, saa, sbb, sab, n float64 }
+
+func (c *corrSums) add(a, b float64) {
+	c.sa += a
+	c.sb += b
+	c.saa += a * a
+	c.sbb += b * b
+	c.sab += a * b
+	c.n++
+}
+
+func (c corrSums) value() float64 {
+	if c.n == 0 {
+		return 0
+	}
+	va := c.saa - c.sa*c.sa/c.n
+	vb := c.sbb - c.sb*c.sb/c.n
 	if va <= 1e-9 || vb <= 1e-9 {
 		return 0
 	}
-	return (sab - sa*sb/n) / math.Sqrt(va*vb)
+	return (c.sab - c.sa*c.sb/c.n) / math.Sqrt(va*vb)
 }
 
 // rowSums are per-row prefix sums of a blurred level and of its square.
@@ -1764,7 +1949,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	// disk; p is in level pixels
 	var rc renders
 	nccAt := func(l int, t *prepared, p pose) float64 {
-		return m.ncc(m.blurred(l), m.rowSums(l), lf(l), t, p, &rc)
+		return m.ncc(m.blurred(l), m.rowSums(l), lf(l), t, p, &rc, m.hiddenAt(l, t, p))
 	}
 	// near-symmetric symbols correlate almost as well half a turn away:
 	// each of the best hypotheses is also tried turned by 180°
@@ -2011,7 +2196,8 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 	f := lf(l)
 	tol := m.chamferTol(l)
 	near := m.near(l)
-	on := 0
+	hid := m.hiddenAt(l, t, p)
+	on, off := 0, 0
 	pts := t.pointsFor(p.scale * f)
 	pl := p.at(f)
 	for _, q := range pts {
@@ -2020,11 +2206,22 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 		if ix < 0 || iy < 0 || ix >= lv.w || iy >= lv.h {
 			continue
 		}
-		if near[iy*lv.w+ix] {
+		switch i := iy*lv.w + ix; {
+		case near[i]:
 			on++
+		case hid != nil && hid[i]:
+			off++
 		}
 	}
-	chamfer = float64(on) / float64(len(pts))
+	// points on a cleared fill (and no ink) are hidden: left out, unless
+	// so many are that too little of the symbol is seen
+	var hidden []bool
+	if off > 0 && float64(off) <= maxHidden*float64(len(pts)) {
+		hidden = hid
+	} else {
+		off = 0
+	}
+	chamfer = float64(on) / float64(len(pts)-off)
 	// draw the template thick enough to cover the tolerance, then count the
 	// ink inside the turned box that it covers
 	r := t.radius*p.scale*f*1.6 + 2 + 2*m.sw*f
@@ -2048,7 +2245,10 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 				continue
 			}
 			px, py := x+x0, y+y0
-			if px < 0 || py < 0 || px >= lv.w || py >= lv.h || !near[py*lv.w+px] {
+			switch out := px < 0 || py < 0 || px >= lv.w || py >= lv.h; {
+			case out:
+				missing += float64(v)
+			case !near[py*lv.w+px] && (hidden == nil || !hidden[py*lv.w+px]):
 				missing += float64(v)
 			}
 		}

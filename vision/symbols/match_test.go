@@ -954,3 +954,92 @@ func TestMatchFindsSymbolsAcrossASlantedWall(t *testing.T) {
 	}
 	symbolsOnAWall(t, img, 3, func(d float64) (float64, float64) { return 80 + (180+d)*c, 800 - (180+d)*s })
 }
+
+// tub is a bath tub as SESYD draws one: a box, and inside it a basin with
+// one rounded end (w×h at scale 1, strokes of the given width).
+func tub(img *image.Gray, cx, cy, k, deg, width float64) {
+	at := turned(cx, cy, k, deg)
+	seg := func(x0, y0, x1, y1 float64) {
+		ax, ay := at(x0, y0)
+		bx, by := at(x1, y1)
+		line(img, ax, ay, bx, by, width)
+	}
+	seg(-60, -27, 60, -27)
+	seg(60, -27, 60, 27)
+	seg(60, 27, -60, 27)
+	seg(-60, 27, -60, -27)
+	seg(-46, -17, 26, -17)
+	seg(-46, 17, 26, 17)
+	seg(-46, -17, -46, 17)
+	for i := 0; i < 24; i++ {
+		a0, a1 := math.Pi*(-0.5+float64(i)/24), math.Pi*(-0.5+float64(i+1)/24)
+		seg(26+17*math.Cos(a0), 17*math.Sin(a0), 26+17*math.Cos(a1), 17*math.Sin(a1))
+	}
+}
+
+// Fixtures set against a poché wall draw their back on the wall's face:
+// that ink goes with the wall when solid fills are cleared, and is hidden,
+// not missing. Eight tubs, 0.9–1.6×, backs inside a wall 26 px thick: none
+// was found while their backs counted as missing (the correlation at the
+// true pose 0.80, 0.96 without the hidden part); five are now (the ring
+// pass places the others' candidates at a scale too far off for the
+// climbs, their ring profiles cut by the wall). Nothing else is found.
+func TestMatchFindsSymbolsAgainstAPocheWall(t *testing.T) {
+	legend := canvas(132, 66)
+	tub(legend, 66, 33, 1, 0, 2)
+	tmpls := []Template{{Label: "tub", Image: legend}}
+	img := canvas(1600, 700)
+	for y := 300; y < 326; y++ {
+		for x := 60; x < 1540; x++ {
+			img.Pix[y*img.Stride+x] = 0
+		}
+	}
+	// the room's outline, in the drawing's ordinary pen
+	line(img, 10, 10, 1590, 10, 3)
+	line(img, 1590, 10, 1590, 690, 3)
+	line(img, 1590, 690, 10, 690, 3)
+	line(img, 10, 690, 10, 10, 3)
+	var truth []Truth
+	for i, k := range []float64{0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6} {
+		// below the wall, then above it turned half a turn, the back line
+		// 8 px inside the wall
+		x, y, deg := 150+float64(i%4)*370, 326+27*k-8, 0.0
+		if i >= 4 {
+			y, deg = 300-27*k+8, 180
+		}
+		tub(img, x, y, k, deg, 3)
+		w, h := 60*k+1.5, 27*k+1.5
+		truth = append(truth, Truth{Label: "tub", Box: geom.Box{XMin: x - w, YMin: y - h, XMax: x + w, YMax: y + h}})
+	}
+	if all := matchScore(t, img, tmpls, truth); all.TP < 5 || all.FP > 0 {
+		t.Errorf("TP %d FP %d, want at least 5 of %d and none wrong", all.TP, all.FP, len(truth))
+	}
+}
+
+// A symbol of a few strokes is not given hidden parts (an L, a line with
+// hooks: once a part is hidden, a stroke or two that any linework along a
+// wall matches); a fixture drawn in many lines is.
+func TestOnlySymbolsOfManyLinesHaveHiddenParts(t *testing.T) {
+	ell := canvas(76, 42)
+	line(ell, 8, 34, 68, 34, 2)
+	line(ell, 8, 34, 8, 9, 2)
+	hooks := canvas(140, 50)
+	line(hooks, 10, 25, 130, 25, 2)
+	line(hooks, 10, 25, 30, 8, 2)
+	line(hooks, 130, 25, 110, 42, 2)
+	bath := canvas(132, 66)
+	tub(bath, 66, 33, 1, 0, 2)
+	for _, c := range []struct {
+		name string
+		img  *image.Gray
+		want bool
+	}{{"L", ell, false}, {"line with hooks", hooks, false}, {"tub", bath, true}} {
+		p, reason := prepare(0, Template{Image: c.img}, Options{}, 0)
+		if p == nil {
+			t.Fatalf("%s: %s", c.name, reason)
+		}
+		if p.hideable != c.want {
+			t.Errorf("%s: hideable %v, want %v", c.name, p.hideable, c.want)
+		}
+	}
+}

@@ -153,8 +153,8 @@ func TestRenderCacheGivesTheSameCorrelation(t *testing.T) {
 		qa := q
 		qa.cx, qa.cy = q.cx*lf(l), q.cy*lf(l)
 		n0 := rc.drawn
-		want := m.ncc(m.blurred(l), m.rowSums(l), lf(l), p, qa, nil)
-		got := m.ncc(m.blurred(l), m.rowSums(l), lf(l), p, qa, &rc)
+		want := m.ncc(m.blurred(l), m.rowSums(l), lf(l), p, qa, nil, nil)
+		got := m.ncc(m.blurred(l), m.rowSums(l), lf(l), p, qa, &rc, nil)
 		if rc.drawn == n0 {
 			hits++
 		}
