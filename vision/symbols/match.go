@@ -805,7 +805,7 @@ func (m *matcher) hiddenNear(l int) *hiddenMask {
 	lv, w0, h0 := m.level(l), m.levels[0].w, m.levels[0].h
 	tol := m.chamferTol(l)
 	return perLevel(m, &m.hiddens, l, func() *hiddenMask {
-		share := newF(lv.w, lv.h)
+		share := make([]byte, lv.w*lv.h)
 		k := 1 << l
 		par.Rows(lv.h, lv.w, func(r0, r1 int) {
 			for y := r0; y < r1; y++ {
@@ -820,12 +820,12 @@ func (m *matcher) hiddenNear(l int) *hiddenMask {
 						n += xe - xs
 					}
 					if n > 0 && 2*c >= n {
-						share.p[y*lv.w+x] = 1
+						share[y*lv.w+x] = 255
 					}
 				}
 			}
 		})
-		h := &hiddenMask{near: nearInk(share, tol), bw: (lv.w + hiddenBlock - 1) / hiddenBlock, bh: (lv.h + hiddenBlock - 1) / hiddenBlock}
+		h := &hiddenMask{near: dilated(share, lv.w, lv.h, tol), bw: (lv.w + hiddenBlock - 1) / hiddenBlock, bh: (lv.h + hiddenBlock - 1) / hiddenBlock}
 		h.blocks = make([]bool, h.bw*h.bh)
 		for i, v := range h.near {
 			if v {
@@ -951,7 +951,13 @@ func nearInk(lv *fimg, tol float64) []bool {
 			bin[i] = 255
 		}
 	}
-	src, _ := gocv.NewMatFromBytes(lv.h, lv.w, gocv.MatTypeCV8U, bin)
+	return dilated(bin, lv.w, lv.h, tol)
+}
+
+// dilated marks the pixels within Euclidean distance tol of a non-zero
+// pixel of the w×h image bin.
+func dilated(bin []byte, w, h int, tol float64) []bool {
+	src, _ := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, bin)
 	defer src.Close()
 	r := int(math.Floor(tol))
 	n := 2*r + 1
@@ -1600,15 +1606,35 @@ func (m *matcher) probeScore(l int, t *prepared, p pose) float64 {
 // do not lie on hidden pixels, or at all of them when more than maxHidden
 // of them do.
 func visibleMean(lv *fimg, pl placement, pts [][2]float64, hidden []bool) float64 {
+	w, h, px := lv.w, lv.h, lv.p
 	var all, vis float64
 	off := 0
 	for _, q := range pts {
 		x, y := pl.apply(q[0], q[1])
 		x0, y0 := int(math.Floor(x)), int(math.Floor(y))
-		v := float64(lv.bilinearEdge(x, y, x0, y0))
+		if x0 < 0 || y0 < 0 || x0+1 >= w || y0+1 >= h {
+			v := float64(lv.bilinearEdge(x, y, x0, y0))
+			all += v
+			ix, iy := int(math.Round(x)), int(math.Round(y))
+			if ix >= 0 && iy >= 0 && ix < w && iy < h && hidden[iy*w+ix] {
+				off++
+				continue
+			}
+			vis += v
+			continue
+		}
+		// as sumBilinear, and the nearest pixel's hidden mark
+		fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
+		i := y0*w + x0
+		v := float64((px[i]*(1-fx)+px[i+1]*fx)*(1-fy) + (px[i+w]*(1-fx)+px[i+w+1]*fx)*fy)
 		all += v
-		ix, iy := int(math.Round(x)), int(math.Round(y))
-		if ix >= 0 && iy >= 0 && ix < lv.w && iy < lv.h && hidden[iy*lv.w+ix] {
+		if fx >= 0.5 {
+			i++
+		}
+		if fy >= 0.5 {
+			i += w
+		}
+		if hidden[i] {
 			off++
 			continue
 		}
