@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
@@ -297,5 +299,53 @@ func TestRunnerFinalizerStartsAnotherStage(t *testing.T) {
 	}
 	if finalized.Load() < 2 {
 		t.Errorf("finalized %d times", finalized.Load())
+	}
+}
+
+// A parent's completion event comes after each child's own, even when a
+// child's handler has recorded its job complete but not yet its event as
+// the last child finalizes the parent (two children finishing together).
+func TestRunnerRecordsChildEventsBeforeTheParents(t *testing.T) {
+	e := newRunnerEnv(t)
+	e.runner.Events = events.New(e.db, nil, nil)
+	e.runner.Finalize("test_parent", func(ctx context.Context, p *ent.Job, children []*ent.Job) (any, error) {
+		return map[string]int{"children": len(children)}, nil
+	})
+	now := time.Now().UTC()
+	parent, err := e.db.Job.Create().SetType("test_parent").SetStatus(job.StatusStarted).SetStartedAt(now).Save(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kids []*ent.Job
+	for i := 0; i < 2; i++ {
+		c, err := e.db.Job.Create().SetType("test_child").SetParentID(parent.ID).SetStatus(job.StatusCompleted).
+			SetStartedAt(now).SetCompletedAt(now).SetResult([]byte(`{"n":1}`)).Save(e.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kids = append(kids, c)
+	}
+	// the second child's handler finishes: its event, then the parent
+	if err := e.runner.finished(e.ctx, kids[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.runner.afterChild(e.ctx, kids[1]); err != nil {
+		t.Fatal(err)
+	}
+	// and only now the first child's handler records its own event
+	if err := e.runner.finished(e.ctx, kids[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := e.runner.Events.Since(e.ctx, parent.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ev := range evs {
+		got = append(got, ev.Type+" "+ev.JobID)
+	}
+	want := []string{"test_parent.child.completed " + kids[0].ID, "test_parent.child.completed " + kids[1].ID, "test_parent.completed " + parent.ID}
+	if len(got) != 3 || got[2] != want[2] || !slices.Contains(got[:2], want[0]) || !slices.Contains(got[:2], want[1]) {
+		t.Errorf("events %v, want both children's before the parent's, once each", got)
 	}
 }
