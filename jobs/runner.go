@@ -13,6 +13,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/event"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/ids"
@@ -315,13 +316,8 @@ func (r *Runner) maybeFinalize(ctx context.Context, parentID string) error {
 	default:
 		return err // transient: the task is retried and tries again
 	}
-	// each child's own event goes before the parent's: a child that
-	// finished at the same moment as the last may not have recorded its
-	// event yet (recording is idempotent; its own later try adds nothing)
-	for _, c := range children {
-		if err := r.finished(ctx, c.ID); err != nil {
-			return err
-		}
+	if err := r.childEventsFirst(ctx, children); err != nil {
+		return err
 	}
 	if err := r.finished(ctx, parentID); err != nil {
 		return err
@@ -331,6 +327,39 @@ func (r *Runner) maybeFinalize(ctx context.Context, parentID string) error {
 		return err
 	}
 	return r.afterChild(ctx, p)
+}
+
+// childEventsFirst records the event of each child that has none yet, so
+// that each child's own event goes before its parent's: a child that
+// finished at the same moment as the last may not have recorded its event
+// yet (recording is idempotent; its own later try adds nothing). Children
+// have no event but that one, and those that have it are not announced
+// again.
+func (r *Runner) childEventsFirst(ctx context.Context, children []*ent.Job) error {
+	if r.Events == nil || len(children) == 0 {
+		return nil
+	}
+	ids := make([]string, len(children))
+	for i, c := range children {
+		ids[i] = c.ID
+	}
+	have, err := r.DB.Event.Query().Where(event.JobIDIn(ids...)).Select(event.FieldJobID).Strings(ctx)
+	if err != nil {
+		return err
+	}
+	recorded := make(map[string]bool, len(have))
+	for _, id := range have {
+		recorded[id] = true
+	}
+	for _, c := range children {
+		if recorded[c.ID] {
+			continue
+		}
+		if err := r.finished(ctx, c.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // queueChildren queues the unfinished children of a parent whose
