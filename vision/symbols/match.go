@@ -1142,6 +1142,11 @@ const (
 // set against a poché wall draws one side or end on the wall's face.
 const maxHidden = 1.0 / 3
 
+// tooHidden tells whether hidden of a pose's total (points, or ink) is
+// more than maxHidden: too little of the symbol is seen, and its hidden
+// part counts as missing.
+func tooHidden(hidden, total float64) bool { return hidden > maxHidden*total }
+
 // minHideable is the least length of centre lines, in diagonals of its
 // box, of a symbol whose parts may be hidden. A symbol drawn in a few
 // strokes — an L, a line with hooks or arrowheads, a dashed line: 0.8–1.4
@@ -1640,7 +1645,7 @@ func visibleMean(lv *fimg, pl placement, pts [][2]float64, hidden []bool) float6
 		}
 		vis += v
 	}
-	if off == 0 || float64(off) > maxHidden*float64(len(pts)) {
+	if off == 0 || tooHidden(float64(off), float64(len(pts))) {
 		return all / float64(len(pts))
 	}
 	return vis / float64(len(pts)-off)
@@ -1809,7 +1814,7 @@ func (m *matcher) ncc(lv *fimg, rs *rowSums, f float64, t *prepared, p pose, rc 
 	}
 	if skip != nil {
 		// too much of the symbol hidden, and too little is seen of it
-		if hb > maxHidden*tb {
+		if tooHidden(hb, tb) {
 			return all.value()
 		}
 		return vis.value()
@@ -2242,7 +2247,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 	// points on a cleared fill (and no ink) are hidden: left out, unless
 	// so many are that too little of the symbol is seen
 	var hidden []bool
-	if off > 0 && float64(off) <= maxHidden*float64(len(pts)) {
+	if off > 0 && !tooHidden(float64(off), float64(len(pts))) {
 		hidden = hid
 	} else {
 		off = 0
