@@ -18,6 +18,7 @@ import (
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
 )
 
@@ -69,8 +70,13 @@ type SynthResult struct {
 	LegendRight, LegendTotal int
 	// PerSheet is each drawing's parse wall time (upload, ingestion, legends,
 	// matching) divided by its sheets.
-	PerSheet  []time.Duration
-	PeakRSSMB float64
+	PerSheet []time.Duration
+	// RenderPerSheet is, for each sheet in the order of PerSheet, the time
+	// to render its page at the parse's DPI with the service's renderer
+	// (best of two, timed in the same run after the parse): the speed
+	// goal is a parse within 8 times it.
+	RenderPerSheet []time.Duration
+	PeakRSSMB      float64
 	// Errors are the false positives and misses, in truth pixels.
 	Errors []SynthError
 	// LegendMisses are the truth entries not found, and LegendExtra the found
@@ -164,8 +170,15 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 		}); err != nil {
 			return res, err
 		}
-		for range set.Truth.Sheets {
+		var renders time.Duration
+		for _, st := range set.Truth.Sheets {
+			d, err := renderTime(ctx, base+".pdf", st.Page, o.DPI)
+			if err != nil {
+				return res, fmt.Errorf("seed %d: %w", seed, err)
+			}
 			res.PerSheet = append(res.PerSheet, el/time.Duration(len(set.Truth.Sheets)))
+			res.RenderPerSheet = append(res.RenderPerSheet, d)
+			renders += d
 		}
 		var drawing symbols.Counts
 		legRight, legTotal := 0, 0
@@ -191,9 +204,10 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 		res.Overall.Add(drawing)
 		res.LegendRight += legRight
 		res.LegendTotal += legTotal
-		fmt.Fprintf(out, "seed %d: %d sheets, %d instances, %d detections, P %.3f R %.3f F1 %.3f, legend %d/%d, %.1f s per sheet\n",
+		fmt.Fprintf(out, "seed %d: %d sheets, %d instances, %d detections, P %.3f R %.3f F1 %.3f, legend %d/%d, %.1f s per sheet = %.0f× its render (%.2f s)\n",
 			seed, len(set.Truth.Sheets), drawing.TP+drawing.FN, drawing.TP+drawing.FP, drawing.Precision(), drawing.Recall(), drawing.F1(),
-			legRight, legTotal, (el / time.Duration(len(set.Truth.Sheets))).Seconds())
+			legRight, legTotal, el.Seconds()/float64(len(set.Truth.Sheets)), el.Seconds()/renders.Seconds(),
+			renders.Seconds()/float64(len(set.Truth.Sheets)))
 	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
@@ -350,6 +364,9 @@ func (res SynthResult) print(out io.Writer, examples int) {
 	}
 	fmt.Fprintf(out, "legend entries right %d/%d (%.3f)\nmean %.1f s per sheet, peak RSS %.0f MB\n",
 		res.LegendRight, res.LegendTotal, legAcc, meanSeconds(res.PerSheet), res.PeakRSSMB)
+	if r := meanSeconds(res.RenderPerSheet); r > 0 {
+		fmt.Fprintf(out, "parse time / render time: mean %.1f× (render %.2f s per sheet; goal ≤ 8×)\n", meanSeconds(res.PerSheet)/r, r)
+	}
 	if examples < 0 {
 		return
 	}
@@ -449,6 +466,30 @@ func meanSeconds(ds []time.Duration) float64 {
 		total += d
 	}
 	return total.Seconds() / float64(len(ds))
+}
+
+// renderTime is the best of two renders of page (1-based) of the PDF at
+// file at dpi with the service's renderer, opening the file included.
+func renderTime(ctx context.Context, file string, page, dpi int) (time.Duration, error) {
+	lim := render.DefaultLimits()
+	lim.DPI = dpi
+	var best time.Duration
+	for range 2 {
+		t0 := time.Now()
+		doc, err := render.Open(file, "application/pdf", lim)
+		if err != nil {
+			return 0, err
+		}
+		_, err = render.RenderContext(ctx, doc, page-1)
+		doc.Close()
+		if err != nil {
+			return 0, err
+		}
+		if d := time.Since(t0); best == 0 || d < best {
+			best = d
+		}
+	}
+	return best, nil
 }
 
 // writeWith writes a file from a writer function.

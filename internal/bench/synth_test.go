@@ -78,8 +78,16 @@ func TestSynthScoring(t *testing.T) {
 	if res.LegendTotal == 0 || res.LegendRight != res.LegendTotal {
 		t.Errorf("legend %d/%d", res.LegendRight, res.LegendTotal)
 	}
-	if len(res.Errors) != 4 || len(res.PerSheet) != 2 {
-		t.Errorf("%d errors, %d sheet times", len(res.Errors), len(res.PerSheet))
+	if len(res.Errors) != 4 || len(res.PerSheet) != 2 || len(res.RenderPerSheet) != 2 {
+		t.Errorf("%d errors, %d sheet times, %d render times", len(res.Errors), len(res.PerSheet), len(res.RenderPerSheet))
+	}
+	for _, d := range res.RenderPerSheet {
+		if d <= 0 {
+			t.Errorf("render time %v", d)
+		}
+	}
+	if !strings.Contains(out.String(), "parse time / render time: mean") {
+		t.Errorf("no speed ratio in\n%s", out.String())
 	}
 	for _, e := range res.Errors {
 		if e.Miss && (e.Truth == nil || e.Detection != nil) || !e.Miss && (e.Detection == nil || e.In == "") {
