@@ -775,8 +775,9 @@ type matcher struct {
 	polars  sync.Map // polar histograms of posed templates, see polarTemplate
 	// text indexes Options.Words in the searched image's pixels (nil when
 	// no template has NoText); onText counts the candidates on them
-	text   *textIndex
-	onText atomic.Int64
+	text      *textIndex
+	onText    atomic.Int64
+	textMasks sync.Map // level → []bool, see textIndex.mask
 	// hidden marks the full-resolution pixels of the solid fills cleared
 	// before the search (nil when none were); hiddens caches hiddenNear
 	hidden  []byte
@@ -1280,12 +1281,19 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			return nil, err
 		}
 		// second rotation-invariant test, at the peaks only: the rings'
-		// angular harmonics
+		// angular harmonics (candidates of textless symbols on text are
+		// dropped first)
+		raw := m.level(l)
+		var words []bool
+		if m.text != nil {
+			words = perLevel(m, &m.textMasks, l, func() []bool { return m.text.mask(raw.w, raw.h, f) })
+		}
 		err = parallel(ctx, len(qs), func(qi int) {
 			j, d := jobs[qjob[qi]], dr[qjob[qi]]
 			var keep []candidate
 			for _, p := range peaks[qi] {
-				if m.text != nil && m.opt.noText[j.t.idx] && m.text.onText(float64(p.x)/f, float64(p.y)/f, j.t.radius*j.scale) {
+				if m.text != nil && m.opt.noText[j.t.idx] && (m.text.onText(float64(p.x)/f, float64(p.y)/f, j.t.radius*j.scale) ||
+					inkOnWords(raw, words, p.x, p.y, int(math.Round(j.t.radius*j.scale*f))) >= TextInk) {
 					m.onText.Add(1)
 					continue
 				}

@@ -60,11 +60,36 @@ func TestTextlessSymbolsOnWords(t *testing.T) {
 	mid := (onWord.XMin + onWord.XMax) / 2
 	left := geom.Box{XMin: onWord.XMin - 6, YMin: onWord.YMin - 4, XMax: mid - gap/2, YMax: onWord.YMax + 4}
 	right := geom.Box{XMin: mid + gap/2, YMin: onWord.YMin - 4, XMax: onWord.XMax + 6, YMax: onWord.YMax + 4}
-	if res := run(true, left, right); found(res, onWord) || !found(res, free) {
-		t.Errorf("a textless symbol between two words: %+v, want only the instance off them", res.Detections)
+	none := run(true)
+	if len(none.Detections) != 2 {
+		t.Errorf("a textless symbol without words: %d detections, want 2", len(none.Detections))
 	}
-	if res := run(true); len(res.Detections) != 2 {
-		t.Errorf("a textless symbol without words: %d detections, want 2", len(res.Detections))
+	// ... and its candidates are not refined: most of the ink around them
+	// lies on the words
+	between := run(true, left, right)
+	if found(between, onWord) || !found(between, free) {
+		t.Errorf("a textless symbol between two words: %+v, want only the instance off them", between.Detections)
+	}
+	if between.Stats.Candidates >= none.Stats.Candidates {
+		t.Errorf("candidates between two words were refined: %d candidates, %d without words", between.Stats.Candidates, none.Stats.Candidates)
+	}
+	// a word on each of the two bars inside the instance (as a number
+	// inside a keynote's outline that its legend graphic lacks): the
+	// outline keeps most of the ink off words, and it is found
+	img2 := canvas(300, 300)
+	inst := place(img2, p, 150, 150, 0, 1, false, 2)
+	tm := tmpls[0]
+	tm.NoText = true
+	var numbers []geom.Box
+	for _, x := range []float64{138, 162} { // the bars, 12 px either side of the centre
+		numbers = append(numbers, geom.Box{XMin: x - 4, YMin: 135, XMax: x + 4, YMax: 165})
+	}
+	res2, err := Match(context.Background(), img2, []Template{tm}, Options{Words: numbers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !found(res2, inst) {
+		t.Errorf("a textless symbol with words on its bars: %+v, want it found", res2.Detections)
 	}
 }
 
@@ -93,5 +118,23 @@ func TestTextCover(t *testing.T) {
 	}
 	if !ix.onText(400, 260, 30) || ix.onText(400, 300, 30) {
 		t.Error("onText: a candidate inside the word is off it, or one below it on it")
+	}
+	// at half resolution the first word covers pixels 100–299 × 120–139
+	// and the second 350–359 × 5–14
+	const w, h = 400, 200
+	mask := ix.mask(w, h, 0.5)
+	lv := newF(w, h)
+	for x := 90; x < 110; x++ { // a row of ink half on the word
+		lv.p[130*w+x] = 1
+	}
+	lv.p[150*w+100] = 0.5 // and a faint pixel off it
+	if !mask[120*w+100] || !mask[139*w+299] || mask[140*w+100] || mask[120*w+99] || !mask[5*w+350] || mask[15*w+350] {
+		t.Error("mask: the words' pixels at half resolution are wrong")
+	}
+	if got := inkOnWords(lv, mask, 100, 140, 20); math.Abs(got-10/20.5) > 1e-9 {
+		t.Errorf("inkOnWords: %.4f, want %.4f", got, 10/20.5)
+	}
+	if got := inkOnWords(lv, mask, 300, 50, 10); got != 0 {
+		t.Errorf("inkOnWords without ink: %.2f", got)
 	}
 }
