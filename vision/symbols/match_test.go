@@ -2,9 +2,12 @@ package symbols
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/geom"
@@ -1041,5 +1044,113 @@ func TestOnlySymbolsOfManyLinesHaveHiddenParts(t *testing.T) {
 		if p.hideable != c.want {
 			t.Errorf("%s: hideable %v, want %v", c.name, p.hideable, c.want)
 		}
+	}
+}
+
+// TestClaimHolds: a claim covers its symbol's ink box as posed — turned,
+// scaled and mirrored — and nothing beyond it.
+func TestClaimHolds(t *testing.T) {
+	for _, flip := range []bool{false, true} {
+		c := claim{p: pose{cx: 100, cy: 50, angle: 30 * math.Pi / 180, scale: 2, flip: flip}, hw: 10, hh: 4}
+		s, co := math.Sincos(-c.p.angle)
+		along := func(u, v float64) (float64, float64) { // template axes, image pixels
+			return c.p.cx + co*u - s*v, c.p.cy + s*u + co*v
+		}
+		for _, q := range []struct {
+			u, v float64
+			in   bool
+		}{{0, 0, true}, {19, 0, true}, {-19, 7, true}, {21, 0, false}, {0, 9, false}, {-21, -7, false}, {0, -7.5, true}} {
+			x, y := along(q.u, q.v)
+			if got := c.holds(x, y); got != q.in {
+				t.Errorf("flip %v: (%g, %g) along the symbol's axes: holds %v, want %v", flip, q.u, q.v, got, q.in)
+			}
+		}
+	}
+}
+
+// TestClaims: detections that leave no doubt claim their boxes — the
+// other symbols' candidates on each instance are not refined — and every
+// instance is still found. (A mark drawn inside the door's swing, a tenth
+// of the door's ink, already keeps the door from being detected at all:
+// what a detection does not explain weighs heavily on its confidence.)
+func TestClaims(t *testing.T) {
+	defer func(b int) { claimLag = b }(claimLag)
+	claimLag = 1 // claims heeded at once: this canvas has few candidates
+	mark := canvas(24, 24)
+	line(mark, 3, 3, 21, 21, 2)
+	line(mark, 3, 21, 21, 3, 2)
+	tmpls := append(testTemplates(), Template{Label: "mark", Image: mark})
+	var prep []*prepared
+	for i, tm := range tmpls {
+		p, reason := prepare(i, tm, Options{}, 0)
+		if p == nil {
+			t.Fatal(reason)
+		}
+		prep = append(prep, p)
+	}
+	img := canvas(1000, 400)
+	door := place(img, prep[0], 160, 200, 0, 1.6, false, 2)
+	in := place(img, prep[3], 320, 330, 0, 0.6, false, 2)
+	outlet := place(img, prep[1], 480, 200, 30, 1.3, false, 2)
+	table := place(img, prep[2], 780, 200, 20, 1.5, false, 2)
+	res, err := Match(context.Background(), img, tmpls, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Truth{{Label: "door", Box: door}, {Label: "mark", Box: in}, {Label: "outlet", Box: outlet}, {Label: "table", Box: table}}
+	var all Counts
+	for _, c := range Score(res.Detections, want, 0.5) {
+		all.Add(c)
+	}
+	if all.TP != 4 || all.FP != 0 {
+		t.Errorf("%+v: want the four instances (%+v)", all, res.Detections)
+	}
+	if res.Stats.Claimed == 0 {
+		t.Errorf("no candidate claimed (%d candidates)", res.Stats.Candidates)
+	}
+}
+
+// TestClaimsLeaveSymbolsThatDrawMore: a circle found first on a circle
+// with a tick (its ink nearly all explained) does not keep the ticked
+// symbol, which covers more of the drawing, from being refined there: the
+// detections are those of a search without claims.
+func TestClaimsLeaveSymbolsThatDrawMore(t *testing.T) {
+	defer func(b int, c float64) { claimLag, claimMin = b, c }(claimLag, claimMin)
+	ring := canvas(60, 60)
+	arc(ring, 30, 30, 26, 0, 2*math.Pi, 2)
+	ticked := canvas(60, 60)
+	arc(ticked, 30, 30, 26, 0, 2*math.Pi, 2)
+	line(ticked, 30, 4, 30, 14, 2)
+	tmpls := []Template{{Label: "ring", Image: ring}, {Label: "ticked", Image: ticked}}
+	p, reason := prepare(1, tmpls[1], Options{}, 0)
+	if p == nil {
+		t.Fatal(reason)
+	}
+	img := canvas(700, 300)
+	for i, x := range []float64{120, 330, 540} {
+		place(img, p, x, 150, float64(40*i), 1.2, false, 2)
+	}
+	run := func() ([]string, int) {
+		t.Helper()
+		res, err := Match(context.Background(), img, tmpls, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range res.Detections {
+			out = append(out, fmt.Sprintf("%s %.0f %.0f", d.Label, d.Box.XMin, d.Box.YMin))
+		}
+		sort.Strings(out)
+		return out, res.Stats.Claimed
+	}
+	claimLag = 1
+	with, claimed := run()
+	claimMin = math.Inf(1)
+	without, _ := run()
+	if !slices.Equal(with, without) {
+		t.Errorf("with claims %v, without %v", with, without)
+	}
+	if claimed == 0 {
+		t.Error("no candidate claimed")
 	}
 }

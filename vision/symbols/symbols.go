@@ -37,6 +37,7 @@ type Detection struct {
 	ncc, chamfer, explained float64
 	flip                    bool
 	support                 float64 // drawing ink it covers less its own ink missing from the drawing, pixels
+	at                      pose    // its pose, full-resolution pixels of the searched image
 }
 
 // Skipped is a template that was not searched, and why.
@@ -88,4 +89,7 @@ type Stats struct {
 	// OnText counts the candidates not refined, and the detections
 	// dropped, because they lay on words
 	OnText int
+	// Claimed counts the candidates not refined because a detection left
+	// no doubt where they lay (see refineAll)
+	Claimed int
 }

@@ -66,6 +66,7 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 		st.RingTime += ts.RingTime
 		st.RefineTime += ts.RefineTime
 		st.OnText += ts.OnText
+		st.Claimed += ts.Claimed
 		for _, d := range dets {
 			d.Box = d.Box.Translate(float64(off.X), float64(off.Y))
 			cx, cy := (d.Box.XMin+d.Box.XMax)/2+float64(b.Min.X), (d.Box.YMin+d.Box.YMax)/2+float64(b.Min.Y)
