@@ -153,7 +153,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	st.Claimed = m.claimed
 	kept := dets[:0]
 	for _, d := range dets {
-		if opt.noText[d.Template] && m.text.cover(d.Box) >= WordCover {
+		if m.isText(d) {
 			st.OnText++
 			continue
 		}
@@ -1431,11 +1431,12 @@ func parallel(ctx context.Context, n int, f func(i int)) error {
 	return err
 }
 
-// Candidates are refined in the ring pass's order (best score first). A detection that leaves no doubt — confidence,
-// chamfer and explained ink all claimMin or more, and not on text — claims
-// its symbol's box as posed: a later candidate centred inside it is not
-// refined when its symbol could not cover as much of the drawing's ink,
-// even a little larger than the candidate's scale, as the detection does.
+// Candidates are refined in the ring pass's order (best score first). A
+// detection that leaves no doubt — confidence, chamfer and explained ink
+// all claimMin or more, and not on text — claims its symbol's box as
+// posed: a later candidate centred inside it is not refined when its
+// symbol could not cover as much of the drawing's ink, even a little
+// larger than the candidate's scale, as the detection does.
 // Suppression (step 5) keeps the detection that covers the most ink (by
 // its support, weighed by its confidence), so such a candidate's detection
 // could only be suppressed by the claim: most of them are the other
@@ -1458,6 +1459,12 @@ const (
 )
 
 var claimLag = 128 // a variable for tests
+
+// isText tells whether d, a detection of a textless symbol, lies on words
+// (see words.go): it is text, and dropped.
+func (m *matcher) isText(d Detection) bool {
+	return m.opt.noText[d.Template] && m.text.cover(d.Box) >= WordCover
+}
 
 // claim is a detection's posed ink box, full-resolution pixels, and the
 // ink it covers.
@@ -1568,8 +1575,8 @@ func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection
 				}
 				out[i], finished[i] = d, true
 				for upTo < n && finished[upTo] {
-					if d := out[upTo]; d != nil && d.Confidence >= claimMin && d.chamfer >= claimMin && d.explained >= claimMin &&
-						!(m.opt.noText[d.Template] && m.text.cover(d.Box) >= WordCover) {
+					if d := out[upTo]; d != nil && d.Confidence >= claimMin && d.chamfer >= claimMin &&
+						d.explained >= claimMin && !m.isText(*d) {
 						t := cands[upTo].t
 						claims = append(claims, claim{p: d.at, hw: t.bw / 2, hh: t.bh / 2, support: d.support, from: upTo})
 					}
