@@ -509,7 +509,7 @@ func TestMatchFindsSymbolsCroppedWithTheLineBehindThem(t *testing.T) {
 // took the place of four of the sheet's five data outlets (two of these
 // five crops).
 func TestSuppressionCountsWhatASymbolDrawsThatIsNotThere(t *testing.T) {
-	page, st := synthSheet(t, 4)
+	page, st, _ := synthSheet(t, 4)
 	var tmpls []Template
 	for _, tm := range legendTemplates(page, st) {
 		if tm.Label == "D" || tm.Label == "VD" {

@@ -14,10 +14,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/text"
 )
 
 // TestTraceSESYDPlan writes how every candidate of one SESYD plan fared in
@@ -101,8 +103,37 @@ func TestTraceSynth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		page, st := synthSheet(t, seed)
+		page, st, pdf := synthSheet(t, seed)
 		tmpls := legendTemplates(page, st)
+		// the words rules as the parse applies them (jobs/parsewords.go):
+		// the text layer's words of two letters or digits or more, and
+		// which legend graphics hold none
+		tp, err := text.PDFPage(context.Background(), pdf, 1, 300.0/72)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var words []geom.Box
+		for _, w := range tp.Words {
+			n := 0
+			for _, r := range w.Text {
+				if unicode.IsLetter(r) || unicode.IsDigit(r) {
+					n++
+				}
+			}
+			if n >= 2 {
+				words = append(words, w.Box)
+			}
+		}
+		for i := range tmpls {
+			g := tmpls[i].Image.Bounds()
+			gb := geom.Box{XMin: float64(g.Min.X), YMin: float64(g.Min.Y), XMax: float64(g.Max.X), YMax: float64(g.Max.Y)}
+			tmpls[i].NoText = true
+			for _, w := range tp.Words {
+				if a := w.Box.Area(); a > 0 && gb.Intersect(w.Box).Area() >= 0.5*a {
+					tmpls[i].NoText = false
+				}
+			}
+		}
 		for bi, b := range st.Blocks {
 			if b.Type != "Plan" {
 				continue
@@ -120,7 +151,11 @@ func TestTraceSynth(t *testing.T) {
 			var mu sync.Mutex
 			var traces []refineTrace
 			traceRefine = func(tr refineTrace) { mu.Lock(); traces = append(traces, tr); mu.Unlock() }
-			res, err := Match(context.Background(), view, tmpls, Options{})
+			var opt Options
+			for _, w := range words {
+				opt.Words = append(opt.Words, w.Translate(-float64(o.X), -float64(o.Y)))
+			}
+			res, err := Match(context.Background(), view, tmpls, opt)
 			traceRefine = nil
 			if err != nil {
 				t.Fatal(err)
@@ -132,14 +167,15 @@ func TestTraceSynth(t *testing.T) {
 				}
 			}
 			writeTraces(enc, fmt.Sprintf("seed%d/block%d", seed, bi), traces, res, tmpls, truth)
-			t.Logf("seed %d block %d: %d candidates traced, %d detections", seed, bi, len(traces), len(res.Detections))
+			t.Logf("seed %d block %d: %d candidates traced, %d detections, %+v", seed, bi, len(traces), len(res.Detections), res.Stats)
 		}
 	}
 }
 
 // synthSheet draws synthetic sheet 1 of the given seed (internal/synth)
-// and renders it at 300 DPI.
-func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth) {
+// and renders it at 300 DPI; also the path of its PDF (in a temporary
+// directory).
+func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth, string) {
 	t.Helper()
 	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1})
 	if err != nil {
@@ -162,7 +198,7 @@ func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return page, set.Truth.Sheets[0]
+	return page, set.Truth.Sheets[0], pdf
 }
 
 // legendTemplates cuts a synthetic sheet's legend graphics out of its page
