@@ -114,7 +114,20 @@ type ringQuery struct {
 	lo, hc   float64 // disk coverage of p and of hi
 	area     float64 // pixels in the disk
 	minScore float64
+	// a pixel whose disk coverage is outside cMin..cMax cannot score
+	// minScore: its coverage penalty alone takes more than 1 - minScore
+	// off a correlation of at most 1 (see scanRings)
+	cMin, cMax float64
 }
+
+// Disk coverage: a pixel whose disk holds more than coverRatio times the
+// ink of the symbol's (redrawn with its own stroke width when that is
+// heavier, hc) or less than 1/coverRatio of it (lo) loses coverPenalty of
+// its score for each unit of the ratio beyond.
+const (
+	coverRatio   = 1.6
+	coverPenalty = 0.5
+)
 
 // newRingQuery prepares a profile for scanRings; nil when it is flat.
 func newRingQuery(p, hi, ringPx []float64, minScore float64) *ringQuery {
@@ -144,6 +157,10 @@ func newRingQuery(p, hi, ringPx []float64, minScore float64) *ringQuery {
 		return tot / q.area
 	}
 	q.lo, q.hc = diskCov(p), diskCov(hi)
+	// the ratio past which the penalty alone, on a correlation of 1 (and
+	// a little more, for float32 sums), falls under minScore
+	rMax := coverRatio + (1-minScore)/coverPenalty + 1e-4
+	q.cMin, q.cMax = q.lo/rMax, max(q.hc, q.lo)*rMax
 	return q
 }
 
@@ -248,7 +265,8 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 				for x := n; x < w-n; x++ {
 					i := y*w + x
 					o := i - y0*w
-					if sds[o] == 0 {
+					c := cvs[o] / q.area
+					if sds[o] == 0 || c < q.cMin || c > q.cMax {
 						continue
 					}
 					a := ab[o*rn : o*rn+n]
@@ -260,13 +278,12 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 						continue
 					}
 					sc := float64(sp) / (sds[o] * q.norm)
-					c := cvs[o] / q.area
 					r := q.lo / c
 					if c > q.lo {
 						r = c / max(q.hc, q.lo)
 					}
-					if r > 1.6 {
-						sc -= (r - 1.6) * 0.5
+					if r > coverRatio {
+						sc -= (r - coverRatio) * coverPenalty
 					}
 					if s := float32(sc); float64(s) >= q.minScore {
 						out[qi] = append(out[qi], hit{int32(i), s})
