@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
+	"math"
 	"sort"
 	"sync"
 	"testing"
@@ -49,6 +51,8 @@ type fakeVision struct {
 	matchPanics bool
 	panics      bool
 	matched     map[string]int // block width×height → calls
+	// withWords: the templates of the last search given words, by label
+	withWords map[string]symbols.Template
 }
 
 func (f *fakeVision) read(img *image.Gray, words []text.Word) []legend.Entry {
@@ -73,6 +77,12 @@ func (f *fakeVision) match(ctx context.Context, img *image.Gray, tmpls []symbols
 		f.matched = map[string]int{}
 	}
 	f.matched[fmt.Sprintf("%dx%d", img.Rect.Dx(), img.Rect.Dy())]++
+	if len(opt.Words) > 0 {
+		f.withWords = map[string]symbols.Template{}
+		for _, t := range tmpls {
+			f.withWords[t.Label] = t
+		}
+	}
 	var res symbols.Result
 	for i, t := range tmpls {
 		for k := 0; k < f.perTemplate; k++ {
@@ -478,6 +488,23 @@ func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// the legend's image: the GFI graphic a frame (30×30 px, 116 px of
+	// ink) around its word, drawn as a 10×10 px block of ink
+	leg := square(300, 200)
+	for i := 0; i < 30; i++ {
+		leg.SetGray(10+i, 60, color.Gray{}) // the frame's sides
+		leg.SetGray(10+i, 89, color.Gray{})
+		leg.SetGray(10, 60+i, color.Gray{})
+		leg.SetGray(39, 60+i, color.Gray{})
+	}
+	for y := 70; y < 80; y++ {
+		for x := 20; x < 30; x++ {
+			leg.SetGray(x, y, color.Gray{})
+		}
+	}
+	if err := jobs.PutPNG(e.ctx, e.bucket, jobs.BlockKey(parseOrg, e.legend.ID)+".png", leg); err != nil {
+		t.Fatal(err)
+	}
 	put(e.legend, []text.Word{
 		{Text: "GFI", Box: geom.Box{XMin: 14, YMin: 66, XMax: 36, YMax: 84}, Conf: 1},    // inside the second graphic
 		{Text: "Strip", Box: geom.Box{XMin: 60, YMin: 14, XMax: 100, YMax: 36}, Conf: 1}, // descriptions beside them
@@ -518,6 +545,15 @@ func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 	// the detail has no words: both of each
 	if n := r.Summary.TotalInstancesFound; n != 3+4 {
 		t.Errorf("%d instances in all, want 7", n)
+	}
+	// what the matcher was told of the graphics' words: the strip light
+	// has none; of the GFI graphic's ink, the word holds 100 of 216 px
+	l4, gfi := e.fake.withWords["L4"], e.fake.withWords["GFI"]
+	if !l4.NoText || !l4.WordsKnown || l4.WordInk != 0 {
+		t.Errorf("strip light: %+v, want textless with its words known", l4)
+	}
+	if gfi.NoText || !gfi.WordsKnown || math.Abs(gfi.WordInk-100.0/216) > 1e-9 {
+		t.Errorf("GFI receptacle: NoText %v, WordsKnown %v, WordInk %.3f, want 100/216 = %.3f", gfi.NoText, gfi.WordsKnown, gfi.WordInk, 100.0/216)
 	}
 }
 

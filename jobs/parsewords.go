@@ -14,10 +14,13 @@ package jobs
 
 import (
 	"context"
+	"image"
+	"math"
 	"unicode"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
 )
 
@@ -60,33 +63,56 @@ func graphicHasText(g geom.Box, words []text.Word) bool {
 }
 
 // textInputs gives the matcher what it needs to tell symbols from text on
-// block blockID (tmplFeat[i] is template i's legend entry): whether each
-// template's legend graphic holds no word, and the boxes of the block's
-// words that veto, moved by (dx, dy) into the searched image. Nothing when
-// the block has no words or no template is textless; the legend blocks'
-// words are read only when the block has words.
-func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.Feature, dx, dy float64) ([]geom.Box, []bool) {
+// block blockID (tmplFeat[i] is template i's legend entry): it marks each
+// template read from a legend (tmpls[i]) with whether its graphic holds no
+// word and, when it holds some, the share of its ink inside those that
+// veto (the legend block's image is read for that); it returns the boxes
+// of the block's words that veto, moved by (dx, dy) into the searched
+// image. Nothing when the block has no words; the legend blocks' words are
+// read only when the block has words.
+func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.Feature, tmpls []symbols.Template, dx, dy float64) []geom.Box {
 	words := p.blockWords(ctx, blockID)
 	if len(words) == 0 {
-		return nil, nil
+		return nil
 	}
-	textless := make([]bool, len(tmplFeat))
-	some := false
-	legendWords := map[string][]text.Word{}
+	type legendBlock struct {
+		words []text.Word
+		veto  []geom.Box
+		img   *image.Gray // read when a graphic holds words
+		read  bool
+	}
+	legends := map[string]*legendBlock{}
 	for i, f := range tmplFeat {
 		if f.BlockID == "" || f.Bounds.Area() == 0 {
 			continue
 		}
-		w, ok := legendWords[f.BlockID]
-		if !ok {
-			w = p.blockWords(ctx, f.BlockID)
-			legendWords[f.BlockID] = w
+		lb := legends[f.BlockID]
+		if lb == nil {
+			lb = &legendBlock{words: p.blockWords(ctx, f.BlockID)}
+			for _, w := range lb.words {
+				if vetoes(w) {
+					lb.veto = append(lb.veto, w.Box)
+				}
+			}
+			legends[f.BlockID] = lb
 		}
-		textless[i] = !graphicHasText(f.Bounds, w)
-		some = some || textless[i]
-	}
-	if !some {
-		return nil, nil
+		if !graphicHasText(f.Bounds, lb.words) {
+			tmpls[i].NoText, tmpls[i].WordsKnown = true, true
+			continue
+		}
+		if !lb.read {
+			lb.read = true
+			if _, img, err := p.block(ctx, f.BlockID); err == nil {
+				lb.img = img
+			}
+		}
+		if lb.img == nil {
+			continue
+		}
+		r := image.Rect(int(math.Floor(f.Bounds.XMin)), int(math.Floor(f.Bounds.YMin)), int(math.Ceil(f.Bounds.XMax)), int(math.Ceil(f.Bounds.YMax)))
+		if g, ok := lb.img.SubImage(r.Intersect(lb.img.Rect)).(*image.Gray); ok {
+			tmpls[i].WordsKnown, tmpls[i].WordInk = true, symbols.WordInk(g, lb.veto)
+		}
 	}
 	var boxes []geom.Box
 	for _, w := range words {
@@ -94,5 +120,5 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 			boxes = append(boxes, w.Box.Translate(dx, dy))
 		}
 	}
-	return boxes, textless
+	return boxes
 }

@@ -64,9 +64,11 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	}
 	crops := make([]crop, len(tmpls))
 	opt.noText = make([]bool, len(tmpls))
+	opt.onWords = make([]float64, len(tmpls))
 	for i, t := range tmpls {
 		crops[i] = cropTemplate(t, opt)
 		opt.noText[i] = t.NoText
+		opt.onWords[i] = textInkFor(t)
 	}
 	pen := legendPen(crops)
 	for i, cr := range crops {
@@ -122,7 +124,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	}
 	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw, origin: origin, longRun: keep * 1.25, hidden: hidden}
 	for _, p := range prep {
-		if opt.noText[p.idx] {
+		if opt.noText[p.idx] || opt.onWords[p.idx] > 0 {
 			m.text = newTextIndex(translated(opt.Words, float64(origin.X), float64(origin.Y)))
 			break
 		}
@@ -1295,8 +1297,8 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			j, d := jobs[qjob[qi]], dr[qjob[qi]]
 			var keep []candidate
 			for _, p := range peaks[qi] {
-				if m.text != nil && m.opt.noText[j.t.idx] && (m.text.onText(float64(p.x)/f, float64(p.y)/f, j.t.radius*j.scale) ||
-					inkOnWords(raw, words, p.x, p.y, int(math.Round(j.t.radius*j.scale*f))) >= TextInk) {
+				if m.text != nil && (m.opt.noText[j.t.idx] && m.text.onText(float64(p.x)/f, float64(p.y)/f, j.t.radius*j.scale) ||
+					m.opt.onWords[j.t.idx] > 0 && inkOnWords(raw, words, p.x, p.y, int(math.Round(j.t.radius*j.scale*f))) >= m.opt.onWords[j.t.idx]) {
 					m.onText.Add(1)
 					continue
 				}

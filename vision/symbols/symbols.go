@@ -20,6 +20,14 @@ type Template struct {
 	// NoText: the symbol's graphic holds no text, so where the drawing's
 	// words (Options.Words) are it is not (see words.go)
 	NoText bool
+	// WordsKnown: the symbol was read from a legend whose words are known,
+	// and WordInk is the share of its graphic's ink inside those of them
+	// that are surely text (as Options.Words; 0 with NoText). Where much
+	// more of the drawing's ink than that lies on words, it is not (see
+	// words.go). Without it, a graphic that holds text keeps every
+	// candidate.
+	WordsKnown bool
+	WordInk    float64
 }
 
 // Detection is one found instance. Box is in the searched image's pixels.
@@ -62,6 +70,10 @@ type Options struct {
 	keepFaint bool
 	// noText[i]: template i has NoText; set by Match
 	noText []bool
+	// onWords[i]: the share of the ink around a candidate of template i
+	// that words may hold (textInkFor), 0 when they may hold any; set by
+	// Match
+	onWords []float64
 }
 
 // coverage is img's ink, faint linework cleared unless o.keepFaint.

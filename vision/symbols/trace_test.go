@@ -127,11 +127,14 @@ func TestTraceSynth(t *testing.T) {
 		for i := range tmpls {
 			g := tmpls[i].Image.Bounds()
 			gb := geom.Box{XMin: float64(g.Min.X), YMin: float64(g.Min.Y), XMax: float64(g.Max.X), YMax: float64(g.Max.Y)}
-			tmpls[i].NoText = true
+			tmpls[i].NoText, tmpls[i].WordsKnown = true, true
 			for _, w := range tp.Words {
 				if a := w.Box.Area(); a > 0 && gb.Intersect(w.Box).Area() >= 0.5*a {
 					tmpls[i].NoText = false
 				}
+			}
+			if !tmpls[i].NoText {
+				tmpls[i].WordInk = WordInk(tmpls[i].Image, words)
 			}
 		}
 		for bi, b := range st.Blocks {

@@ -2,11 +2,38 @@ package symbols
 
 import (
 	"context"
+	"image"
 	"math"
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/geom"
 )
+
+// onWordScene draws the outlet twice: once on a word (its box, grown a
+// little) and once free of it, larger and turned.
+func onWordScene(t *testing.T) (tmpls []Template, p *prepared, img *image.Gray, onWord, free, word geom.Box) {
+	t.Helper()
+	tmpls = testTemplates()[1:2]
+	p, reason := prepare(0, tmpls[0], Options{}, 0)
+	if p == nil {
+		t.Fatal(reason)
+	}
+	img = canvas(700, 300)
+	onWord = place(img, p, 170, 150, 30, 1, false, 2)
+	free = place(img, p, 500, 150, 75, 1.2, false, 2)
+	word = geom.Box{XMin: onWord.XMin - 6, YMin: onWord.YMin - 4, XMax: onWord.XMax + 6, YMax: onWord.YMax + 4}
+	return tmpls, p, img, onWord, free, word
+}
+
+// found tells whether a detection overlaps at with IoU 0.5 or more.
+func found(res Result, at geom.Box) bool {
+	for _, d := range res.Detections {
+		if d.Box.IoU(at) >= 0.5 {
+			return true
+		}
+	}
+	return false
+}
 
 // TestTextlessSymbolsOnWords: of two instances of a symbol drawn without
 // letters, the one on a word is text: it is neither refined nor detected
@@ -14,15 +41,7 @@ import (
 // hold text; a word beside an instance (a tag overlapping its box's edge)
 // does not hide it.
 func TestTextlessSymbolsOnWords(t *testing.T) {
-	tmpls := testTemplates()[1:2] // the outlet
-	p, reason := prepare(0, tmpls[0], Options{}, 0)
-	if p == nil {
-		t.Fatal(reason)
-	}
-	img := canvas(700, 300)
-	onWord := place(img, p, 170, 150, 30, 1, false, 2)
-	free := place(img, p, 500, 150, 75, 1.2, false, 2)
-	word := geom.Box{XMin: onWord.XMin - 6, YMin: onWord.YMin - 4, XMax: onWord.XMax + 6, YMax: onWord.YMax + 4}
+	tmpls, p, img, onWord, free, word := onWordScene(t)
 	// a tag at the free instance's right edge, over a fifth of its box
 	tag := geom.Box{XMin: free.XMax - free.Width()/5, YMin: free.YMin + 10, XMax: free.XMax + 40, YMax: free.YMax - 10}
 	run := func(noText bool, words ...geom.Box) Result {
@@ -34,14 +53,6 @@ func TestTextlessSymbolsOnWords(t *testing.T) {
 			t.Fatal(err)
 		}
 		return res
-	}
-	found := func(res Result, at geom.Box) bool {
-		for _, d := range res.Detections {
-			if d.Box.IoU(at) >= 0.5 {
-				return true
-			}
-		}
-		return false
 	}
 	base := run(false, word, tag)
 	if !found(base, onWord) || !found(base, free) || len(base.Detections) != 2 || base.Stats.OnText != 0 {
@@ -90,6 +101,62 @@ func TestTextlessSymbolsOnWords(t *testing.T) {
 	}
 	if !found(res2, inst) {
 		t.Errorf("a textless symbol with words on its bars: %+v, want it found", res2.Detections)
+	}
+}
+
+// TestSymbolsWithTextOnWords: a symbol whose legend graphic holds words
+// (a third of its ink, say) is not refined where nearly all the ink
+// around a candidate lies on the drawing's words — letters of a room name
+// matched a pull station's square with an F — while an instance whose own
+// words are on the plan's (its text inside its outline) is found; a
+// graphic that is mostly text, or whose words are not known (a symbol
+// supplied with a request), keeps every candidate.
+func TestSymbolsWithTextOnWords(t *testing.T) {
+	tmpls, _, img, onWord, free, word := onWordScene(t) // the outlet, as if its bars were letters
+	// words on the free instance's two bars: its own text
+	var own []geom.Box
+	for _, d := range []float64{-12, 12} {
+		x := 500 + d*1.2*math.Cos(75*math.Pi/180)
+		y := 150 - d*1.2*math.Sin(75*math.Pi/180)
+		own = append(own, geom.Box{XMin: x - 8, YMin: y - 8, XMax: x + 8, YMax: y + 8})
+	}
+	run := func(known bool, wordInk float64) Result {
+		t.Helper()
+		tm := tmpls[0]
+		tm.WordsKnown, tm.WordInk = known, wordInk
+		res, err := Match(context.Background(), img, []Template{tm}, Options{Words: append([]geom.Box{word}, own...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(true, 0.3)
+	if found(res, onWord) || !found(res, free) || res.Stats.OnText == 0 {
+		t.Errorf("a third of the graphic's ink in words: %+v, %d candidates on text; want only the instance off the word", res.Detections, res.Stats.OnText)
+	}
+	for _, c := range []struct {
+		known bool
+		ink   float64
+	}{{false, 0}, {true, 0.6}} {
+		res := run(c.known, c.ink)
+		if !found(res, onWord) || !found(res, free) || res.Stats.OnText != 0 {
+			t.Errorf("words known %v, %.1f of the graphic's ink in words: %+v, %d on text; want both instances", c.known, c.ink, res.Detections, res.Stats.OnText)
+		}
+	}
+	for _, c := range []struct {
+		t    Template
+		want float64
+	}{
+		{Template{NoText: true}, TextInk},
+		{Template{NoText: true, WordsKnown: true}, TextInk},
+		{Template{WordsKnown: true}, TextInk},
+		{Template{WordsKnown: true, WordInk: 1.0 / 3}, 0.8},
+		{Template{WordsKnown: true, WordInk: 0.6}, 0},
+		{Template{WordInk: 0.2}, 0},
+	} {
+		if got := textInkFor(c.t); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("textInkFor(%+v) = %.3f, want %.3f", c.t, got, c.want)
+		}
 	}
 }
 
