@@ -89,11 +89,7 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 		lb := legends[f.BlockID]
 		if lb == nil {
 			lb = &legendBlock{words: p.blockWords(ctx, f.BlockID)}
-			for _, w := range lb.words {
-				if vetoes(w) {
-					lb.veto = append(lb.veto, w.Box)
-				}
-			}
+			lb.veto = vetoBoxes(lb.words, 0, 0)
 			legends[f.BlockID] = lb
 		}
 		if !graphicHasText(f.Bounds, lb.words) {
@@ -114,6 +110,11 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 			tmpls[i].WordsKnown, tmpls[i].WordInk = true, symbols.WordInk(g, lb.veto)
 		}
 	}
+	return vetoBoxes(words, dx, dy)
+}
+
+// vetoBoxes are the boxes of the words that veto, moved by (dx, dy).
+func vetoBoxes(words []text.Word, dx, dy float64) []geom.Box {
 	var boxes []geom.Box
 	for _, w := range words {
 		if vetoes(w) {

@@ -124,7 +124,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	}
 	m := &matcher{opt: opt, levels: []*fimg{cov}, sw: sw, origin: origin, longRun: keep * 1.25, hidden: hidden}
 	for _, p := range prep {
-		if opt.noText[p.idx] || opt.onWords[p.idx] > 0 {
+		if opt.onWords[p.idx] > 0 { // every textless template's is
 			m.text = newTextIndex(translated(opt.Words, float64(origin.X), float64(origin.Y)))
 			break
 		}
@@ -792,7 +792,8 @@ type matcher struct {
 	sums    sync.Map // level → *rowSums
 	polars  sync.Map // polar histograms of posed templates, see polarTemplate
 	// text indexes Options.Words in the searched image's pixels (nil when
-	// no template has NoText); onText counts the candidates on them
+	// no template is held to the words rules); onText counts the
+	// candidates on them
 	text      *textIndex
 	onText    atomic.Int64
 	claimed   int      // candidates not refined, claimed by a detection (see refineAll)
@@ -1301,8 +1302,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			return nil, err
 		}
 		// second rotation-invariant test, at the peaks only: the rings'
-		// angular harmonics (candidates of textless symbols on text are
-		// dropped first)
+		// angular harmonics (candidates on text are dropped first)
 		raw := m.level(l)
 		var words []bool
 		if m.text != nil {

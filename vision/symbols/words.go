@@ -194,6 +194,12 @@ func translated(words []geom.Box, dx, dy float64) []geom.Box {
 // ink.
 func WordInk(img *image.Gray, words []geom.Box) float64 {
 	b := img.Bounds()
+	var near []geom.Box // the words over img
+	for _, w := range words {
+		if w.XMax > float64(b.Min.X) && w.XMin < float64(b.Max.X) && w.YMax > float64(b.Min.Y) && w.YMin < float64(b.Max.Y) {
+			near = append(near, w)
+		}
+	}
 	all, on := 0, 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
@@ -202,7 +208,7 @@ func WordInk(img *image.Gray, words []geom.Box) float64 {
 			}
 			all++
 			px, py := float64(x)+0.5, float64(y)+0.5
-			for _, w := range words {
+			for _, w := range near {
 				if px >= w.XMin && px < w.XMax && py >= w.YMin && py < w.YMax {
 					on++
 					break
