@@ -53,6 +53,9 @@ type fakeVision struct {
 	matched     map[string]int // block width×height → calls
 	// withWords: the templates of the last search given words, by label
 	withWords map[string]symbols.Template
+	// words and letters: what the last search given words was told of them
+	words   []geom.Box
+	letters []symbols.Word
 }
 
 func (f *fakeVision) read(img *image.Gray, words []text.Word) []legend.Entry {
@@ -79,6 +82,7 @@ func (f *fakeVision) match(ctx context.Context, img *image.Gray, tmpls []symbols
 	f.matched[fmt.Sprintf("%dx%d", img.Rect.Dx(), img.Rect.Dy())]++
 	if len(opt.Words) > 0 {
 		f.withWords = map[string]symbols.Template{}
+		f.words, f.letters = opt.Words, opt.Letters
 		for _, t := range tmpls {
 			f.withWords[t.Label] = t
 		}
@@ -554,6 +558,15 @@ func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 	}
 	if gfi.NoText || !gfi.WordsKnown || math.Abs(gfi.WordInk-100.0/216) > 1e-9 {
 		t.Errorf("GFI receptacle: NoText %v, WordsKnown %v, WordInk %.3f, want 100/216 = %.3f", gfi.NoText, gfi.WordsKnown, gfi.WordInk, 100.0/216)
+	}
+	// what the graphics read, and the plan's words as read, where the
+	// vetoing ones are
+	if l4.Text != "" || gfi.Text != "GFI" {
+		t.Errorf("graphics read %q and %q, want nothing and GFI", l4.Text, gfi.Text)
+	}
+	if len(e.fake.letters) != 2 || e.fake.letters[0].Text != "MEN" || e.fake.letters[1].Text != "GFI" ||
+		len(e.fake.words) != 2 || e.fake.letters[0].Box != e.fake.words[0] || e.fake.letters[1].Box != e.fake.words[1] {
+		t.Errorf("the matcher was told the words %+v and their boxes %v", e.fake.letters, e.fake.words)
 	}
 }
 

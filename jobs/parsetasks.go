@@ -261,10 +261,10 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		// pixels, the matcher's image pyramid falls on the same grid for
 		// every block of the sheet, whatever the block's bounds
 		padded, dx, dy := OnSheetGrid(img, b.Bounds.XMin, b.Bounds.YMin)
-		words := p.textInputs(ctx, b.ID, tmplFeat, tmpls, float64(dx), float64(dy))
+		words, letters := p.textInputs(ctx, b.ID, tmplFeat, tmpls, float64(dx), float64(dy))
 		func() {
 			defer p.recovered(j, "MATCH_FAILED", &err)
-			mres, err = p.Match(ctx, padded, tmpls, symbols.Options{Progress: p.reporter(ctx, j), Words: words})
+			mres, err = p.Match(ctx, padded, tmpls, symbols.Options{Progress: p.reporter(ctx, j), Words: words, Letters: letters})
 		}()
 		padded = nil
 		for i := range mres.Detections {

@@ -16,6 +16,7 @@ import (
 	"context"
 	"image"
 	"math"
+	"strings"
 	"unicode"
 
 	"github.com/plangraph/plangraph/ent"
@@ -37,7 +38,7 @@ const (
 
 // vetoes tells whether a word may show a detection to be text: a word
 // sure enough to be one (any word of a legend graphic counts for
-// graphicHasText, so that both rules err on keeping a detection).
+// graphicWords, so that both rules err on keeping a detection).
 func vetoes(w text.Word) bool {
 	if w.Conf < wordConf {
 		return false
@@ -51,29 +52,32 @@ func vetoes(w text.Word) bool {
 	return n >= wordChars
 }
 
-// graphicHasText tells whether a word lies mostly inside a legend
-// graphic's box (both in the legend block's pixels).
-func graphicHasText(g geom.Box, words []text.Word) bool {
+// graphicWords are the words lying mostly inside a legend graphic's box
+// (both in the legend block's pixels).
+func graphicWords(g geom.Box, words []text.Word) []text.Word {
+	var in []text.Word
 	for _, w := range words {
 		if a := w.Box.Area(); a > 0 && g.Intersect(w.Box).Area() >= wordInside*a {
-			return true
+			in = append(in, w)
 		}
 	}
-	return false
+	return in
 }
 
 // textInputs gives the matcher what it needs to tell symbols from text on
 // block blockID (tmplFeat[i] is template i's legend entry): it marks each
 // template read from a legend (tmpls[i]) with whether its graphic holds no
 // word and, when it holds some, the share of its ink inside those that
-// veto (the legend block's image is read for that); it returns the boxes
-// of the block's words that veto, moved by (dx, dy) into the searched
-// image. Nothing when the block has no words; the legend blocks' words are
-// read only when the block has words.
-func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.Feature, tmpls []symbols.Template, dx, dy float64) []geom.Box {
+// veto (the legend block's image is read for that) and what those words
+// read (symbols.Template.Text, from the words sure enough to be read,
+// single letters included); it returns the boxes of the block's words that
+// veto and the words sure enough to be read, moved by (dx, dy) into the
+// searched image. Nothing when the block has no words; the legend blocks'
+// words are read only when the block has words.
+func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.Feature, tmpls []symbols.Template, dx, dy float64) ([]geom.Box, []symbols.Word) {
 	words := p.blockWords(ctx, blockID)
 	if len(words) == 0 {
-		return nil
+		return nil, nil
 	}
 	type legendBlock struct {
 		words []text.Word
@@ -92,10 +96,12 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 			lb.veto = vetoBoxes(lb.words, 0, 0)
 			legends[f.BlockID] = lb
 		}
-		if !graphicHasText(f.Bounds, lb.words) {
+		in := graphicWords(f.Bounds, lb.words)
+		if len(in) == 0 {
 			tmpls[i].NoText, tmpls[i].WordsKnown = true, true
 			continue
 		}
+		tmpls[i].Text = readText(in)
 		if !lb.read {
 			lb.read = true
 			if _, img, err := p.block(ctx, f.BlockID); err == nil {
@@ -110,7 +116,25 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 			tmpls[i].WordsKnown, tmpls[i].WordInk = true, symbols.WordInk(g, lb.veto)
 		}
 	}
-	return vetoBoxes(words, dx, dy)
+	var letters []symbols.Word
+	for _, w := range words {
+		if w.Conf >= wordConf {
+			letters = append(letters, symbols.Word{Box: w.Box.Translate(dx, dy), Text: w.Text})
+		}
+	}
+	return vetoBoxes(words, dx, dy), letters
+}
+
+// readText joins the words sure enough to be read (a PDF text layer's,
+// confident OCR's), in their order.
+func readText(words []text.Word) string {
+	var parts []string
+	for _, w := range words {
+		if w.Conf >= wordConf {
+			parts = append(parts, w.Text)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // vetoBoxes are the boxes of the words that veto, moved by (dx, dy).

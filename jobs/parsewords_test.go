@@ -38,13 +38,13 @@ func TestLegendGraphicsWithLetters(t *testing.T) {
 		{Text: "DUPLEX", Box: geom.Box{XMin: 90, YMin: 10, XMax: 150, YMax: 26}, Conf: 1},
 		{Text: "RECEPTACLE", Box: geom.Box{XMin: 156, YMin: 10, XMax: 250, YMax: 26}, Conf: 1},
 	}
-	if !graphicHasText(geom.Box{XMin: 10, YMin: 5, XMax: 50, YMax: 30}, words) { // "GFI" mostly inside
-		t.Error("a graphic with GFI in it has no text")
+	if in := graphicWords(geom.Box{XMin: 10, YMin: 5, XMax: 50, YMax: 30}, words); len(in) != 1 || readText(in) != "GFI" { // "GFI" mostly inside
+		t.Errorf("a graphic with GFI in it reads %q", readText(in))
 	}
-	if graphicHasText(geom.Box{XMin: 10, YMin: 5, XMax: 84, YMax: 30}, words[1:]) {
+	if in := graphicWords(geom.Box{XMin: 10, YMin: 5, XMax: 84, YMax: 30}, words[1:]); len(in) != 0 {
 		t.Error("a graphic with its description beside it has text")
 	}
-	if graphicHasText(geom.Box{XMin: 10, YMin: 5, XMax: 100, YMax: 30}, words[1:]) { // touches DUPLEX's first letter
+	if in := graphicWords(geom.Box{XMin: 10, YMin: 5, XMax: 100, YMax: 30}, words[1:]); len(in) != 0 { // touches DUPLEX's first letter
 		t.Error("a graphic touching a word's edge has text")
 	}
 }

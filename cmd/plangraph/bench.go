@@ -119,7 +119,8 @@ func benchSynth(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("plangraph bench synth", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o bench.SynthOptions
-	fs.IntVar(&o.Seeds, "seeds", 3, "drawings to generate (seeds 1..N)")
+	fs.IntVar(&o.Seeds, "seeds", 3, "drawings to generate, one per seed")
+	fs.IntVar(&o.FirstSeed, "first-seed", 1, "first seed (seeds first-seed..first-seed+N-1)")
 	fs.IntVar(&o.Sheets, "sheets", 3, "sheets per drawing")
 	fs.IntVar(&o.DPI, "dpi", 300, "render DPI, also the ground truth's")
 	fs.StringVar(&o.PageSize, "page", "36x24", "sheet size: 36x24, 42x30 or 24x18")

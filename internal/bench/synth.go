@@ -44,8 +44,12 @@ type SynthBlock struct {
 
 // SynthOptions configure a synthetic benchmark run.
 type SynthOptions struct {
-	// Seeds are the seeds 1..Seeds, one drawing each (default 3).
+	// Seeds is how many drawings are made, one per seed, from FirstSeed
+	// (default 3).
 	Seeds int
+	// FirstSeed is the first seed (default 1): seeds not used while tuning
+	// are a held-out check of the same parameters.
+	FirstSeed int
 	// Sheets per drawing (default 3).
 	Sheets int
 	// DPI of the ground truth; the parse should render at it (default 300).
@@ -123,6 +127,9 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 	if o.Seeds <= 0 {
 		o.Seeds = 3
 	}
+	if o.FirstSeed <= 0 {
+		o.FirstSeed = 1
+	}
 	if o.Sheets <= 0 {
 		o.Sheets = 3
 	}
@@ -148,7 +155,7 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 	sets := make([]*synth.Set, o.Seeds)
 	renderOf := make([]map[int]time.Duration, o.Seeds)
 	for i := range sets {
-		seed := int64(i + 1)
+		seed := int64(o.FirstSeed + i)
 		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: o.Sheets, PageSize: o.PageSize, DPI: float64(o.DPI)})
 		if err != nil {
 			return res, err
@@ -174,7 +181,7 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		seed := int64(i + 1)
+		seed := int64(o.FirstSeed + i)
 		base := filepath.Join(dir, fmt.Sprintf("synth-%d", seed))
 		var renders time.Duration
 		for _, d := range renderOf[i] {

@@ -65,10 +65,12 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	crops := make([]crop, len(tmpls))
 	opt.noText = make([]bool, len(tmpls))
 	opt.onWords = make([]float64, len(tmpls))
+	opt.letterKeys = make([]string, len(tmpls))
 	for i, t := range tmpls {
 		crops[i] = cropTemplate(t, opt)
 		opt.noText[i] = t.NoText
 		opt.onWords[i] = textInkFor(t)
+		opt.letterKeys[i] = letterKey(t.Text)
 	}
 	pen := legendPen(crops)
 	for i, cr := range crops {
@@ -129,6 +131,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 			break
 		}
 	}
+	m.letters = newLetterIndex(opt.Letters, opt.letterKeys, float64(origin.X), float64(origin.Y))
 	st.StrokeWidth = sw
 	t0 := time.Now()
 	cands, err := m.ringPass(ctx, prep)
@@ -153,6 +156,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	}
 	st.RefineTime = time.Since(t0)
 	st.Claimed = m.claimed
+	st.OtherText = m.otherText
 	kept := dets[:0]
 	for _, d := range dets {
 		if m.isText(d) {
@@ -794,9 +798,14 @@ type matcher struct {
 	// text indexes Options.Words in the searched image's pixels (nil when
 	// no template is held to the words rules); onText counts the
 	// candidates on them
-	text      *textIndex
-	onText    atomic.Int64
-	claimed   int      // candidates not refined, claimed by a detection (see refineAll)
+	text    *textIndex
+	onText  atomic.Int64
+	claimed int // candidates not refined, claimed by a detection (see refineAll)
+	// letters reads the words inside detections (nil: no template has
+	// text, or no words are known); otherText counts the detections it
+	// showed to be another symbol
+	letters   *letterIndex
+	otherText int
 	bounds    sync.Map // see supportBound
 	textMasks sync.Map // level → []bool, see textIndex.mask
 	// hidden marks the full-resolution pixels of the solid fills cleared
@@ -1583,12 +1592,21 @@ func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection
 				claimed := claimedAt(i)
 				mu.Unlock()
 				var d *Detection
+				other := false
 				if !claimed {
 					d = m.refine(cands[i])
+					// another symbol's letters: dropped before it claims
+					// the place from that symbol's candidates
+					if d != nil && m.letters.otherSymbol(*d) {
+						d, other = nil, true
+					}
 				}
 				mu.Lock()
 				if claimed {
 					m.claimed++
+				}
+				if other {
+					m.otherText++
 				}
 				out[i], finished[i] = d, true
 				for upTo < n && finished[upTo] {

@@ -28,6 +28,11 @@ type Template struct {
 	// candidate.
 	WordsKnown bool
 	WordInk    float64
+	// Text is what the words inside the graphic read (a switch's S3, a
+	// motor's M; empty when it holds none or they are not known). Symbols
+	// drawn alike are told apart by it where the drawing's words are
+	// known (Options.Letters; see letters.go).
+	Text string
 }
 
 // Detection is one found instance. Box is in the searched image's pixels.
@@ -65,6 +70,11 @@ type Options struct {
 	// words that are surely text; templates with NoText are not detected
 	// on them
 	Words []geom.Box
+	// Letters are the drawing's words with what they read (the searched
+	// image's pixels), single letters included, that are surely text: a
+	// detection whose words read as another template's Text, and not as
+	// its own, is that other symbol (see letters.go)
+	Letters []Word
 	// keepFaint: some symbol is itself drawn in faint lines, so faint
 	// linework stays in the drawing (see faintSum); set by Match
 	keepFaint bool
@@ -74,6 +84,8 @@ type Options struct {
 	// that words may hold (textInkFor), 0 when they may hold any; set by
 	// Match
 	onWords []float64
+	// letterKeys[i]: letterKey of template i's Text; set by Match
+	letterKeys []string
 }
 
 // coverage is img's ink, faint linework cleared unless o.keepFaint.
@@ -104,4 +116,13 @@ type Stats struct {
 	// Claimed counts the candidates not refined because a detection left
 	// no doubt where they lay (see refineAll)
 	Claimed int
+	// OtherText counts the detections dropped because the words inside
+	// them read as another symbol's (see letters.go)
+	OtherText int
+}
+
+// Word is a word of the drawing and its box.
+type Word struct {
+	Box  geom.Box
+	Text string
 }

@@ -67,6 +67,7 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 		st.RefineTime += ts.RefineTime
 		st.OnText += ts.OnText
 		st.Claimed += ts.Claimed
+		st.OtherText += ts.OtherText
 		for _, d := range dets {
 			d.Box = d.Box.Translate(float64(off.X), float64(off.Y))
 			cx, cy := (d.Box.XMin+d.Box.XMax)/2+float64(b.Min.X), (d.Box.YMin+d.Box.YMax)/2+float64(b.Min.Y)
