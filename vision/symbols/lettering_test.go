@@ -1,0 +1,68 @@
+package symbols
+
+import (
+	"context"
+	"image"
+	"testing"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// TestLetteringGrowsWithTheSymbol: synthetic seed 19 draws its three-way
+// switch (a box with a bold S3 in it) at 1.73× and 1.78× the legend's size:
+// the box keeps the pen's width while the letters, filled glyphs, grow
+// 1.7× bolder. Taken for lines at the pen's width, the letters made the
+// switches correlate at 0.71 (confidence 0.45 and 0.33: missed). Told where
+// the legend graphic's words are (Template.TextBoxes), the matcher draws
+// the lettering as an area that grows with the symbol and finds both.
+func TestLetteringGrowsWithTheSymbol(t *testing.T) {
+	page, st, pdf := synthSheet(t, 19)
+	tp, err := text.PDFPage(context.Background(), pdf, 1, 300.0/72)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tm Template
+	var boxes []geom.Box
+	for _, c := range legendTemplates(page, st) {
+		if c.Label != "S3" {
+			continue
+		}
+		tm = c
+		g := c.Image.Bounds()
+		gb := geom.Box{XMin: float64(g.Min.X), YMin: float64(g.Min.Y), XMax: float64(g.Max.X), YMax: float64(g.Max.Y)}
+		for _, w := range tp.Words {
+			if a := w.Box.Area(); a > 0 && gb.Intersect(w.Box).Area() >= 0.5*a {
+				boxes = append(boxes, w.Box) // the template's pixels are the page's
+			}
+		}
+	}
+	if tm.Image == nil || len(boxes) == 0 {
+		t.Fatalf("seed 19 has no S3 legend graphic with words (%d)", len(boxes))
+	}
+	n := 0
+	for _, in := range st.Instances {
+		if in.Label != "S3" || in.Scale < 1.7 {
+			continue
+		}
+		n++
+		// the instance on a 1024 px window of the sheet, on its 256 px grid
+		c := image.Pt(int(in.Center.X), int(in.Center.Y))
+		o := image.Pt((c.X-512)/256*256, (c.Y-512)/256*256)
+		view := canvas(1024, 1024)
+		for y := 0; y < 1024; y++ {
+			copy(view.Pix[y*view.Stride:(y+1)*view.Stride], page.Pix[page.PixOffset(o.X, o.Y+y):])
+		}
+		truth := in.Box.Translate(-float64(o.X), -float64(o.Y))
+		res, err := Match(context.Background(), view, []Template{{Label: "S3", Image: tm.Image, TextBoxes: boxes}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !found(res, truth) {
+			t.Errorf("S3 at %.2f×: %+v, want it found", in.Scale, res.Detections)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("seed 19 has %d switches at 1.7× or more, want 2", n)
+	}
+}
