@@ -412,25 +412,8 @@ func prepareCrop(i int, cr crop, pen float64) (*prepared, string) {
 	}
 	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(c, sk, fill, cut, sw, ref, cx, cy)}
 	var area [][2]float64
-	inArea := make([]bool, c.w*c.h)
 	for _, q := range heavyStrokes(c, sk, ref) {
-		inArea[q[1]*c.w+q[0]] = true
 		area = append(area, [2]float64{float64(q[0]) - cx, float64(q[1]) - cy})
-	}
-	// lettering is an area too, whatever its weight: glyphs are filled
-	// outlines that grow with the symbol (a circled M at twice the size
-	// has letters twice as bold), while its lines keep the pen's width —
-	// a switch's S3 drawn at 1.7× its legend's size correlated at 0.71,
-	// its letters redrawn at the pen's width
-	for _, r := range cr.text {
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				if i := y*c.w + x; c.p[i] >= 0.5 && !inArea[i] {
-					inArea[i] = true
-					area = append(area, [2]float64{float64(x) - cx, float64(y) - cy})
-				}
-			}
-		}
 	}
 	p.hideable = float64(len(sk)) >= minHideable*math.Hypot(bw, bh)
 	sk = append(sk, fill...)
@@ -500,8 +483,6 @@ type crop struct {
 	edge   [4]bool
 	sw     float64
 	reason string
-	// text are the template's TextBoxes in c's pixels, grown by a pixel
-	text []image.Rectangle
 }
 
 func cropTemplate(t Template, opt Options) crop {
@@ -523,15 +504,7 @@ func cropTemplate(t Template, opt Options) crop {
 			c.p[(y-y0+1)*c.w+x-x0+1] = cov.p[y*cov.w+x]
 		}
 	}
-	var text []image.Rectangle
-	ox, oy := float64(t.Image.Bounds().Min.X+x0-1), float64(t.Image.Bounds().Min.Y+y0-1)
-	for _, b := range t.TextBoxes {
-		r := image.Rect(int(math.Floor(b.XMin-ox))-1, int(math.Floor(b.YMin-oy))-1, int(math.Ceil(b.XMax-ox))+1, int(math.Ceil(b.YMax-oy))+1)
-		if r = r.Intersect(image.Rect(0, 0, c.w, c.h)); !r.Empty() {
-			text = append(text, r)
-		}
-	}
-	return crop{c: c, edge: [4]bool{x0 == 0, y0 == 0, x1 == cov.w-1, y1 == cov.h-1}, sw: templateStrokeWidth(c), text: text}
+	return crop{c: c, edge: [4]bool{x0 == 0, y0 == 0, x1 == cov.w-1, y1 == cov.h-1}, sw: templateStrokeWidth(c)}
 }
 
 // inkBox is the box of m's pixels above thr, corners included (x1 < 0:

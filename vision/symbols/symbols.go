@@ -33,10 +33,6 @@ type Template struct {
 	// drawn alike are told apart by it where the drawing's words are
 	// known (Options.Letters; see letters.go).
 	Text string
-	// TextBoxes are the boxes of those words, in Image's pixels: their
-	// ink is lettering, which grows with the symbol while its lines keep
-	// the pen's width (see prepareCrop).
-	TextBoxes []geom.Box
 }
 
 // Detection is one found instance. Box is in the searched image's pixels.
