@@ -101,7 +101,7 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 			tmpls[i].NoText, tmpls[i].WordsKnown = true, true
 			continue
 		}
-		tmpls[i].Text = readText(in)
+		tmpls[i].Text, tmpls[i].TextBoxes = lettering(in, f.Bounds)
 		if !lb.read {
 			lb.read = true
 			if _, img, err := p.block(ctx, f.BlockID); err == nil {
@@ -125,16 +125,21 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 	return vetoBoxes(words, dx, dy), letters
 }
 
-// readText joins the words sure enough to be read (a PDF text layer's,
-// confident OCR's), in their order.
-func readText(words []text.Word) string {
+// lettering is what the words of a legend graphic whose box is g read —
+// those sure enough to be read (a PDF text layer's, confident OCR's), in
+// their order — and their boxes in the pixels of the graphic's stored image
+// (the graphic cut to its ink with CropMargin of paper around it: its box's
+// corner at (CropMargin, CropMargin)).
+func lettering(words []text.Word, g geom.Box) (string, []geom.Box) {
 	var parts []string
+	var boxes []geom.Box
 	for _, w := range words {
 		if w.Conf >= wordConf {
 			parts = append(parts, w.Text)
+			boxes = append(boxes, w.Box.Translate(CropMargin-g.XMin, CropMargin-g.YMin))
 		}
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " "), boxes
 }
 
 // vetoBoxes are the boxes of the words that veto, moved by (dx, dy).

@@ -38,8 +38,11 @@ func TestLegendGraphicsWithLetters(t *testing.T) {
 		{Text: "DUPLEX", Box: geom.Box{XMin: 90, YMin: 10, XMax: 150, YMax: 26}, Conf: 1},
 		{Text: "RECEPTACLE", Box: geom.Box{XMin: 156, YMin: 10, XMax: 250, YMax: 26}, Conf: 1},
 	}
-	if in := graphicWords(geom.Box{XMin: 10, YMin: 5, XMax: 50, YMax: 30}, words); len(in) != 1 || readText(in) != "GFI" { // "GFI" mostly inside
-		t.Errorf("a graphic with GFI in it reads %q", readText(in))
+	g := geom.Box{XMin: 10, YMin: 5, XMax: 50, YMax: 30}
+	if in := graphicWords(g, words); len(in) != 1 { // "GFI" mostly inside
+		t.Errorf("a graphic with GFI in it holds %v", in)
+	} else if s, boxes := lettering(in, g); s != "GFI" || len(boxes) != 1 || boxes[0] != (geom.Box{XMin: 22, YMin: 9, XMax: 44, YMax: 21}) {
+		t.Errorf("a graphic with GFI in it reads %q at %v in its stored image", s, boxes)
 	}
 	if in := graphicWords(geom.Box{XMin: 10, YMin: 5, XMax: 84, YMax: 30}, words[1:]); len(in) != 0 {
 		t.Error("a graphic with its description beside it has text")

@@ -412,8 +412,25 @@ func prepareCrop(i int, cr crop, pen float64) (*prepared, string) {
 	}
 	p := &prepared{idx: i, bw: bw, bh: bh, sw: sw, tips: lineEnds(c, sk, fill, cut, sw, ref, cx, cy)}
 	var area [][2]float64
+	inArea := make([]bool, c.w*c.h)
 	for _, q := range heavyStrokes(c, sk, ref) {
+		inArea[q[1]*c.w+q[0]] = true
 		area = append(area, [2]float64{float64(q[0]) - cx, float64(q[1]) - cy})
+	}
+	// lettering is an area too, whatever its weight: glyphs are filled
+	// outlines that grow with the symbol (a circled M at twice the size
+	// has letters twice as bold), while its lines keep the pen's width —
+	// a switch's S3 drawn at 1.7× its legend's size correlated at 0.71,
+	// its letters redrawn at the pen's width
+	for _, r := range cr.text {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if i := y*c.w + x; c.p[i] >= 0.5 && !inArea[i] {
+					inArea[i] = true
+					area = append(area, [2]float64{float64(x) - cx, float64(y) - cy})
+				}
+			}
+		}
 	}
 	p.hideable = float64(len(sk)) >= minHideable*math.Hypot(bw, bh)
 	sk = append(sk, fill...)
@@ -483,6 +500,8 @@ type crop struct {
 	edge   [4]bool
 	sw     float64
 	reason string
+	// text are the template's TextBoxes in c's pixels, grown by a pixel
+	text []image.Rectangle
 }
 
 func cropTemplate(t Template, opt Options) crop {
@@ -504,7 +523,61 @@ func cropTemplate(t Template, opt Options) crop {
 			c.p[(y-y0+1)*c.w+x-x0+1] = cov.p[y*cov.w+x]
 		}
 	}
-	return crop{c: c, edge: [4]bool{x0 == 0, y0 == 0, x1 == cov.w-1, y1 == cov.h-1}, sw: templateStrokeWidth(c)}
+	var text []image.Rectangle
+	ox, oy := float64(t.Image.Bounds().Min.X+x0-1), float64(t.Image.Bounds().Min.Y+y0-1)
+	for _, b := range t.TextBoxes {
+		r := image.Rect(int(math.Floor(b.XMin-ox))-1, int(math.Floor(b.YMin-oy))-1, int(math.Ceil(b.XMax-ox))+1, int(math.Ceil(b.YMax-oy))+1)
+		if r = r.Intersect(image.Rect(0, 0, c.w, c.h)); !r.Empty() {
+			text = append(text, r)
+		}
+	}
+	return crop{c: c, edge: [4]bool{x0 == 0, y0 == 0, x1 == cov.w-1, y1 == cov.h-1}, sw: templateStrokeWidth(c), text: enclosed(c, text)}
+}
+
+// enclosed keeps the word boxes that the symbol's other ink surrounds: ink
+// outside every word box to the left and to the right of the box's rows
+// and above and below its columns (the S3 in a switch's box, the J in a
+// junction box's circle). That is lettering, which grows with the symbol;
+// words set beside a symbol's lines (CPT and VCT at the ends of a floor
+// finish transition's shafts, GFI beside a receptacle) are labels, whose
+// weight does not tell the symbol's size.
+func enclosed(c *fimg, text []image.Rectangle) []image.Rectangle {
+	if len(text) == 0 {
+		return nil
+	}
+	other := func(x, y int) bool {
+		if c.p[y*c.w+x] < 0.5 {
+			return false
+		}
+		for _, r := range text {
+			if (image.Point{x, y}).In(r) {
+				return false
+			}
+		}
+		return true
+	}
+	var out []image.Rectangle
+	for _, r := range text {
+		var left, right, above, below bool
+		for y := r.Min.Y; y < r.Max.Y && !(left && right); y++ {
+			for x := 0; x < c.w && !(left && right); x++ {
+				if (x < r.Min.X || x >= r.Max.X) && other(x, y) {
+					left, right = left || x < r.Min.X, right || x >= r.Max.X
+				}
+			}
+		}
+		for x := r.Min.X; x < r.Max.X && !(above && below); x++ {
+			for y := 0; y < c.h && !(above && below); y++ {
+				if (y < r.Min.Y || y >= r.Max.Y) && other(x, y) {
+					above, below = above || y < r.Min.Y, below || y >= r.Max.Y
+				}
+			}
+		}
+		if left && right && above && below {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // inkBox is the box of m's pixels above thr, corners included (x1 < 0:

@@ -33,6 +33,11 @@ type Template struct {
 	// drawn alike are told apart by it where the drawing's words are
 	// known (Options.Letters; see letters.go).
 	Text string
+	// TextBoxes are the boxes of those words, in Image's pixels: the ink
+	// of those the symbol's lines surround is lettering, which grows with
+	// the symbol while its lines keep the pen's width (see prepareCrop and
+	// enclosed).
+	TextBoxes []geom.Box
 }
 
 // Detection is one found instance. Box is in the searched image's pixels.

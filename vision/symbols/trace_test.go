@@ -106,8 +106,9 @@ func TestTraceSynth(t *testing.T) {
 		page, st, pdf := synthSheet(t, seed)
 		tmpls := legendTemplates(page, st)
 		// the words rules as the parse applies them (jobs/parsewords.go):
-		// the text layer's words of two letters or digits or more, and
-		// which legend graphics hold none
+		// the text layer's words of two letters or digits or more, which
+		// legend graphics hold none, and what the others' words read and
+		// where they are
 		tp, err := text.PDFPage(context.Background(), pdf, 1, 300.0/72)
 		if err != nil {
 			t.Fatal(err)
@@ -128,11 +129,15 @@ func TestTraceSynth(t *testing.T) {
 			g := tmpls[i].Image.Bounds()
 			gb := geom.Box{XMin: float64(g.Min.X), YMin: float64(g.Min.Y), XMax: float64(g.Max.X), YMax: float64(g.Max.Y)}
 			tmpls[i].NoText, tmpls[i].WordsKnown = true, true
+			var read []string
 			for _, w := range tp.Words {
 				if a := w.Box.Area(); a > 0 && gb.Intersect(w.Box).Area() >= 0.5*a {
 					tmpls[i].NoText = false
+					read = append(read, w.Text)
+					tmpls[i].TextBoxes = append(tmpls[i].TextBoxes, w.Box) // the template's pixels are the page's
 				}
 			}
+			tmpls[i].Text = strings.Join(read, " ")
 			if !tmpls[i].NoText {
 				tmpls[i].WordInk = WordInk(tmpls[i].Image, words)
 			}
@@ -157,6 +162,9 @@ func TestTraceSynth(t *testing.T) {
 			var opt Options
 			for _, w := range words {
 				opt.Words = append(opt.Words, w.Translate(-float64(o.X), -float64(o.Y)))
+			}
+			for _, w := range tp.Words {
+				opt.Letters = append(opt.Letters, Word{Box: w.Box.Translate(-float64(o.X), -float64(o.Y)), Text: w.Text})
 			}
 			res, err := Match(context.Background(), view, tmpls, opt)
 			traceRefine = nil
