@@ -65,21 +65,12 @@ func newLetterIndex(words []Word, tmpls []string, dx, dy float64) *letterIndex {
 // inside reads the words lying mostly (by wordInsideShare of their area)
 // inside b, as one letterKey.
 func (li *letterIndex) inside(b geom.Box) string {
-	x0, y0, x1, y1 := textCells(b)
-	var seen []int
 	var sb strings.Builder
-	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1; x++ {
-			for _, i := range li.ix.cells[[2]int{x, y}] {
-				w := li.ix.words[i]
-				if slices.Contains(seen, i) || b.Intersect(w).Area() < wordInsideShare*w.Area() {
-					continue
-				}
-				seen = append(seen, i)
-				sb.WriteString(li.keys[i])
-			}
+	li.ix.overlapping(b, func(i int, o geom.Box) {
+		if o.Area() >= wordInsideShare*li.ix.words[i].Area() {
+			sb.WriteString(li.keys[i])
 		}
-	}
+	})
 	return letterKey(sb.String())
 }
 

@@ -108,23 +108,28 @@ func (ix *textIndex) cover(b geom.Box) float64 {
 	if ix == nil || a <= 0 {
 		return 0
 	}
-	x0, y0, x1, y1 := textCells(b)
 	in := 0.0
+	ix.overlapping(b, func(_ int, o geom.Box) { in += o.Area() })
+	return min(in/a, 1)
+}
+
+// overlapping calls f once for each word that overlaps b, with the word's
+// index and its overlap with b (a word in several cells is visited in the
+// one that holds the corner of its overlap).
+func (ix *textIndex) overlapping(b geom.Box, f func(i int, o geom.Box)) {
+	x0, y0, x1, y1 := textCells(b)
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			for _, i := range ix.cells[[2]int{x, y}] {
-				// a word in several cells counts in the one that holds
-				// the corner of its overlap with b
 				o := b.Intersect(ix.words[i])
-				if a := o.Area(); a > 0 {
+				if o.Area() > 0 {
 					if cx, cy, _, _ := textCells(o); cx == x && cy == y {
-						in += a
+						f(i, o)
 					}
 				}
 			}
 		}
 	}
-	return min(in/a, 1)
 }
 
 // onText tells whether a candidate of a textless symbol centred at (x, y)
