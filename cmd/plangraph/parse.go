@@ -35,6 +35,7 @@ func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	csvOut := fs.String("csv", "", "write one row per symbol searched for (label, description, legend_feature_id, instance_count) to this CSV file")
 	dpi := fs.Int("dpi", 300, "render DPI (72 to 600)")
 	keep := fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: plangraph parse [flags] FILE\n\nFinds the legend symbols of a PDF, PNG, JPEG or TIFF drawing set and counts their instances.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -53,6 +54,11 @@ func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	stop, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	l, err := openLocal(ctx, *keep, *dpi, stderr)
 	if err != nil {
 		return err
