@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,6 +31,7 @@ import (
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
 	"github.com/plangraph/plangraph/vision/text"
+	"github.com/plangraph/plangraph/vision/vector"
 )
 
 // Job types of the per-page and per-sheet stages of ingestion.
@@ -269,12 +271,24 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 		<-textc
 		return nil, asFailure(err)
 	}
+	// a PDF page's marks as geometry, for the symbol search (nil for scans)
+	vec, _, err := render.Vectors(ctx, doc, p.Page-1)
+	if err != nil {
+		<-textc
+		return nil, asFailure(err)
+	}
 	// the page's images do not depend on its text: store them while the
 	// text layer is still being read
 	org, _ := tenant.Org(ctx)
 	key := SheetKey(org, d.ID, p.Page)
 	storec := make(chan error, 1)
-	go func() { storec <- in.storeImages(ctx, key, img) }()
+	go func() {
+		err := in.storeImages(ctx, key, img)
+		if err == nil && vec != nil {
+			err = in.storeVectors(ctx, key, vec)
+		}
+		storec <- err
+	}()
 	tr := <-textc
 	words, textSource, err := tr.words, "pdf", tr.err
 	if err == nil && ocr.Needed(words, w, h) {
@@ -317,6 +331,15 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 		}
 	}
 	return nil, ErrWaitChildren
+}
+
+// storeVectors keeps a page's geometry (KEY-vectors.bin, see VectorsKey).
+func (in *Ingest) storeVectors(ctx context.Context, key string, vec *vector.Page) error {
+	var b bytes.Buffer
+	if err := vec.Encode(&b); err != nil {
+		return err
+	}
+	return in.Blobs.WriteAll(ctx, VectorsKey(key), b.Bytes(), &blob.WriterOptions{ContentType: "application/octet-stream"})
 }
 
 // BlockResult is one block a block_preprocess job found.

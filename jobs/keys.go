@@ -8,7 +8,8 @@ func SheetURI(id string) string { return "/v1/sheets/" + id + "/image" }
 // SheetKey is the blob key prefix of a drawing page's images: KEY.png,
 // KEY-thumb.png, KEY.dzi with its tiles in the pack TilePack(KEY) (sheets
 // ingested before packs have them as KEY_files/{level}/{col}_{row}.png),
-// KEY-words.json.
+// KEY-words.json and, for a PDF page, its marks as geometry
+// (VectorsKey(KEY)).
 func SheetKey(orgID, drawingID string, page int) string {
 	return fmt.Sprintf("%s%d", DrawingKeyPrefix(orgID, drawingID), page)
 }
@@ -18,6 +19,10 @@ func SheetKey(orgID, drawingID string, page int) string {
 func DrawingKeyPrefix(orgID, drawingID string) string {
 	return "sheets/" + orgID + "/" + drawingID + "/"
 }
+
+// VectorsKey is the blob key of a PDF page's marks (vision/vector's stored
+// form), in the pixels of its image; sheet is SheetKey's.
+func VectorsKey(sheet string) string { return sheet + "-vectors.bin" }
 
 // BlockURI is where a block's image is served (relative to the API).
 func BlockURI(id string) string { return "/v1/blocks/" + id + "/image" }

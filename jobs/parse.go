@@ -174,6 +174,8 @@ type matchInput struct {
 	ParseJobID       string   `json:"parse_job_id"`
 	LegendFeatureIDs []string `json:"legend_feature_ids"`
 	Count            bool     `json:"count,omitempty"`
+	// Sources are the sheet regions of supplied exemplars, by feature id
+	Sources map[string]ExemplarSource `json:"sources,omitempty"`
 }
 
 // Parse runs parse jobs.
@@ -640,6 +642,15 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 	if err != nil {
 		return nil, nil, err
 	}
+	var sources map[string]ExemplarSource
+	for _, s := range in.Supplied {
+		if s.Source != nil {
+			if sources == nil {
+				sources = map[string]ExemplarSource{}
+			}
+			sources[s.FeatureID] = *s.Source
+		}
+	}
 	if len(views) == 0 {
 		warns = append(warns, ParseWarning{Code: WarnNoViewBlocks, Message: "the target has no view block (plan, elevation, section, detail or diagram) to search"})
 	}
@@ -662,7 +673,7 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 		if len(fids) == 0 {
 			continue
 		}
-		plan.blocks = append(plan.blocks, matchInput{BlockID: v.ID, ParseJobID: j.ID, LegendFeatureIDs: fids, Count: in.Count})
+		plan.blocks = append(plan.blocks, matchInput{BlockID: v.ID, ParseJobID: j.ID, LegendFeatureIDs: fids, Count: in.Count, Sources: sources})
 	}
 	return plan, warns, nil
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/plangraph/plangraph/vision/legend"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
+	"github.com/plangraph/plangraph/vision/vecsym"
 )
 
 // recovered turns a panic of a vision step into a permanent failure (a
@@ -190,15 +191,17 @@ func (p *Parse) storeLegend(ctx context.Context, j *ent.Job, b *ent.Block, entri
 }
 
 // match searches one view block for the legend entries of its input and
-// stores what it finds as symbol-instance features.
+// stores what it finds as symbol-instance features. A block and symbol that
+// the sheet's PDF drew as geometry are matched as geometry; the others (a
+// scan, an image supplied with the request) as pixels.
 func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	var in matchInput
 	if err := json.Unmarshal(j.Input, &in); err != nil || in.BlockID == "" {
 		return nil, Fail("BAD_INPUT", "match job %s has no block", j.ID)
 	}
-	b, img, err := p.block(ctx, in.BlockID)
+	b, err := p.R.DB.Block.Get(ctx, in.BlockID)
 	if err != nil {
-		return nil, err
+		return nil, notFoundFail(err, "block "+in.BlockID)
 	}
 	dpi := 300
 	if s, err := p.R.DB.Sheet.Get(ctx, b.SheetID); err == nil && s.Dpi > 0 {
@@ -214,17 +217,35 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	}
 	org, _ := tenant.Org(ctx)
 	res := BlockMatchResult{BlockID: b.ID, Symbols: []ParseSymbol{}}
-	bw, bh := img.Rect.Dx(), img.Rect.Dy()
+	br := blockRect(b.Bounds)
+	bw, bh := int(br.X1-br.X0), int(br.Y1-br.Y0)
 	minPx := int(math.Ceil(float64(MinSymbolPixels300) * float64(dpi) / 300))
-	var tmpls []symbols.Template
-	var tmplFeat []*ent.Feature
 	skip := func(f *ent.Feature, why string) {
 		res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSymbolSkipped, FeatureID: f.ID, Label: f.Label, Message: why})
 	}
-	blank := Ink(img) == 0
+	vp := &vecPages{p: p}
+	drawing, err := vp.drawing(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	// the block's image, read only when some symbol is searched as pixels
+	var img *image.Gray
+	blank := false
+	if drawing != nil {
+		segs, glyphs := drawing.Marks()
+		blank = segs+glyphs == 0
+	} else {
+		if _, img, err = p.block(ctx, b.ID); err != nil {
+			return nil, err
+		}
+		blank = Ink(img) == 0
+	}
 	if blank {
 		res.Warnings = append(res.Warnings, ParseWarning{Code: WarnBlockBlank, BlockID: b.ID, Message: "the block has nothing drawn"})
 	}
+	var tmpls []symbols.Template  // searched as pixels
+	var vtmpls []*vecsym.Template // searched as geometry
+	var tmplFeat, vtmplFeat []*ent.Feature
 	for _, id := range in.LegendFeatureIDs {
 		f := byID[id]
 		if f == nil || !f.HasGraphic || blank {
@@ -244,17 +265,53 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		switch {
 		case !drawn:
 			skip(f, "the symbol image is blank")
+			continue
 		case w < minPx || h < minPx:
 			skip(f, fmt.Sprintf("the symbol is %d×%d px, under the %d px minimum (10 px at 300 DPI)", w, h, minPx))
+			continue
 		case float64(w)*0.5 > float64(bw) || float64(h)*0.5 > float64(bh):
 			skip(f, fmt.Sprintf("the symbol (%d×%d px) is larger than the block (%d×%d px) even at half size", w, h, bw, bh))
-		default:
-			tmpls = append(tmpls, symbols.Template{Label: f.Label, Image: ex})
-			tmplFeat = append(tmplFeat, f)
+			continue
 		}
+		if drawing != nil {
+			var src *ExemplarSource
+			if s, ok := in.Sources[f.ID]; ok {
+				src = &s
+			}
+			vt, err := vp.template(ctx, f, src)
+			if err != nil {
+				return nil, err
+			}
+			if vt != nil {
+				vtmpls = append(vtmpls, vt)
+				vtmplFeat = append(vtmplFeat, f)
+				continue
+			}
+		}
+		tmpls = append(tmpls, symbols.Template{Label: f.Label, Image: ex})
+		tmplFeat = append(tmplFeat, f)
 	}
 	var dets []symbols.Detection
+	if len(vtmpls) > 0 {
+		var vd []symbols.Detection
+		func() {
+			defer p.recovered(j, "MATCH_FAILED", &err)
+			vd, err = vecsym.Match(ctx, drawing, vtmpls, vecsym.Options{Progress: p.reporter(ctx, j)})
+		}()
+		if err != nil {
+			return nil, matchFailure(ctx, err)
+		}
+		for _, d := range vd {
+			d.Template += len(tmplFeat) // after the pixel-searched ones
+			dets = append(dets, d)
+		}
+	}
 	if len(tmpls) > 0 {
+		if img == nil {
+			if _, img, err = p.block(ctx, b.ID); err != nil {
+				return nil, err
+			}
+		}
 		var mres symbols.Result
 		// the block is searched as if in place on its sheet: padded with
 		// paper so that its origin sits on the sheet's grid of MatchGrid
@@ -267,31 +324,32 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 			mres, err = p.Match(ctx, padded, tmpls, symbols.Options{Progress: p.reporter(ctx, j), Words: words, Letters: letters})
 		}()
 		padded = nil
+		if err != nil {
+			return nil, matchFailure(ctx, err)
+		}
 		for i := range mres.Detections {
 			mres.Detections[i].Box = mres.Detections[i].Box.Translate(-float64(dx), -float64(dy))
-		}
-		if err != nil {
-			var f *Failure
-			if ctx.Err() != nil || errors.As(err, &f) {
-				return nil, err
-			}
-			return nil, Fail("MATCH_FAILED", "symbol matching failed: %v", err)
 		}
 		for _, s := range mres.Skipped {
 			if s.Template >= 0 && s.Template < len(tmplFeat) {
 				skip(tmplFeat[s.Template], s.Reason)
 			}
 		}
-		dets = mres.Detections
+		dets = append(dets, mres.Detections...)
 	}
 	img = nil
+	tmplFeat = append(tmplFeat, vtmplFeat...)
 	insts, err := p.storeInstances(ctx, j, b, in.LegendFeatureIDs, tmplFeat, dets, float64(bw), float64(bh))
 	if err != nil {
 		return nil, err
 	}
+	searched := map[string]*ent.Feature{}
 	for _, f := range tmplFeat {
-		list := insts[f.ID]
-		if len(list) == 0 {
+		searched[f.ID] = f
+	}
+	for _, id := range in.LegendFeatureIDs { // in legend order
+		f, list := searched[id], insts[id]
+		if f == nil || len(list) == 0 {
 			continue
 		}
 		s := ParseSymbol{Label: f.Label, Description: f.Description, LegendFeatureID: f.ID, InstanceCount: len(list)}
@@ -303,6 +361,15 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	}
 	res.Summary.TotalSymbolsSearched = len(res.Symbols)
 	return res, nil
+}
+
+// matchFailure is the error a failed search ends its job with.
+func matchFailure(ctx context.Context, err error) error {
+	var f *Failure
+	if ctx.Err() != nil || errors.As(err, &f) {
+		return err
+	}
+	return Fail("MATCH_FAILED", "symbol matching failed: %v", err)
 }
 
 func instanceKey(blockID, legendID string, b geom.Box) string {

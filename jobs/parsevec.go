@@ -1,0 +1,137 @@
+package jobs
+
+// The symbol search on a PDF's geometry: a view block and a legend graphic
+// that the sheet's PDF drew as paths and text (stored at ingestion,
+// VectorsKey) are matched as geometry (vision/vecsym) instead of pixels.
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"gocloud.dev/gcerrors"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/vision/vecsym"
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// maxImageShare: a region whose images cover more than this share of it is
+// searched as pixels (a scan placed in a PDF, a symbol pasted as a picture).
+const maxImageShare = 0.02
+
+// vecPages reads sheets' geometry once per match job.
+type vecPages struct {
+	p     *Parse
+	pages map[string]*vector.Page // by sheet id; nil when the sheet has none
+}
+
+// sheet returns the geometry of a sheet, nil when it has none (a scan, a
+// raster upload, a drawing ingested before geometry was kept).
+func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, error) {
+	if pg, ok := v.pages[sheetID]; ok {
+		return pg, nil
+	}
+	if v.pages == nil {
+		v.pages = map[string]*vector.Page{}
+	}
+	s, err := v.p.R.DB.Sheet.Get(ctx, sheetID)
+	if err != nil {
+		if ent.IsNotFound(err) {
+			v.pages[sheetID] = nil
+			return nil, nil
+		}
+		return nil, err
+	}
+	org, _ := tenant.Org(ctx)
+	data, err := v.p.Blobs.ReadAll(ctx, VectorsKey(SheetKey(org, s.DrawingID, s.PageNumber)))
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		v.pages[sheetID] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pg, err := vector.Decode(data)
+	if err != nil {
+		// a damaged blob: the pixels are still there
+		v.p.log().Warn("sheet geometry unreadable; searching its pixels", "sheet", sheetID, "err", err)
+		pg = nil
+	}
+	if pg != nil && pg.Truncated {
+		pg = nil // more marks than were kept: the geometry is incomplete
+	}
+	v.pages[sheetID] = pg
+	return pg, nil
+}
+
+// blockRect is a block's image on its sheet: block images start at the
+// whole pixel at or before the block's corner.
+func blockRect(b geom.Box) vector.Rect {
+	return vector.Rect{X0: float32(math.Floor(b.XMin)), Y0: float32(math.Floor(b.YMin)),
+		X1: float32(math.Ceil(b.XMax)), Y1: float32(math.Ceil(b.YMax))}
+}
+
+func boxRect(b geom.Box) vector.Rect {
+	return vector.Rect{X0: float32(b.XMin), Y0: float32(b.YMin), X1: float32(b.XMax), Y1: float32(b.YMax)}
+}
+
+// drawnAsGeometry reports whether r of pg is made of paths and text rather
+// than pictures.
+func drawnAsGeometry(pg *vector.Page, r vector.Rect) bool {
+	area := float64(r.X1-r.X0) * float64(r.Y1-r.Y0)
+	return area > 0 && pg.ImageArea(r) <= maxImageShare*area
+}
+
+// drawing is a view block's geometry, or nil when it must be searched as
+// pixels.
+func (v *vecPages) drawing(ctx context.Context, b *ent.Block) (*vecsym.Drawing, error) {
+	pg, err := v.sheet(ctx, b.SheetID)
+	if err != nil || pg == nil {
+		return nil, err
+	}
+	r := blockRect(b.Bounds)
+	if !drawnAsGeometry(pg, r) {
+		return nil, nil
+	}
+	return vecsym.NewDrawing(pg, r), nil
+}
+
+// template is a symbol's geometry — a legend entry's graphic on its legend
+// block, or an exemplar's region of a sheet — or nil when it has none (an
+// image supplied with the request, a graphic pasted as a picture).
+func (v *vecPages) template(ctx context.Context, f *ent.Feature, src *ExemplarSource) (*vecsym.Template, error) {
+	var sheetID string
+	var r vector.Rect
+	switch {
+	case f.BlockID != "" && f.Bounds.Valid():
+		lb, err := v.p.R.DB.Block.Get(ctx, f.BlockID)
+		if ent.IsNotFound(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		o := blockRect(lb.Bounds)
+		sheetID = lb.SheetID
+		r = boxRect(f.Bounds.Translate(float64(o.X0), float64(o.Y0)))
+	case src != nil:
+		sheetID, r = src.SheetID, boxRect(src.Bounds)
+	default:
+		return nil, nil
+	}
+	pg, err := v.sheet(ctx, sheetID)
+	if err != nil || pg == nil {
+		return nil, err
+	}
+	if !drawnAsGeometry(pg, r.Grow(2)) {
+		return nil, nil
+	}
+	t, err := vecsym.NewTemplate(f.Label, pg, r)
+	if errors.Is(err, vecsym.ErrNoGeometry) {
+		return nil, nil
+	}
+	return t, err
+}

@@ -1,0 +1,527 @@
+package vecsym
+
+import (
+	"context"
+	"math"
+	"math/cmplx"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// Drawing is a view block's geometry, indexed for the search.
+type Drawing struct {
+	m       *marks
+	ix      *segIndex
+	gix     *glyphIndex
+	lines   []int32 // straight segments (not pieces of curves), shortest first
+	arcs    []int32 // arcs that are not whole circles
+	circles []int32 // whole circles
+}
+
+// NewDrawing reads the marks of pg inside r (a block's bounds on its
+// sheet); results are in r's pixels (r's corner is the origin).
+func NewDrawing(pg *vector.Page, r vector.Rect) *Drawing {
+	return newDrawing(readMarks(pg, r, clipToRegion))
+}
+
+func newDrawing(m *marks) *Drawing {
+	d := &Drawing{m: m}
+	d.ix = newSegIndex(m.segs, 8)
+	d.gix = newGlyphIndex(m.glyphs, 32)
+	for i, s := range m.segs {
+		if !s.curve {
+			d.lines = append(d.lines, int32(i))
+		}
+	}
+	sort.Slice(d.lines, func(i, j int) bool { return m.segs[d.lines[i]].length < m.segs[d.lines[j]].length })
+	for i, a := range m.arcs {
+		if a.full {
+			d.circles = append(d.circles, int32(i))
+		} else {
+			d.arcs = append(d.arcs, int32(i))
+		}
+	}
+	return d
+}
+
+// Marks says how much the drawing holds: its segments and glyphs.
+func (d *Drawing) Marks() (segments, glyphs int) { return len(d.m.segs), len(d.m.glyphs) }
+
+// Options tune a search; zero values take the defaults.
+type Options struct {
+	MinScale, MaxScale float64 // default 0.5 and 2
+	MinConfidence      float64 // default 0.5
+	Progress           func(done float64)
+	// Trace, when set, is called with every pose verified (before
+	// suppression), for calibration
+	Trace func(Candidate)
+}
+
+// Candidate is a verified pose of a template.
+type Candidate struct {
+	Template int
+	Box      geom.Box
+	Scale    float64
+	Angle    float64
+	Mirrored bool
+	// Covered is the share of the template's marks found in the drawing;
+	// Explained the share of the drawing's marks inside the posed box that
+	// the template's account for
+	Covered, Explained float64
+	Confidence         float64
+	support            float64
+}
+
+// Match finds the templates' instances on d. Detections are in d's pixels.
+func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbols.Detection, error) {
+	if o.MinScale <= 0 {
+		o.MinScale = 0.5
+	}
+	if o.MaxScale <= 0 {
+		o.MaxScale = 2
+	}
+	if o.MinConfidence <= 0 {
+		o.MinConfidence = 0.5
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(len(ts), 1))
+	per := make([][]Candidate, len(ts))
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	var traceMu sync.Mutex
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &scorer{d: d, seen: make([]uint32, len(d.m.segs)), o: o}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ts) || ctx.Err() != nil {
+					return
+				}
+				per[i] = sc.search(ctx, i, ts[i])
+				if o.Trace != nil {
+					traceMu.Lock()
+					for _, c := range per[i] {
+						o.Trace(c)
+					}
+					traceMu.Unlock()
+				}
+				if o.Progress != nil {
+					o.Progress(float64(done.Add(1)) / float64(len(ts)))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var all []Candidate
+	for _, cs := range per {
+		for _, c := range cs {
+			if c.Confidence >= o.MinConfidence {
+				all = append(all, c)
+			}
+		}
+	}
+	kept := suppress(all)
+	out := make([]symbols.Detection, len(kept))
+	for i, c := range kept {
+		out[i] = symbols.Detection{Template: c.Template, Label: ts[c.Template].Label, Box: c.Box, Angle: c.Angle,
+			Scale: c.Scale, Confidence: c.Confidence, Mirrored: c.Mirrored}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Box.YMin != out[j].Box.YMin {
+			return out[i].Box.YMin < out[j].Box.YMin
+		}
+		return out[i].Box.XMin < out[j].Box.XMin
+	})
+	return out, nil
+}
+
+// suppress resolves overlapping detections: of two whose boxes overlap
+// (IoU ≥ 0.3, or 70 % of the smaller inside the larger; for two of one
+// symbol 0.15 and half), the one that
+// accounts for more of the drawing — the drawing's marks it explains less
+// its own marks the drawing lacks, weighed by √confidence — is kept.
+func suppress(cs []Candidate) []Candidate {
+	rank := func(c Candidate) float64 { return c.support * math.Sqrt(c.Confidence) }
+	sort.SliceStable(cs, func(i, j int) bool { return rank(cs[i]) > rank(cs[j]) })
+	var kept []Candidate
+	for _, c := range cs {
+		ok := true
+		for _, k := range kept {
+			in := c.Box.Intersect(k.Box).Area()
+			if in == 0 {
+				continue
+			}
+			small := min(c.Box.Area(), k.Box.Area())
+			iou := c.Box.IoU(k.Box)
+			if iou >= 0.3 || in >= 0.7*small || c.Template == k.Template && (iou >= 0.15 || in >= 0.5*small) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// scorer searches one template at a time; each worker has its own.
+type scorer struct {
+	d     *Drawing
+	o     Options
+	seen  []uint32
+	stamp uint32
+}
+
+const (
+	lineAngTol  = 12 * math.Pi / 180
+	curveAngTol = 35 * math.Pi / 180
+	// a pose is verified when its quick test misses at most this many probes
+	probeMisses = 2
+	// poses covering less of the template than this are not kept
+	minCovered = 0.7
+)
+
+// search finds every pose of t on the drawing.
+func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
+	found := newCandSet(t.size)
+	try := func(P pose) {
+		k := P.scale()
+		if k < sc.o.MinScale*0.97 || k > sc.o.MaxScale*1.03 {
+			return
+		}
+		if !sc.quick(t, P) {
+			return
+		}
+		if c, ok := sc.verify(ti, t, P); ok {
+			found.add(c, P.apply(t.centre), k)
+		}
+	}
+	d := sc.d
+	lo, hi := sc.o.MinScale*0.97, sc.o.MaxScale*1.03
+	for n, ai := range t.lineAnchors {
+		if n > 0 && ctx.Err() != nil {
+			break
+		}
+		A := t.m.segs[ai]
+		i0 := sort.Search(len(d.lines), func(i int) bool { return d.m.segs[d.lines[i]].length >= A.length*lo })
+		for _, di := range d.lines[i0:] {
+			D := &d.m.segs[di]
+			if D.length > A.length*hi {
+				break
+			}
+			if A.fill && !D.fill || A.stroke && !D.stroke {
+				continue
+			}
+			for _, mirror := range [2]bool{false, true} {
+				if P, ok := poseFrom(A.a, A.b, D.a, D.b, mirror); ok {
+					try(P)
+				}
+				if P, ok := poseFrom(A.a, A.b, D.b, D.a, mirror); ok {
+					try(P)
+				}
+			}
+		}
+	}
+	for _, ai := range t.arcAnchors {
+		A := t.m.arcs[ai]
+		for _, di := range d.arcs {
+			D := &d.m.arcs[di]
+			k := D.r / A.r
+			if k < lo || k > hi || math.Abs(math.Abs(D.sweep)-math.Abs(A.sweep)) > 0.1*math.Abs(A.sweep)+0.05 {
+				continue
+			}
+			for _, mirror := range [2]bool{false, true} {
+				if P, ok := poseFrom(A.p0, A.p1, D.p0, D.p1, mirror); ok {
+					try(P)
+				}
+				if P, ok := poseFrom(A.p0, A.p1, D.p1, D.p0, mirror); ok {
+					try(P)
+				}
+			}
+		}
+	}
+	if t.glyphAnchor >= 0 {
+		G := t.m.glyphs[t.glyphAnchor]
+		for _, D := range d.m.glyphs {
+			if D.r != G.r {
+				continue
+			}
+			try(poseAt(G.c, D.c, D.size/G.size, D.ang-G.ang, false))
+		}
+	}
+	if t.circle >= 0 && len(t.lineAnchors) == 0 && len(t.arcAnchors) == 0 {
+		C := t.m.arcs[t.circle]
+		for _, di := range d.circles {
+			D := &d.m.arcs[di]
+			k := D.r / C.r
+			if k < lo || k > hi {
+				continue
+			}
+			sc.sweep(t, C.c, D.c, k, try)
+		}
+	}
+	return found.list()
+}
+
+// sweep tries every turn about a circle's centre (a symbol whose only
+// anchor is a circle: its turn is read from its other marks).
+func (sc *scorer) sweep(t *Template, c, q pt, k float64, try func(pose)) {
+	const steps = 120
+	for _, mirror := range [2]bool{false, true} {
+		best, bestHits := -1, -1
+		for i := 0; i < steps; i++ {
+			P := poseAt(c, q, k, 2*math.Pi*float64(i)/steps, mirror)
+			if h := sc.probeHits(t, P); h > bestHits {
+				best, bestHits = i, h
+			}
+		}
+		if bestHits < len(t.probes)-probeMisses {
+			continue
+		}
+		// refine the best turn
+		phi := 2 * math.Pi * float64(best) / steps
+		for _, d := range []float64{-1, -0.5, 0, 0.5, 1} {
+			try(poseAt(c, q, k, phi+d*2*math.Pi/steps, mirror))
+		}
+	}
+}
+
+func (sc *scorer) tol(t *Template, k float64) float64 { return 1 + 0.015*k*t.size }
+
+func (sc *scorer) sampleWant(P pose, s *sample) want {
+	a := cmplx.Phase(P.dir(cmplx.Rect(1, s.ang)))
+	if a < 0 {
+		a += math.Pi
+	}
+	tol := lineAngTol
+	if s.curve {
+		tol = curveAngTol
+	}
+	return want{ang: a, angTol: tol, fill: s.fill, stroke: s.stroke}
+}
+
+// probeHits counts the probes found at pose P.
+func (sc *scorer) probeHits(t *Template, P pose) int {
+	tol := sc.tol(t, P.scale())
+	n := 0
+	for _, i := range t.probes {
+		s := &t.pts[i]
+		if sc.d.ix.near(P.apply(s.p), tol, sc.sampleWant(P, s)) {
+			n++
+		}
+	}
+	return n
+}
+
+// quick tests P on the probes, stopping at the first misses too many.
+func (sc *scorer) quick(t *Template, P pose) bool {
+	tol := sc.tol(t, P.scale())
+	miss := 0
+	for _, i := range t.probes {
+		s := &t.pts[i]
+		if !sc.d.ix.near(P.apply(s.p), tol, sc.sampleWant(P, s)) {
+			miss++
+			if miss > probeMisses {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// verify scores pose P: the share of the template's marks found
+// (Covered), the share of the drawing's marks in the posed box that the
+// template accounts for (Explained), and from them a confidence.
+func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
+	k := P.scale()
+	tol := sc.tol(t, k)
+	d := sc.d
+	// covered
+	total := t.weight
+	hit := 0.0
+	budget := (1 - minCovered) * total
+	missed := 0.0
+	for i := range t.pts {
+		s := &t.pts[i]
+		if d.ix.near(P.apply(s.p), tol, sc.sampleWant(P, s)) {
+			hit += t.step
+		} else if missed += t.step; missed > budget {
+			return Candidate{}, false
+		}
+	}
+	for _, g := range t.m.glyphs {
+		w := glyphWeight * g.size
+		q := P.apply(g.c)
+		best := 0.0
+		d.gix.each(q, 0.35*k*g.size, func(j int32) {
+			D := &d.m.glyphs[j]
+			if r := D.size / (k * g.size); r < 0.75 || r > 1.33 {
+				return
+			}
+			if D.r == g.r {
+				best = 1
+			} else {
+				best = max(best, 0.5)
+			}
+		})
+		hit += best * w
+	}
+	covered := min(hit/total, 1)
+	if covered < minCovered {
+		return Candidate{}, false
+	}
+	// explained
+	box := t.posedBox(P)
+	x0, y0, x1, y1 := box.XMin-tol, box.YMin-tol, box.XMax+tol, box.YMax+tol
+	diag := k * t.size
+	sc.stamp++
+	if sc.stamp == 0 {
+		clear(sc.seen)
+		sc.stamp = 1
+	}
+	step := t.step * k
+	var tot, expl float64
+	r := vector.Rect{X0: float32(x0), Y0: float32(y0), X1: float32(x1), Y1: float32(y1)}
+	ttol := tol / k
+	d.ix.visit(x0, y0, x1, y1, sc.seen, sc.stamp, func(id int32) {
+		s := &d.m.segs[id]
+		if !s.curve && s.length > 1.2*diag && !r.Contains(toPoint(s.a)) && !r.Contains(toPoint(s.b)) {
+			return // a line passing through (a wall, a crossing line)
+		}
+		a, b, ok := clipSeg(s.a, s.b, r)
+		if !ok {
+			return
+		}
+		l := dist(a, b)
+		n := max(int(math.Ceil(l/step)), 1)
+		// the segment's direction in the template's frame
+		ta := cmplx.Phase(P.inverseDir(cmplx.Rect(1, s.ang)))
+		if ta < 0 {
+			ta += math.Pi
+		}
+		tolA := lineAngTol
+		if s.curve {
+			tolA = curveAngTol
+		}
+		w := want{ang: ta, angTol: tolA, fill: s.fill, stroke: s.stroke}
+		for j := 0; j < n; j++ {
+			q := a + (b-a)*complex((float64(j)+0.5)/float64(n), 0)
+			tot += l / float64(n)
+			if t.ix.near(P.inverse(q), ttol, w) {
+				expl += l / float64(n)
+			}
+		}
+	})
+	d.gix.each(complex((box.XMin+box.XMax)/2, (box.YMin+box.YMax)/2), diag/2, func(j int32) {
+		D := &d.m.glyphs[j]
+		if px(D.c) < box.XMin || px(D.c) > box.XMax || py(D.c) < box.YMin || py(D.c) > box.YMax {
+			return
+		}
+		w := glyphWeight * D.size
+		tot += w
+		best := 0.0
+		t.gix.each(P.inverse(D.c), 0.35*D.size/k, func(i int32) {
+			g := &t.m.glyphs[i]
+			if rr := D.size / (k * g.size); rr < 0.75 || rr > 1.33 {
+				return
+			}
+			if g.r == D.r {
+				best = 1
+			} else {
+				best = max(best, 0.5)
+			}
+		})
+		expl += best * w
+	})
+	explained := 1.0
+	if tot > 0 {
+		explained = expl / tot
+	}
+	c := Candidate{Template: ti, Box: box, Scale: k, Angle: P.angleDeg(), Mirrored: P.mirror,
+		Covered: covered, Explained: explained}
+	c.Confidence = confidence(covered, explained)
+	c.support = expl - (1-covered)*t.weight*k
+	return c, true
+}
+
+func toPoint(p pt) vector.Point { return vector.Point{X: float32(px(p)), Y: float32(py(p))} }
+
+// confidence maps the two shares to 0..1.
+func confidence(covered, explained float64) float64 {
+	z := 40*(covered-0.9) + 12*(explained-0.65)
+	return 1 / (1 + math.Exp(-z))
+}
+
+// posedBox is the box of the template's marks at pose P, its strokes'
+// width included.
+func (t *Template) posedBox(P pose) geom.Box {
+	b := geom.Box{XMin: math.Inf(1), YMin: math.Inf(1), XMax: math.Inf(-1), YMax: math.Inf(-1)}
+	add := func(p pt) {
+		q := P.apply(p)
+		b.XMin, b.YMin = min(b.XMin, px(q)), min(b.YMin, py(q))
+		b.XMax, b.YMax = max(b.XMax, px(q)), max(b.YMax, py(q))
+	}
+	for _, s := range t.m.segs {
+		add(s.a)
+		add(s.b)
+	}
+	for _, g := range t.m.glyphs {
+		add(g.c)
+	}
+	h := t.width / 2
+	return geom.Box{XMin: b.XMin - h, YMin: b.YMin - h, XMax: b.XMax + h, YMax: b.YMax + h}
+}
+
+// candSet keeps the best candidate per place: of two within a quarter of
+// the symbol's size of each other at about the same scale, the better.
+type candSet struct {
+	size  float64 // the template's
+	cell  float64
+	cells map[[2]int32][]int
+	cs    []Candidate
+	at    []pt
+}
+
+func newCandSet(size float64) *candSet {
+	return &candSet{size: size, cell: max(size/4, 1), cells: map[[2]int32][]int{}}
+}
+
+func better(a, b Candidate) bool {
+	return a.Covered+a.Explained > b.Covered+b.Explained
+}
+
+func (s *candSet) add(c Candidate, at pt, k float64) {
+	r := 0.25 * k * s.size // a quarter of the symbol at scale k
+	kx, ky := int32(math.Floor(px(at)/s.cell)), int32(math.Floor(py(at)/s.cell))
+	span := int32(math.Ceil(r / s.cell))
+	for y := ky - span; y <= ky+span; y++ {
+		for x := kx - span; x <= kx+span; x++ {
+			for _, i := range s.cells[[2]int32{x, y}] {
+				o := s.cs[i]
+				if dist(s.at[i], at) <= r && math.Abs(math.Log(o.Scale/c.Scale)) < 0.15 {
+					if better(c, o) {
+						s.cs[i] = c
+					}
+					return
+				}
+			}
+		}
+	}
+	s.cs = append(s.cs, c)
+	s.at = append(s.at, at)
+	key := [2]int32{kx, ky}
+	s.cells[key] = append(s.cells[key], len(s.cs)-1)
+}
+
+func (s *candSet) list() []Candidate { return s.cs }

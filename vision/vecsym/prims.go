@@ -1,0 +1,419 @@
+package vecsym
+
+import (
+	"math"
+	"math/cmplx"
+	"unicode"
+
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// seg is a straight piece of a mark: a line of a path, or a piece of a
+// flattened curve.
+type seg struct {
+	a, b   pt
+	ang    float64 // direction, mod π
+	length float64
+	fill   bool  // an edge of a filled area
+	stroke bool  // a stroked line
+	curve  bool  // a piece of a curve
+	path   int32 // the path it came from
+}
+
+// arc is a circular arc recognised among a path's curves.
+type arc struct {
+	c      pt
+	r      float64
+	a0     float64 // start angle, radians (atan2 in page pixels)
+	sweep  float64 // signed, radians
+	p0, p1 pt      // ends
+	full   bool    // a whole circle
+	fill   bool
+	stroke bool
+}
+
+// glyph is a character of text.
+type glyph struct {
+	r    rune // upper case
+	c    pt   // the middle of its em box at cap height
+	size float64
+	ang  float64 // baseline direction, radians (atan2 in page pixels)
+}
+
+// marks is the geometry of a region: its segments, arcs and glyphs, in the
+// region's pixels.
+type marks struct {
+	segs   []seg
+	arcs   []arc
+	glyphs []glyph
+	box    vector.Rect // of everything
+}
+
+// regionMode says how marks crossing the region's edge are taken.
+type regionMode int
+
+const (
+	// clipToRegion cuts marks at the region's edge (a view block).
+	clipToRegion regionMode = iota
+	// insideRegion keeps only paths wholly inside (a legend graphic: the
+	// legend's frame and table lines cross its box, the symbol does not).
+	insideRegion
+)
+
+// inkGrey: paint lighter than this is paper (white fills behind text,
+// wipeouts), not a mark.
+const inkGrey = 0.85
+
+// curveTol is the flattening tolerance, pixels.
+const curveTol = 0.25
+
+// readMarks collects the marks of pg inside r, moved so that r's corner is
+// the origin.
+func readMarks(pg *vector.Page, r vector.Rect, mode regionMode) *marks {
+	m := &marks{box: vector.NoRect}
+	off := complex(float64(r.X0), float64(r.Y0))
+	grow := float32(2)
+	for i := range pg.Paths {
+		pa := &pg.Paths[i]
+		if pa.Alpha < 0.05 || pa.Grey < 0 || pa.Grey > inkGrey {
+			continue
+		}
+		cmds, k := pg.PathCmds(i)
+		bb := pathBox(pg, cmds, k)
+		if !bb.Intersects(r) || !bb.Intersects(pa.Clip) {
+			continue
+		}
+		lim := r
+		if mode == insideRegion {
+			g := r.Grow(grow + pa.Width/2)
+			if bb.X0 < g.X0 || bb.Y0 < g.Y0 || bb.X1 > g.X1 || bb.Y1 > g.Y1 {
+				continue
+			}
+			lim = g
+		}
+		clip := intersect(lim, pa.Clip)
+		m.addPath(pg, cmds, k, pa, int32(i), clip, off)
+	}
+	for _, g := range pg.Glyphs {
+		if g.Grey < 0 || g.Grey > inkGrey || unicode.IsSpace(g.Rune) || g.Rune == 0 {
+			continue
+		}
+		gl := newGlyph(g)
+		c := vector.Point{X: float32(px(gl.c)), Y: float32(py(gl.c))}
+		if !r.Contains(c) {
+			continue
+		}
+		gl.c -= off
+		m.glyphs = append(m.glyphs, gl)
+		m.box = m.box.Union(moveRect(g.Box, -r.X0, -r.Y0))
+	}
+	return m
+}
+
+func newGlyph(g vector.Glyph) glyph {
+	// the middle of the advance at half the cap height (0.35 em)
+	x, y := float64(g.Adv)/2, 0.35
+	c := complex(float64(g.A)*x+float64(g.C)*y+float64(g.E), float64(g.B)*x+float64(g.D)*y+float64(g.F))
+	return glyph{r: unicode.ToUpper(g.Rune), c: c, size: g.Size(), ang: math.Atan2(float64(g.B), float64(g.A))}
+}
+
+func moveRect(r vector.Rect, dx, dy float32) vector.Rect {
+	return vector.Rect{X0: r.X0 + dx, Y0: r.Y0 + dy, X1: r.X1 + dx, Y1: r.Y1 + dy}
+}
+
+func intersect(a, b vector.Rect) vector.Rect {
+	return vector.Rect{X0: max(a.X0, b.X0), Y0: max(a.Y0, b.Y0), X1: min(a.X1, b.X1), Y1: min(a.Y1, b.Y1)}
+}
+
+func pathBox(pg *vector.Page, cmds []vector.Cmd, k int) vector.Rect {
+	b := vector.NoRect
+	n := 0
+	for _, c := range cmds {
+		switch c {
+		case vector.MoveTo, vector.LineTo:
+			n++
+		case vector.CurveTo:
+			n += 3
+		}
+	}
+	for _, p := range pg.Pts[k : k+n] {
+		b = b.AddPoint(p)
+	}
+	return b
+}
+
+// addPath adds one path's segments (lines joined end to end in one
+// direction merged) and arcs, cut to clip.
+func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Path, id int32, clip vector.Rect, off pt) {
+	fill := pa.Flags&vector.Fill != 0
+	stroke := pa.Flags&vector.Stroke != 0
+	at := func(j int) pt { return complex(float64(pg.Pts[j].X), float64(pg.Pts[j].Y)) }
+	var cur, start pt
+	open := -1 // index in m.segs of the last line of this subpath, for merging
+	var run []bezier
+	flushRun := func() {
+		for _, a := range fitArcs(run) {
+			if !clip.Contains(toPoint(a.c)) {
+				continue
+			}
+			a.c -= off
+			a.p0 -= off
+			a.p1 -= off
+			a.fill, a.stroke = fill, stroke
+			m.arcs = append(m.arcs, a)
+		}
+		run = run[:0]
+	}
+	line := func(a, b pt, curve bool) {
+		a2, b2, ok := clipSeg(a, b, clip)
+		if !ok {
+			open = -1
+			return
+		}
+		a2 -= off
+		b2 -= off
+		s := seg{a: a2, b: b2, ang: lineAngle(a2, b2), length: dist(a2, b2), fill: fill, stroke: stroke, curve: curve, path: id}
+		if s.length < 1e-3 {
+			return
+		}
+		if !curve && open >= 0 {
+			o := &m.segs[open]
+			if dist(o.b, a2) < 1e-3 && angleDiff(o.ang, s.ang) < 0.2*math.Pi/180 && real((o.b-o.a)*cmplx.Conj(b2-a2)) > 0 {
+				o.b = b2
+				o.length = dist(o.a, o.b)
+				o.ang = lineAngle(o.a, o.b)
+				m.box = m.box.AddPoint(toPoint(b2))
+				return
+			}
+		}
+		m.segs = append(m.segs, s)
+		m.box = m.box.AddPoint(toPoint(a2)).AddPoint(toPoint(b2))
+		if curve {
+			open = -1
+		} else {
+			open = len(m.segs) - 1
+		}
+	}
+	for _, c := range cmds {
+		switch c {
+		case vector.MoveTo:
+			flushRun()
+			cur = at(k)
+			start = cur
+			open = -1
+			k++
+		case vector.LineTo:
+			flushRun()
+			p := at(k)
+			line(cur, p, false)
+			cur = p
+			k++
+		case vector.CurveTo:
+			b := bezier{cur, at(k), at(k + 1), at(k + 2)}
+			k += 3
+			run = append(run, b)
+			flatten(b, func(a, b pt) { line(a, b, true) })
+			open = -1
+			cur = b[3]
+		case vector.Close:
+			flushRun()
+			if dist(cur, start) > 1e-3 {
+				line(cur, start, false)
+			}
+			cur = start
+			open = -1
+		}
+	}
+	flushRun()
+}
+
+// bezier is a cubic Bézier curve: its ends and two control points.
+type bezier [4]pt
+
+func (b bezier) at(t float64) pt { return bez(b[0], b[1], b[2], b[3], t) }
+
+// fitArcs finds the circular arcs among a run of curves joined end to end
+// (PDF writers draw a circle as four to eight such curves): each longest
+// stretch of curves that one circle fits is an arc.
+func fitArcs(run []bezier) []arc {
+	var out []arc
+	for i := 0; i < len(run); {
+		j := i + 1
+		a, ok := fitCircle(run[i:j])
+		if !ok {
+			i++
+			continue
+		}
+		for j < len(run) {
+			b, ok := fitCircle(run[i : j+1])
+			if !ok {
+				break
+			}
+			a = b
+			j++
+		}
+		out = append(out, a)
+		i = j
+	}
+	return out
+}
+
+// fitCircle fits one circle to curves joined end to end, by least squares
+// (Kåsa) on points along them; ok is false when a point lies off it by
+// more than 0.5 % of the radius (and a tenth of a pixel) or the curves do
+// not turn one way about its centre.
+func fitCircle(run []bezier) (arc, bool) {
+	var pts []pt
+	for _, b := range run {
+		for _, t := range []float64{0, 0.25, 0.5, 0.75} {
+			pts = append(pts, b.at(t))
+		}
+	}
+	pts = append(pts, run[len(run)-1][3])
+	// x² + y² + D x + E y + F = 0, about the points' mean for precision
+	var mean pt
+	for _, p := range pts {
+		mean += p
+	}
+	mean /= complex(float64(len(pts)), 0)
+	var sxx, sxy, syy, sx, sy, sxz, syz, sz float64
+	n := float64(len(pts))
+	for _, p := range pts {
+		x, y := px(p-mean), py(p-mean)
+		z := x*x + y*y
+		sxx += x * x
+		sxy += x * y
+		syy += y * y
+		sx += x
+		sy += y
+		sxz += x * z
+		syz += y * z
+		sz += z
+	}
+	a := [3][4]float64{{sxx, sxy, sx, -sxz}, {sxy, syy, sy, -syz}, {sx, sy, n, -sz}}
+	sol, ok := solve3(a)
+	if !ok {
+		return arc{}, false
+	}
+	c := complex(-sol[0]/2, -sol[1]/2)
+	r2 := real(c)*real(c) + imag(c)*imag(c) - sol[2]
+	if r2 <= 0 {
+		return arc{}, false
+	}
+	c += mean
+	r := math.Sqrt(r2)
+	if r < 0.5 || r > 1e5 {
+		return arc{}, false
+	}
+	tol := 0.005*r + 0.1
+	for _, p := range pts {
+		if math.Abs(dist(p, c)-r) > tol {
+			return arc{}, false
+		}
+	}
+	// the sweep, curve by curve through each one's middle
+	sweep := 0.0
+	for _, b := range run {
+		a0, am, a1 := cmplx.Phase(b[0]-c), cmplx.Phase(b.at(0.5)-c), cmplx.Phase(b[3]-c)
+		s1, s2 := wrapPi(am-a0), wrapPi(a1-am)
+		if math.Signbit(s1) != math.Signbit(s2) || (sweep != 0 && math.Signbit(s1) != math.Signbit(sweep)) {
+			return arc{}, false
+		}
+		sweep += s1 + s2
+	}
+	if math.Abs(sweep) > 2*math.Pi+0.05 {
+		return arc{}, false
+	}
+	p0, p1 := run[0][0], run[len(run)-1][3]
+	return arc{c: c, r: r, a0: cmplx.Phase(p0 - c), sweep: sweep, p0: p0, p1: p1,
+		full: math.Abs(sweep) >= 2*math.Pi-0.05}, true
+}
+
+// solve3 solves a 3×3 linear system given as an augmented matrix.
+func solve3(a [3][4]float64) ([3]float64, bool) {
+	for c := 0; c < 3; c++ {
+		p := c
+		for r := c + 1; r < 3; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][c]) < 1e-12 {
+			return [3]float64{}, false
+		}
+		a[c], a[p] = a[p], a[c]
+		for r := 0; r < 3; r++ {
+			if r == c {
+				continue
+			}
+			f := a[r][c] / a[c][c]
+			for k := c; k < 4; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+		}
+	}
+	return [3]float64{a[0][3] / a[0][0], a[1][3] / a[1][1], a[2][3] / a[2][2]}, true
+}
+
+func wrapPi(a float64) float64 {
+	for a > math.Pi {
+		a -= 2 * math.Pi
+	}
+	for a <= -math.Pi {
+		a += 2 * math.Pi
+	}
+	return a
+}
+
+func bez(p0, c1, c2, p3 pt, t float64) pt {
+	u := 1 - t
+	return complex(u*u*u, 0)*p0 + complex(3*u*u*t, 0)*c1 + complex(3*u*t*t, 0)*c2 + complex(t*t*t, 0)*p3
+}
+
+// flatten emits a cubic Bézier as straight pieces within curveTol.
+func flatten(b bezier, emit func(a, b pt)) {
+	p0, c1, c2, p3 := b[0], b[1], b[2], b[3]
+	// the control polygon's deviation bounds the pieces needed
+	d := max(dist(c1, p0+(p3-p0)/3), dist(c2, p0+(p3-p0)*2/3))
+	n := int(math.Ceil(math.Sqrt(d / curveTol)))
+	n = min(max(n, 1), 64)
+	prev := p0
+	for i := 1; i <= n; i++ {
+		q := bez(p0, c1, c2, p3, float64(i)/float64(n))
+		emit(prev, q)
+		prev = q
+	}
+}
+
+// clipSeg cuts a segment to r (Liang–Barsky).
+func clipSeg(a, b pt, r vector.Rect) (pt, pt, bool) {
+	t0, t1 := 0.0, 1.0
+	dx, dy := px(b)-px(a), py(b)-py(a)
+	ok := func(p, q float64) bool {
+		if p == 0 {
+			return q >= 0
+		}
+		t := q / p
+		if p < 0 {
+			if t > t1 {
+				return false
+			}
+			if t > t0 {
+				t0 = t
+			}
+		} else {
+			if t < t0 {
+				return false
+			}
+			if t < t1 {
+				t1 = t
+			}
+		}
+		return true
+	}
+	if !ok(-dx, px(a)-float64(r.X0)) || !ok(dx, float64(r.X1)-px(a)) || !ok(-dy, py(a)-float64(r.Y0)) || !ok(dy, float64(r.Y1)-py(a)) {
+		return 0, 0, false
+	}
+	d := b - a
+	return a + d*complex(t0, 0), a + d*complex(t1, 0), true
+}

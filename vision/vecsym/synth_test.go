@@ -1,0 +1,306 @@
+package vecsym
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+func toRect(b geom.Box) vector.Rect {
+	return vector.Rect{X0: float32(b.XMin), Y0: float32(b.YMin), X1: float32(b.XMax), Y1: float32(b.YMax)}
+}
+
+// synthSheet is one generated sheet read as geometry.
+type synthSheet struct {
+	seed  int64
+	page  *vector.Page
+	truth synth.SheetTruth
+}
+
+func synthSheets(t testing.TB, seed int64, sheets int) []synthSheet {
+	t.Helper()
+	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: sheets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("synth-%d.pdf", seed))
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.WritePDF(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	doc, err := render.Open(path, "application/pdf", render.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	var out []synthSheet
+	for _, st := range set.Truth.Sheets {
+		pg, ok, err := render.Vectors(context.Background(), doc, st.Page-1)
+		if err != nil || !ok {
+			t.Fatal(err)
+		}
+		out = append(out, synthSheet{seed: seed, page: pg, truth: st})
+	}
+	return out
+}
+
+// matchSheet searches every plan of a sheet for its legends' symbols (as
+// the ground truth places the legend graphics) and scores the result.
+func matchSheet(t testing.TB, sh synthSheet, trace func(Candidate, string, geom.Box, *synth.SheetTruth)) (symbols.Counts, map[string]symbols.Counts) {
+	t.Helper()
+	var ts []*Template
+	for _, b := range sh.truth.Blocks {
+		for _, e := range b.Entries {
+			if e.GraphicBox == nil {
+				continue
+			}
+			tm, err := NewTemplate(e.Label, sh.page, toRect(*e.GraphicBox))
+			if err != nil {
+				t.Fatalf("seed %d %s: %v", sh.seed, e.Label, err)
+			}
+			ts = append(ts, tm)
+		}
+	}
+	var total symbols.Counts
+	per := map[string]symbols.Counts{}
+	for bi, b := range sh.truth.Blocks {
+		if b.Type != "Plan" {
+			continue
+		}
+		d := NewDrawing(sh.page, toRect(b.Box))
+		o := Options{}
+		if trace != nil {
+			o.Trace = func(c Candidate) { trace(c, ts[c.Template].Label, b.Box, &sh.truth) }
+		}
+		st := time.Now()
+		dets, err := Match(context.Background(), d, ts, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		el := time.Since(st)
+		var truth []symbols.Truth
+		for _, in := range sh.truth.Instances {
+			if in.Block == bi {
+				truth = append(truth, symbols.Truth{Label: in.Label, Box: in.Box.Translate(-b.Box.XMin, -b.Box.YMin)})
+			}
+		}
+		pl := symbols.Score(dets, truth, 0.5)
+		var c symbols.Counts
+		for _, lc := range pl {
+			c.Add(lc)
+		}
+		if os.Getenv("VECSYM_ERRORS") != "" {
+			logErrors(t, sh.seed, b.Box, dets, truth)
+		}
+		segs, gl := d.Marks()
+		t.Logf("seed %d page %d block %d: %d segments %d glyphs, %d templates: %d detections, TP %d FP %d FN %d in %v",
+			sh.seed, sh.truth.Page, bi, segs, gl, len(ts), len(dets), c.TP, c.FP, c.FN, el)
+		total.Add(c)
+		for l, lc := range pl {
+			x := per[l]
+			x.Add(lc)
+			per[l] = x
+		}
+	}
+	return total, per
+}
+
+func TestSynthSheets(t *testing.T) {
+	seeds := 3
+	if s := os.Getenv("VECSYM_SEEDS"); s != "" {
+		seeds, _ = strconv.Atoi(s)
+	}
+	first := 1
+	if s := os.Getenv("VECSYM_FIRST"); s != "" {
+		first, _ = strconv.Atoi(s)
+	}
+	var total symbols.Counts
+	per := map[string]symbols.Counts{}
+	for seed := first; seed < first+seeds; seed++ {
+		for _, sh := range synthSheets(t, int64(seed), 1) {
+			c, pl := matchSheet(t, sh, nil)
+			total.Add(c)
+			for l, lc := range pl {
+				x := per[l]
+				x.Add(lc)
+				per[l] = x
+			}
+		}
+	}
+	for l, c := range per {
+		if c.FP+c.FN > 0 {
+			t.Logf("%-6s TP %d FP %d FN %d", l, c.TP, c.FP, c.FN)
+		}
+	}
+	t.Logf("overall TP %d FP %d FN %d: P %.3f R %.3f F1 %.3f", total.TP, total.FP, total.FN, total.Precision(), total.Recall(), total.F1())
+	if total.F1() < 0.98 {
+		t.Errorf("F1 %.3f, want ≥ 0.98", total.F1())
+	}
+}
+
+// TestSynthDebug lists every verified pose of one label on one seed, with
+// its scores and whether a truth instance of the label lies there.
+func TestSynthDebug(t *testing.T) {
+	seed, _ := strconv.Atoi(os.Getenv("VECSYM_SEED"))
+	label := os.Getenv("VECSYM_LABEL")
+	if seed == 0 {
+		t.Skip("VECSYM_SEED not set")
+	}
+	for _, sh := range synthSheets(t, int64(seed), 1) {
+		matchSheet(t, sh, func(c Candidate, l string, blk geom.Box, tr *synth.SheetTruth) {
+			if label != "" && l != label {
+				return
+			}
+			best, bl := 0.0, ""
+			for _, in := range tr.Instances {
+				if v := c.Box.IoU(in.Box.Translate(-blk.XMin, -blk.YMin)); v > best {
+					best, bl = v, in.Label
+				}
+			}
+			t.Logf("%-4s box %6.0f %6.0f %6.0f %6.0f k %.2f ang %5.1f m %v cov %.3f expl %.3f conf %.3f sup %.0f | truth %s iou %.2f",
+				l, c.Box.XMin+blk.XMin, c.Box.YMin+blk.YMin, c.Box.XMax+blk.XMin, c.Box.YMax+blk.YMin, c.Scale, c.Angle, c.Mirrored,
+				c.Covered, c.Explained, c.Confidence, c.support, bl, best)
+		})
+	}
+}
+
+// TestSynthCandidates lists, over seeds, the verified poses that are wrong
+// with the highest scores and the right ones with the lowest, and the
+// instances no pose of their label reached.
+func TestSynthCandidates(t *testing.T) {
+	seeds, _ := strconv.Atoi(os.Getenv("VECSYM_CAND_SEEDS"))
+	if seeds == 0 {
+		t.Skip("VECSYM_CAND_SEEDS not set")
+	}
+	type row struct {
+		seed  int
+		label string
+		c     Candidate
+		right bool
+		blk   geom.Box
+	}
+	var rows []row
+	for seed := 1; seed <= seeds; seed++ {
+		for _, sh := range synthSheets(t, int64(seed), 1) {
+			hit := map[int]bool{}
+			matchSheet(t, sh, func(c Candidate, l string, blk geom.Box, tr *synth.SheetTruth) {
+				r := row{seed: seed, label: l, c: c, blk: blk}
+				for _, in := range tr.Instances {
+					if in.Label == l && c.Box.IoU(in.Box.Translate(-blk.XMin, -blk.YMin)) >= 0.5 {
+						r.right = true
+						hit[in.ID] = true
+					}
+				}
+				rows = append(rows, r)
+			})
+			for _, in := range sh.truth.Instances {
+				if !hit[in.ID] {
+					t.Logf("MISS seed %d %s box %.0f %.0f %.0f %.0f k %.2f ang %.1f cross %q", seed, in.Label, in.Box.XMin, in.Box.YMin, in.Box.XMax, in.Box.YMax, in.Scale, in.Angle, in.Crossed)
+				}
+			}
+		}
+	}
+	pr := func(r row) {
+		t.Logf("seed %2d %-4s right %-5v cov %.3f expl %.3f conf %.3f k %.2f box %.0f %.0f", r.seed, r.label, r.right, r.c.Covered, r.c.Explained, r.c.Confidence, r.c.Scale, r.c.Box.XMin+r.blk.XMin, r.c.Box.YMin+r.blk.YMin)
+	}
+	var right, wrong []row
+	for _, r := range rows {
+		if r.right {
+			right = append(right, r)
+		} else {
+			wrong = append(wrong, r)
+		}
+	}
+	sortRows := func(rs []row, key func(row) float64) {
+		for i := 1; i < len(rs); i++ {
+			for j := i; j > 0 && key(rs[j]) < key(rs[j-1]); j-- {
+				rs[j], rs[j-1] = rs[j-1], rs[j]
+			}
+		}
+	}
+	sortRows(right, func(r row) float64 { return r.c.Covered })
+	t.Logf("right poses by coverage (lowest 15 of %d):", len(right))
+	for _, r := range right[:min(15, len(right))] {
+		pr(r)
+	}
+	sortRows(right, func(r row) float64 { return r.c.Explained })
+	t.Logf("right poses by explained (lowest 15):")
+	for _, r := range right[:min(15, len(right))] {
+		pr(r)
+	}
+	sortRows(wrong, func(r row) float64 { return -(r.c.Covered + r.c.Explained) })
+	t.Logf("wrong poses by coverage+explained (highest 40 of %d):", len(wrong))
+	for _, r := range wrong[:min(40, len(wrong))] {
+		pr(r)
+	}
+}
+
+// logErrors prints the false positives and misses of one block.
+func logErrors(t testing.TB, seed int64, blk geom.Box, dets []symbols.Detection, truth []symbols.Truth) {
+	used := make([]bool, len(truth))
+	for _, d := range dets {
+		ok := false
+		for j, tr := range truth {
+			if !used[j] && tr.Label == d.Label && d.Box.IoU(tr.Box) >= 0.5 {
+				used[j], ok = true, true
+				break
+			}
+		}
+		if !ok {
+			best, bl := 0.0, ""
+			for _, tr := range truth {
+				if v := d.Box.IoU(tr.Box); v > best {
+					best, bl = v, tr.Label
+				}
+			}
+			t.Logf("FP seed %d %s conf %.2f k %.2f box %.0f %.0f %.0f %.0f | overlaps %s iou %.2f", seed, d.Label, d.Confidence, d.Scale,
+				d.Box.XMin+blk.XMin, d.Box.YMin+blk.YMin, d.Box.XMax+blk.XMin, d.Box.YMax+blk.YMin, bl, best)
+		}
+	}
+	for j, tr := range truth {
+		if !used[j] {
+			t.Logf("FN seed %d %s box %.0f %.0f %.0f %.0f", seed, tr.Label, tr.Box.XMin+blk.XMin, tr.Box.YMin+blk.YMin, tr.Box.XMax+blk.XMin, tr.Box.YMax+blk.YMin)
+		}
+	}
+}
+
+func TestSynthTemplates(t *testing.T) {
+	seed, _ := strconv.Atoi(os.Getenv("VECSYM_SEED"))
+	label := os.Getenv("VECSYM_LABEL")
+	if seed == 0 {
+		t.Skip("VECSYM_SEED not set")
+	}
+	for _, sh := range synthSheets(t, int64(seed), 1) {
+		for _, b := range sh.truth.Blocks {
+			for _, e := range b.Entries {
+				if e.GraphicBox == nil || (label != "" && e.Label != label) {
+					continue
+				}
+				tm, err := NewTemplate(e.Label, sh.page, toRect(*e.GraphicBox))
+				if err != nil {
+					t.Logf("%s: %v", e.Label, err)
+					continue
+				}
+				t.Logf("%s box %+v size %.1f width %.2f segs %d arcs %d glyphs %d lineAnchors %v arcAnchors %v circle %d glyph %d weight %.0f", e.Label, *e.GraphicBox,
+					tm.size, tm.width, len(tm.m.segs), len(tm.m.arcs), len(tm.m.glyphs), tm.lineAnchors, tm.arcAnchors, tm.circle, tm.glyphAnchor, tm.weight)
+				for _, a := range tm.m.arcs {
+					t.Logf("   arc c %v r %.2f sweep %.1f full %v", a.c, a.r, a.sweep*180/3.14159, a.full)
+				}
+			}
+		}
+	}
+}

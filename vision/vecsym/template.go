@@ -1,0 +1,198 @@
+package vecsym
+
+import (
+	"errors"
+	"math"
+	"sort"
+
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// Template is a legend symbol read as geometry.
+type Template struct {
+	Label string
+	m     *marks
+	// centre and size (diagonal) of its marks' box
+	centre pt
+	size   float64
+	// width is its strokes' typical width (pens do not grow with a
+	// symbol), for its box
+	width float64
+	// pts sample its marks every step pixels; probes are a spread-out few
+	// of them for a quick first test of a pose
+	pts    []sample
+	probes []int
+	step   float64
+	// weight is the length of its marks plus its glyphs' weight, pixels
+	weight float64
+	ix     *segIndex
+	gix    *glyphIndex
+	// anchors are its marks that fix a pose by themselves
+	lineAnchors []int // into m.segs
+	arcAnchors  []int // into m.arcs, arcs that are not whole circles
+	circle      int   // into m.arcs: its largest whole circle, or -1
+	glyphAnchor int   // into m.glyphs: its largest glyph, or -1
+}
+
+// sample is a point on a template's marks.
+type sample struct {
+	p      pt
+	ang    float64
+	curve  bool
+	fill   bool
+	stroke bool
+}
+
+// ErrNoGeometry: the region holds no marks to match (an image, or nothing).
+var ErrNoGeometry = errors.New("vecsym: the symbol's region holds no vector marks")
+
+// glyphWeight is a glyph's ink as a length: about the stroke length of a
+// capital letter, in ems.
+const glyphWeight = 1.75
+
+// NewTemplate reads the symbol drawn inside box on pg (a legend graphic:
+// paths crossing the box's edge are the legend's own lines and are left
+// out).
+func NewTemplate(label string, pg *vector.Page, box vector.Rect) (*Template, error) {
+	m := readMarks(pg, box, insideRegion)
+	if len(m.segs) == 0 {
+		return nil, ErrNoGeometry
+	}
+	return newTemplate(label, m, pathWidths(pg, m)), nil
+}
+
+// pathWidths is the median stroke width of the paths m's segments came from.
+func pathWidths(pg *vector.Page, m *marks) float64 {
+	var ws []float64
+	for _, s := range m.segs {
+		if s.stroke {
+			ws = append(ws, float64(pg.Paths[s.path].Width))
+		}
+	}
+	if len(ws) == 0 {
+		return 0
+	}
+	sort.Float64s(ws)
+	return ws[len(ws)/2]
+}
+
+func newTemplate(label string, m *marks, width float64) *Template {
+	t := &Template{Label: label, m: m, width: width, circle: -1, glyphAnchor: -1}
+	b := m.box
+	t.centre = complex(float64(b.X0+b.X1)/2, float64(b.Y0+b.Y1)/2)
+	t.size = math.Hypot(float64(b.X1-b.X0), float64(b.Y1-b.Y0))
+	t.step = max(t.size/120, 0.25)
+	for _, s := range m.segs {
+		n := max(int(math.Ceil(s.length/t.step)), 1)
+		for i := 0; i < n; i++ {
+			p := s.a + (s.b-s.a)*complex((float64(i)+0.5)/float64(n), 0)
+			t.pts = append(t.pts, sample{p: p, ang: s.ang, curve: s.curve, fill: s.fill, stroke: s.stroke})
+		}
+		t.weight += s.length
+	}
+	for _, g := range m.glyphs {
+		t.weight += glyphWeight * g.size
+	}
+	t.ix = newSegIndex(m.segs, max(t.size/16, 1))
+	t.gix = newGlyphIndex(m.glyphs, max(t.size/4, 1))
+	t.probes = spread(t.pts, t.centre, 10)
+	// anchors: the longest lines, arcs and circle, the largest glyph
+	var lines []int
+	for i, s := range m.segs {
+		if !s.curve && s.length >= 0.15*t.size {
+			lines = append(lines, i)
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool { return m.segs[lines[i]].length > m.segs[lines[j]].length })
+	t.lineAnchors = lines[:min(len(lines), 2)]
+	var arcs []int
+	for i, a := range m.arcs {
+		sw := math.Abs(a.sweep)
+		switch {
+		case a.full:
+			if t.circle < 0 || a.r > m.arcs[t.circle].r {
+				t.circle = i
+			}
+		case sw >= 20*math.Pi/180 && a.r*sw >= 0.15*t.size:
+			arcs = append(arcs, i)
+		}
+	}
+	sort.Slice(arcs, func(i, j int) bool {
+		return m.arcs[arcs[i]].r*math.Abs(m.arcs[arcs[i]].sweep) > m.arcs[arcs[j]].r*math.Abs(m.arcs[arcs[j]].sweep)
+	})
+	t.arcAnchors = arcs[:min(len(arcs), 1)]
+	for i, g := range m.glyphs {
+		if t.glyphAnchor < 0 || g.size > m.glyphs[t.glyphAnchor].size {
+			t.glyphAnchor = i
+		}
+	}
+	return t
+}
+
+// spread picks n of the samples far from each other, starting with the
+// one farthest from c.
+func spread(pts []sample, c pt, n int) []int {
+	if len(pts) == 0 {
+		return nil
+	}
+	d := make([]float64, len(pts))
+	best := 0
+	for i, s := range pts {
+		d[i] = dist(s.p, c)
+		if d[i] > d[best] {
+			best = i
+		}
+	}
+	var out []int
+	for len(out) < n && len(out) < len(pts) {
+		out = append(out, best)
+		p := pts[best].p
+		nb := -1
+		for i, s := range pts {
+			d[i] = min(d[i], dist(s.p, p))
+			if nb < 0 || d[i] > d[nb] {
+				nb = i
+			}
+		}
+		if d[nb] == 0 {
+			break
+		}
+		best = nb
+	}
+	return out
+}
+
+// glyphIndex finds glyphs near a point.
+type glyphIndex struct {
+	glyphs []glyph
+	cell   float64
+	cells  map[[2]int32][]int32
+}
+
+func newGlyphIndex(gs []glyph, cell float64) *glyphIndex {
+	gi := &glyphIndex{glyphs: gs, cell: cell, cells: map[[2]int32][]int32{}}
+	for i, g := range gs {
+		k := gi.key(g.c)
+		gi.cells[k] = append(gi.cells[k], int32(i))
+	}
+	return gi
+}
+
+func (gi *glyphIndex) key(p pt) [2]int32 {
+	return [2]int32{int32(math.Floor(px(p) / gi.cell)), int32(math.Floor(py(p) / gi.cell))}
+}
+
+// each calls f with the glyphs within r of p.
+func (gi *glyphIndex) each(p pt, r float64, f func(i int32)) {
+	lo := gi.key(p - complex(r, r))
+	hi := gi.key(p + complex(r, r))
+	for y := lo[1]; y <= hi[1]; y++ {
+		for x := lo[0]; x <= hi[0]; x++ {
+			for _, i := range gi.cells[[2]int32{x, y}] {
+				if dist(gi.glyphs[i].c, p) <= r {
+					f(i)
+				}
+			}
+		}
+	}
+}
