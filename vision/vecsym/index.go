@@ -103,10 +103,15 @@ type want struct {
 	// fill and stroke: a filled edge, and a stroked line, are needed there
 	// (both: each, from one path or two)
 	fill, stroke bool
+	// dashed: the line's pattern, dashed or solid, must be the same
+	dashed bool
+	anyDash bool // dashed or solid
+	// dark: faint linework does not count
+	dark bool
 }
 
 func (w want) accepts(s *seg, fill, stroke bool) bool {
-	if fill && !s.fill || stroke && !s.stroke {
+	if fill && !s.fill || stroke && !s.stroke || w.dark && s.faint || !w.anyDash && s.dashed != w.dashed {
 		return false
 	}
 	return w.angTol >= math.Pi/2 || angleDiff(w.ang, s.ang) <= w.angTol

@@ -190,6 +190,9 @@ const (
 	probeMisses = 2
 	// poses covering less of the template than this are not kept
 	minCovered = 0.7
+	// the margin around a posed symbol whose marks reaching into it count
+	// against it, as a share of the symbol's diagonal
+	marginShare = 0.2
 )
 
 // search finds every pose of t on the drawing.
@@ -308,7 +311,7 @@ func (sc *scorer) sampleWant(P pose, s *sample) want {
 	if s.curve {
 		tol = curveAngTol
 	}
-	return want{ang: a, angTol: tol, fill: s.fill, stroke: s.stroke}
+	return want{ang: a, angTol: tol, fill: s.fill, stroke: s.stroke, dashed: s.dashed, dark: !s.faint}
 }
 
 // probeHits counts the probes found at pose P.
@@ -381,9 +384,16 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	if covered < minCovered {
 		return Candidate{}, false
 	}
-	// explained
+	if sc.runsOn(t, P, tol) {
+		return Candidate{}, false
+	}
+	// explained: the drawing's marks in the posed box, and within a margin
+	// around it those that reach into the box — a line running on from the
+	// symbol shows it is a part of something larger, while a neighbour or a
+	// tag beside it does not reach in. A line passing through the box that
+	// the symbol does not account for (a wall, a pipe crossing it) is left
+	// out; one the symbol lies along counts inside the box.
 	box := t.posedBox(P)
-	x0, y0, x1, y1 := box.XMin-tol, box.YMin-tol, box.XMax+tol, box.YMax+tol
 	diag := k * t.size
 	sc.stamp++
 	if sc.stamp == 0 {
@@ -392,17 +402,22 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	}
 	step := t.step * k
 	var tot, expl float64
-	r := vector.Rect{X0: float32(x0), Y0: float32(y0), X1: float32(x1), Y1: float32(y1)}
+	tight := vector.Rect{X0: float32(box.XMin - tol), Y0: float32(box.YMin - tol), X1: float32(box.XMax + tol), Y1: float32(box.YMax + tol)}
+	wide := tight.Grow(float32(max(tol, marginShare*diag)))
 	ttol := tol / k
-	d.ix.visit(x0, y0, x1, y1, sc.seen, sc.stamp, func(id int32) {
+	d.ix.visit(float64(wide.X0), float64(wide.Y0), float64(wide.X1), float64(wide.Y1), sc.seen, sc.stamp, func(id int32) {
 		s := &d.m.segs[id]
-		if !s.curve && s.length > 1.2*diag && !r.Contains(toPoint(s.a)) && !r.Contains(toPoint(s.b)) {
-			return // a line passing through (a wall, a crossing line)
+		if s.faint && !t.faint {
+			return
 		}
-		a, b, ok := clipSeg(s.a, s.b, r)
+		if _, _, in := clipSeg(s.a, s.b, tight); !in {
+			return
+		}
+		a, b, ok := clipSeg(s.a, s.b, wide)
 		if !ok {
 			return
 		}
+		through := !tight.Contains(toPoint(s.a)) && !tight.Contains(toPoint(s.b))
 		l := dist(a, b)
 		n := max(int(math.Ceil(l/step)), 1)
 		// the segment's direction in the template's frame
@@ -414,14 +429,30 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		if s.curve {
 			tolA = curveAngTol
 		}
-		w := want{ang: ta, angTol: tolA, fill: s.fill, stroke: s.stroke}
+		w := want{ang: ta, angTol: tolA, fill: s.fill, stroke: s.stroke, dashed: s.dashed}
+		var st, se, it, ie float64 // all samples, and those inside the box
 		for j := 0; j < n; j++ {
 			q := a + (b-a)*complex((float64(j)+0.5)/float64(n), 0)
-			tot += l / float64(n)
-			if t.ix.near(P.inverse(q), ttol, w) {
-				expl += l / float64(n)
+			ok := t.ix.near(P.inverse(q), ttol, w)
+			st += l / float64(n)
+			if ok {
+				se += l / float64(n)
+			}
+			if tight.Contains(toPoint(q)) {
+				it += l / float64(n)
+				if ok {
+					ie += l / float64(n)
+				}
 			}
 		}
+		if through {
+			if ie < 0.5*it {
+				return // crossing the symbol
+			}
+			st, se = it, ie
+		}
+		tot += st
+		expl += se
 	})
 	d.gix.each(complex((box.XMin+box.XMax)/2, (box.YMin+box.YMax)/2), diag/2, func(j int32) {
 		D := &d.m.glyphs[j]
@@ -450,16 +481,60 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	}
 	c := Candidate{Template: ti, Box: box, Scale: k, Angle: P.angleDeg(), Mirrored: P.mirror,
 		Covered: covered, Explained: explained}
-	c.Confidence = confidence(covered, explained)
+	c.Confidence = confidence(covered, explained, t.simple)
 	c.support = expl - (1-covered)*t.weight*k
 	return c, true
 }
 
+// runsOn reports whether every free line end of the template (if it has
+// any) runs on in the drawing at pose P: the drawing's line continues past
+// it, straight on, for a sixth of the symbol — the pose has found a piece
+// of a larger drawing, as an L-shaped symbol is found at every corner of a
+// rectangle.
+func (sc *scorer) runsOn(t *Template, P pose, tol float64) bool {
+	if len(t.ends) == 0 {
+		return false
+	}
+	const n = 6
+	reach := max(3*tol, P.scale()*t.size/6)
+	for _, e := range t.ends {
+		q := P.apply(e.p)
+		d := P.dir(e.out)
+		a := cmplx.Phase(d)
+		if a < 0 {
+			a += math.Pi
+		}
+		w := want{ang: a, angTol: lineAngTol, anyDash: true, dark: !t.faint}
+		on := 0
+		for i := 0; i < n; i++ {
+			s := 1.5*tol + reach*float64(i)/float64(n-1)
+			if sc.d.ix.near(q+d*complex(s, 0), tol, w) {
+				on++
+			}
+		}
+		if debugEnd != nil {
+			debugEnd(q, on)
+		}
+		if on < n-1 {
+			return false
+		}
+	}
+	return true
+}
+
+var debugEnd func(q pt, on int)
+
 func toPoint(p pt) vector.Point { return vector.Point{X: float32(px(p)), Y: float32(py(p))} }
 
-// confidence maps the two shares to 0..1.
-func confidence(covered, explained float64) float64 {
-	z := 40*(covered-0.9) + 12*(explained-0.65)
+// confidence maps the two shares to 0..1. A simple symbol (an L, a
+// tick) is found in every drawing's corners and junctions: only one that
+// stands nearly alone is taken for it.
+func confidence(covered, explained float64, simple bool) float64 {
+	e0 := 0.75
+	if simple {
+		e0 = 0.9
+	}
+	z := 30*(covered-0.9) + 20*(explained-e0)
 	return 1 / (1 + math.Exp(-z))
 }
 

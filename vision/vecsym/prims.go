@@ -17,6 +17,10 @@ type seg struct {
 	fill   bool  // an edge of a filled area
 	stroke bool  // a stroked line
 	curve  bool  // a piece of a curve
+	// faint: drawn in a light grey (tile grids, hatching and backgrounds
+	// that CAD sheets plot in a screened pen)
+	faint  bool
+	dashed bool
 	path   int32 // the path it came from
 }
 
@@ -59,6 +63,9 @@ const (
 	// legend's frame and table lines cross its box, the symbol does not).
 	insideRegion
 )
+
+// faintGrey: paint at least this light is faint linework.
+const faintGrey = 0.35
 
 // inkGrey: paint lighter than this is paper (white fills behind text,
 // wipeouts), not a mark.
@@ -147,6 +154,8 @@ func pathBox(pg *vector.Page, cmds []vector.Cmd, k int) vector.Rect {
 func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Path, id int32, clip vector.Rect, off pt) {
 	fill := pa.Flags&vector.Fill != 0
 	stroke := pa.Flags&vector.Stroke != 0
+	faint := pa.Grey >= faintGrey
+	dashed := pa.Flags&vector.Dashed != 0
 	at := func(j int) pt { return complex(float64(pg.Pts[j].X), float64(pg.Pts[j].Y)) }
 	var cur, start pt
 	open := -1 // index in m.segs of the last line of this subpath, for merging
@@ -172,7 +181,7 @@ func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Pa
 		}
 		a2 -= off
 		b2 -= off
-		s := seg{a: a2, b: b2, ang: lineAngle(a2, b2), length: dist(a2, b2), fill: fill, stroke: stroke, curve: curve, path: id}
+		s := seg{a: a2, b: b2, ang: lineAngle(a2, b2), length: dist(a2, b2), fill: fill, stroke: stroke, curve: curve, path: id, faint: faint, dashed: dashed}
 		if s.length < 1e-3 {
 			return
 		}

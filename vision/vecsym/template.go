@@ -3,6 +3,7 @@ package vecsym
 import (
 	"errors"
 	"math"
+	"math/cmplx"
 	"sort"
 
 	"github.com/plangraph/plangraph/vision/vector"
@@ -32,6 +33,20 @@ type Template struct {
 	arcAnchors  []int // into m.arcs, arcs that are not whole circles
 	circle      int   // into m.arcs: its largest whole circle, or -1
 	glyphAnchor int   // into m.glyphs: its largest glyph, or -1
+	// faint: the symbol is itself drawn mostly in faint lines, so faint
+	// linework in the drawing is not held against it
+	faint bool
+	// simple: three straight lines or fewer, nothing else
+	simple bool
+	// ends are its free line ends: where a line stops without meeting
+	// another of its marks
+	ends []lineEnd
+}
+
+// lineEnd is a free end of a template's line, and the line's direction
+// out of it.
+type lineEnd struct {
+	p, out pt
 }
 
 // sample is a point on a template's marks.
@@ -41,6 +56,8 @@ type sample struct {
 	curve  bool
 	fill   bool
 	stroke bool
+	faint  bool
+	dashed bool
 }
 
 // ErrNoGeometry: the region holds no marks to match (an image, or nothing).
@@ -86,7 +103,7 @@ func newTemplate(label string, m *marks, width float64) *Template {
 		n := max(int(math.Ceil(s.length/t.step)), 1)
 		for i := 0; i < n; i++ {
 			p := s.a + (s.b-s.a)*complex((float64(i)+0.5)/float64(n), 0)
-			t.pts = append(t.pts, sample{p: p, ang: s.ang, curve: s.curve, fill: s.fill, stroke: s.stroke})
+			t.pts = append(t.pts, sample{p: p, ang: s.ang, curve: s.curve, fill: s.fill, stroke: s.stroke, faint: s.faint, dashed: s.dashed})
 		}
 		t.weight += s.length
 	}
@@ -96,6 +113,22 @@ func newTemplate(label string, m *marks, width float64) *Template {
 	t.ix = newSegIndex(m.segs, max(t.size/16, 1))
 	t.gix = newGlyphIndex(m.glyphs, max(t.size/4, 1))
 	t.probes = spread(t.pts, t.centre, 10)
+	t.ends = freeEnds(m, 1+0.01*t.size)
+	var faintLen, allLen float64
+	for _, s := range m.segs {
+		allLen += s.length
+		if s.faint {
+			faintLen += s.length
+		}
+	}
+	t.faint = faintLen > allLen/2
+	straight := 0
+	for _, s := range m.segs {
+		if !s.curve {
+			straight++
+		}
+	}
+	t.simple = straight <= 3 && len(m.arcs) == 0 && len(m.glyphs) == 0 && straight == len(m.segs)
 	// anchors: the longest lines, arcs and circle, the largest glyph
 	var lines []int
 	for i, s := range m.segs {
@@ -195,4 +228,28 @@ func (gi *glyphIndex) each(p pt, r float64, f func(i int32)) {
 			}
 		}
 	}
+}
+
+// freeEnds finds the ends of m's lines that no other mark of m reaches
+// within tol (pieces of one curve meet end to end, so a curve's ends are
+// found as a line's are).
+func freeEnds(m *marks, tol float64) []lineEnd {
+	var out []lineEnd
+	for i, s := range m.segs {
+		for _, e := range [2][2]pt{{s.a, s.b}, {s.b, s.a}} {
+			end, other := e[0], e[1]
+			free := true
+			for j := range m.segs {
+				if j != i && segDist(end, &m.segs[j]) <= tol {
+					free = false
+					break
+				}
+			}
+			if free {
+				d := end - other
+				out = append(out, lineEnd{p: end, out: d / complex(cmplx.Abs(d), 0)})
+			}
+		}
+	}
+	return out
 }

@@ -1,0 +1,131 @@
+package vecsym
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// TestDebugPDF matches one symbol region of a PDF page against a region of
+// a page, for looking at real sheets:
+//
+//	VECSYM_PDF=file.pdf VECSYM_PAGE=1 VECSYM_TBOX=x0,y0,x1,y1 [VECSYM_TPAGE=1]
+//	VECSYM_BLOCK=x0,y0,x1,y1 [VECSYM_OUT=overlay.png] go test -run TestDebugPDF -v
+//
+// Boxes are page pixels at 300 DPI. It logs the template and every
+// verified pose, and draws the detections on the block's render.
+func TestDebugPDF(t *testing.T) {
+	path := os.Getenv("VECSYM_PDF")
+	if path == "" {
+		t.Skip("VECSYM_PDF not set")
+	}
+	page, _ := strconv.Atoi(os.Getenv("VECSYM_PAGE"))
+	tpage := page
+	if s := os.Getenv("VECSYM_TPAGE"); s != "" {
+		tpage, _ = strconv.Atoi(s)
+	}
+	rect := func(s string) vector.Rect {
+		var f [4]float64
+		for i, p := range strings.Split(s, ",") {
+			f[i], _ = strconv.ParseFloat(p, 64)
+		}
+		return vector.Rect{X0: float32(f[0]), Y0: float32(f[1]), X1: float32(f[2]), Y1: float32(f[3])}
+	}
+	doc, err := render.Open(path, "application/pdf", render.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	pg, _, err := render.Vectors(context.Background(), doc, page-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpg := pg
+	if tpage != page {
+		if tpg, _, err = render.Vectors(context.Background(), doc, tpage-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm, err := NewTemplate("T", tpg, rect(os.Getenv("VECSYM_TBOX")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("template size %.1f width %.2f segs %d arcs %d glyphs %d anchors lines %v arcs %v circle %d glyph %d", tm.size, tm.width,
+		len(tm.m.segs), len(tm.m.arcs), len(tm.m.glyphs), tm.lineAnchors, tm.arcAnchors, tm.circle, tm.glyphAnchor)
+	for _, s := range tm.m.segs {
+		t.Logf("  seg %.1f,%.1f - %.1f,%.1f len %.1f fill %v stroke %v curve %v", px(s.a), py(s.a), px(s.b), py(s.b), s.length, s.fill, s.stroke, s.curve)
+	}
+	for _, g := range tm.m.glyphs {
+		t.Logf("  glyph %q at %.1f,%.1f size %.1f", g.r, px(g.c), py(g.c), g.size)
+	}
+	br := rect(os.Getenv("VECSYM_BLOCK"))
+	debugEnd = func(q pt, on int) {
+		t.Logf("   end at %.1f,%.1f: %d on", px(q)+float64(br.X0), py(q)+float64(br.Y0), on)
+	}
+	d := NewDrawing(pg, br)
+	dets, err := Match(context.Background(), d, []*Template{tm}, Options{Trace: func(c Candidate) {
+		t.Logf("pose at %.0f,%.0f k %.2f ang %.0f m %v covered %.3f explained %.3f conf %.3f", c.Box.XMin+float64(br.X0), c.Box.YMin+float64(br.Y0),
+			c.Scale, c.Angle, c.Mirrored, c.Covered, c.Explained, c.Confidence)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d detections", len(dets))
+	for _, dt := range dets {
+		t.Logf("  det %.0f,%.0f %.0fx%.0f conf %.2f", dt.Box.XMin+float64(br.X0), dt.Box.YMin+float64(br.Y0), dt.Box.Width(), dt.Box.Height(), dt.Confidence)
+	}
+	out := os.Getenv("VECSYM_OUT")
+	if out == "" {
+		return
+	}
+	img, err := doc.Render(page - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := image.Rect(int(br.X0), int(br.Y0), int(br.X1), int(br.Y1)).Intersect(img.Rect)
+	o := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	for y := 0; y < r.Dy(); y++ {
+		for x := 0; x < r.Dx(); x++ {
+			v := 255 - (255-img.GrayAt(x+r.Min.X, y+r.Min.Y).Y)/2
+			o.Set(x, y, color.RGBA{v, v, v, 255})
+		}
+	}
+	red := color.RGBA{255, 0, 0, 255}
+	for _, dt := range dets {
+		b := dt.Box
+		for x := int(b.XMin); x <= int(b.XMax); x++ {
+			for _, y := range []int{int(b.YMin), int(b.YMax)} {
+				for w := -2; w <= 2; w++ {
+					o.Set(x, y+w, red)
+				}
+			}
+		}
+		for y := int(b.YMin); y <= int(b.YMax); y++ {
+			for _, x := range []int{int(b.XMin), int(b.XMax)} {
+				for w := -2; w <= 2; w++ {
+					o.Set(x+w, y, red)
+				}
+			}
+		}
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, o); err != nil {
+		t.Fatal(err)
+	}
+	_ = math.Pi
+	_ = fmt.Sprint
+}
