@@ -104,7 +104,7 @@ type want struct {
 	// (both: each, from one path or two)
 	fill, stroke bool
 	// dashed: the line's pattern, dashed or solid, must be the same
-	dashed bool
+	dashed  bool
 	anyDash bool // dashed or solid
 	// dark: faint linework does not count
 	dark bool

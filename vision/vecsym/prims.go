@@ -14,9 +14,9 @@ type seg struct {
 	a, b   pt
 	ang    float64 // direction, mod π
 	length float64
-	fill   bool  // an edge of a filled area
-	stroke bool  // a stroked line
-	curve  bool  // a piece of a curve
+	fill   bool // an edge of a filled area
+	stroke bool // a stroked line
+	curve  bool // a piece of a curve
 	// faint: drawn in a light grey (tile grids, hatching and backgrounds
 	// that CAD sheets plot in a screened pen)
 	faint  bool
