@@ -56,6 +56,8 @@ type SynthOptions struct {
 	DPI int
 	// PageSize as synth.Options takes it (default 36x24).
 	PageSize string
+	// Vary drafts plan instances unlike their legend graphic (synth.Options.Vary).
+	Vary bool
 	// Dir keeps the drawings, truths and results (default: a temporary
 	// directory, removed after).
 	Dir string
@@ -156,7 +158,7 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 	renderOf := make([]map[int]time.Duration, o.Seeds)
 	for i := range sets {
 		seed := int64(o.FirstSeed + i)
-		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: o.Sheets, PageSize: o.PageSize, DPI: float64(o.DPI)})
+		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: o.Sheets, PageSize: o.PageSize, DPI: float64(o.DPI), Vary: o.Vary})
 		if err != nil {
 			return res, err
 		}

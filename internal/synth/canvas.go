@@ -147,6 +147,8 @@ type op struct {
 	sym    *symbol
 	half   float64 // symbol half-size in points
 	angle  float64 // symbol rotation, degrees counter-clockwise
+	vary   uint64  // symbol drafting variant (Options.Vary), 0 for none
+	mirror bool    // symbol mirrored before it is turned
 }
 
 // dlist is a display list: sheets are built as data, then written to PDF.
@@ -173,7 +175,13 @@ func (d *dlist) arc(c pt, r, a0, a1, lw float64) {
 }
 func (d *dlist) text(t textItem) { d.add(op{k: opText, t: t}) }
 func (d *dlist) symbol(s *symbol, c pt, half, angle, lw float64) {
-	d.add(op{k: opSymbol, sym: s, c: c, half: half, angle: angle, lw: lw})
+	d.symbolV(s, c, half, angle, lw, 0, false)
+}
+
+// symbolV draws a symbol in drafting variant vary (0: as the legend does),
+// mirrored or not.
+func (d *dlist) symbolV(s *symbol, c pt, half, angle, lw float64, vary uint64, mirror bool) {
+	d.add(op{k: opSymbol, sym: s, c: c, half: half, angle: angle, lw: lw, vary: vary, mirror: mirror})
 }
 
 func (d *dlist) append(o *dlist) { d.ops = append(d.ops, o.ops...) }
@@ -225,7 +233,7 @@ func (o op) bounds() rect {
 	case opText:
 		return o.t.box()
 	case opSymbol:
-		return o.sym.box(o.c, o.half, o.angle, o.lw)
+		return o.sym.boxM(o.c, o.half, o.angle, o.lw, o.mirror)
 	}
 	return emptyRect()
 }
@@ -269,7 +277,7 @@ func (d *dlist) render(f *fpdf.Fpdf) {
 		case opText:
 			renderText(f, o.t)
 		case opSymbol:
-			o.sym.render(f, o.c, o.half, o.angle)
+			o.sym.render(f, o.c, o.half, o.angle, o.vary, o.mirror)
 		}
 	}
 }

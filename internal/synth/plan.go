@@ -82,6 +82,9 @@ type inst struct {
 	Line         [2]pt
 	Dash         bool
 	Room         int // -1 when straddling a wall
+	// Vary, when not 0, seeds how the instance is drafted (Options.Vary)
+	Vary   uint64
+	Mirror bool // drawn mirrored (left for right) before it is turned
 }
 
 // extent is the instance with its suffix and crossing line.
@@ -535,6 +538,16 @@ func (g *gen) placeAdd(r *rng, sh *sheet, p *plan, ob *obst, e int) {
 	if in, ok := g.place(r, sh, p, ob, e); ok {
 		sh.nextID++
 		in.ID = sh.nextID
+		if g.o.Vary {
+			// a stream of its own: the set's other choices stay as they are
+			vr := newRNG(g.o.Seed, fmt.Sprintf("vary/%d/%d", sh.Index, in.ID))
+			in.Vary = vr.next() | 1
+			sym := sh.entries[e].Sym
+			if !sym.hasText() && vr.chance(1.0/3) {
+				in.Mirror = true
+				in.Box = sym.boxM(in.C, p.half*in.Scale, in.Angle, p.symLW, true)
+			}
+		}
 		p.Insts = append(p.Insts, in)
 		ob.addInst(&p.Insts[len(p.Insts)-1])
 	}
@@ -734,7 +747,7 @@ func (g *gen) emit(p *plan, sh *sheet) dlist {
 		}
 	}
 	for _, in := range p.Insts {
-		d.symbol(sh.entries[in.Entry].Sym, in.C, p.half*in.Scale, in.Angle, p.symLW)
+		d.symbolV(sh.entries[in.Entry].Sym, in.C, p.half*in.Scale, in.Angle, p.symLW, in.Vary, in.Mirror)
 		if in.Suffix != nil {
 			d.text(*in.Suffix)
 		}

@@ -209,11 +209,29 @@ func toPage(p pt, c pt, half, angle float64) pt {
 	return pt{c.X + q.X, c.Y + q.Y}
 }
 
+// hasText reports whether the symbol holds letters.
+func (s *symbol) hasText() bool {
+	for _, p := range s.prims {
+		if p.k == pText {
+			return true
+		}
+	}
+	return false
+}
+
 // box is the axis-aligned box of the symbol drawn at c with half-size half,
 // turned by angle, strokes of width lw included.
-func (s *symbol) box(c pt, half, angle, lw float64) rect {
+func (s *symbol) box(c pt, half, angle, lw float64) rect { return s.boxM(c, half, angle, lw, false) }
+
+// boxM is box for the symbol mirrored (left for right) before it is turned.
+func (s *symbol) boxM(c pt, half, angle, lw float64, mirror bool) rect {
 	b := emptyRect()
-	add := func(p pt) { b = b.addPt(toPage(p, c, half, angle)) }
+	add := func(p pt) {
+		if mirror {
+			p.X = -p.X
+		}
+		b = b.addPt(toPage(p, c, half, angle))
+	}
 	for _, p := range s.prims {
 		switch p.k {
 		case pLine, pPoly:
@@ -221,7 +239,11 @@ func (s *symbol) box(c pt, half, angle, lw float64) rect {
 				add(q)
 			}
 		case pCircle:
-			q := toPage(p.c, c, half, angle)
+			pc := p.c
+			if mirror {
+				pc.X = -pc.X
+			}
+			q := toPage(pc, c, half, angle)
 			r := p.r * half
 			b = b.union(rect{q.X - r, q.Y - r, q.X + r, q.Y + r})
 		case pArc:
@@ -240,28 +262,73 @@ func (s *symbol) box(c pt, half, angle, lw float64) rect {
 }
 
 // render draws the symbol. The rotation is a PDF transform so that letters
-// inside symbols stay real, rotated text.
-func (s *symbol) render(f *fpdf.Fpdf, c pt, half, angle float64) {
+// inside symbols stay real, rotated text. With vary ≠ 0 it is drafted as
+// another CAD program might export it (Options.Vary): vary seeds which
+// lines are broken, which circles and arcs are polygons and which polygons
+// are separate lines.
+func (s *symbol) render(f *fpdf.Fpdf, c pt, half, angle float64, vary uint64, mirror bool) {
 	// fpdf tracks the font outside the q/Q pair; select it before the pair.
 	for _, p := range s.prims {
 		if p.k == pText {
 			f.SetFont("Helvetica", "B", p.size*half)
 		}
 	}
-	if angle != 0 {
+	if angle != 0 || mirror {
 		f.TransformBegin()
+	}
+	if angle != 0 {
 		f.TransformRotate(angle, c.X, c.Y)
 	}
+	if mirror {
+		f.TransformMirrorHorizontal(c.X)
+	}
+	var r *rng
+	if vary != 0 {
+		r = &rng{s: vary}
+	}
+	pick := func() bool { return r != nil && r.chance(0.5) }
 	at := func(p pt) pt { return pt{c.X + p.X*half, c.Y + p.Y*half} }
+	line := func(a, b pt) {
+		if pick() { // broken in two, end to end
+			t := r.rangef(0.3, 0.7)
+			m := pt{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t}
+			f.Line(a.X, a.Y, m.X, m.Y)
+			f.Line(m.X, m.Y, b.X, b.Y)
+			return
+		}
+		f.Line(a.X, a.Y, b.X, b.Y)
+	}
+	// ring is a circle or an arc as a polygon of short lines
+	ring := func(q pt, rad, a0, a1 float64) []pt {
+		n := int(math.Ceil((a1 - a0) / 360 * float64(24+r.intn(25))))
+		n = max(n, 3)
+		off := 0.0
+		if a1-a0 >= 360 {
+			off = r.rangef(0, 360)
+		}
+		var pts []pt
+		for i := 0; i <= n; i++ {
+			pts = append(pts, arcPoint(q, rad, off+a0+(a1-a0)*float64(i)/float64(n)))
+		}
+		return pts
+	}
 	for _, p := range s.prims {
 		switch p.k {
 		case pLine:
-			a, b := at(p.pts[0]), at(p.pts[1])
-			f.Line(a.X, a.Y, b.X, b.Y)
+			line(at(p.pts[0]), at(p.pts[1]))
 		case pPoly:
 			q := make([]pt, len(p.pts))
 			for i, v := range p.pts {
 				q[i] = at(v)
+			}
+			if pick() { // the fill, then each side as a line of its own
+				if p.fill {
+					f.Polygon(fpts(q), "F")
+				}
+				for i := range q {
+					line(q[i], q[(i+1)%len(q)])
+				}
+				continue
 			}
 			style := "D"
 			if p.fill {
@@ -274,9 +341,23 @@ func (s *symbol) render(f *fpdf.Fpdf, c pt, half, angle float64) {
 			if p.fill {
 				style = "FD"
 			}
+			if pick() {
+				pts := ring(q, p.r*half, 0, 360)
+				f.Polygon(fpts(pts[:len(pts)-1]), style)
+				continue
+			}
 			f.Circle(q.X, q.Y, p.r*half, style)
 		case pArc:
 			q := at(p.c)
+			if pick() {
+				pts := ring(q, p.r*half, p.a0, p.a1)
+				f.MoveTo(pts[0].X, pts[0].Y)
+				for _, v := range pts[1:] {
+					f.LineTo(v.X, v.Y)
+				}
+				f.DrawPath("D")
+				continue
+			}
 			f.Arc(q.X, q.Y, p.r*half, p.r*half, 0, p.a0, p.a1, "D")
 		case pText:
 			q := at(p.c)
@@ -284,7 +365,7 @@ func (s *symbol) render(f *fpdf.Fpdf, c pt, half, angle float64) {
 			f.Text(q.X-p.w*size/2, q.Y+capHeight*size/2, p.s)
 		}
 	}
-	if angle != 0 {
+	if angle != 0 || mirror {
 		f.TransformEnd()
 	}
 }

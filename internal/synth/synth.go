@@ -35,6 +35,13 @@ type Options struct {
 	PageSize string
 	// DPI is the resolution of ground-truth pixel coordinates; default 300.
 	DPI float64
+	// Vary draws each plan instance of a symbol as another CAD program might
+	// export it: lines broken into collinear pieces, circles and arcs as
+	// polygons, polygons as separate lines and fills, and a third of the
+	// symbols without letters mirrored. Every instance looks as before; its
+	// geometry no longer repeats the legend's. The choices follow the seed
+	// and the instance, so the rest of the set is the same as without Vary.
+	Vary bool
 }
 
 // PageSizes lists the accepted Options.PageSize names, in inches (w×h).

@@ -19,7 +19,7 @@ type Drawing struct {
 	m       *marks
 	ix      *segIndex
 	gix     *glyphIndex
-	lines   []int32 // straight segments (not pieces of curves), shortest first
+	lines   []seg   // straight lines to anchor poses on (mergedLines), shortest first
 	arcs    []int32 // arcs that are not whole circles
 	circles []int32 // whole circles
 }
@@ -34,12 +34,8 @@ func newDrawing(m *marks) *Drawing {
 	d := &Drawing{m: m}
 	d.ix = newSegIndex(m.segs, 8)
 	d.gix = newGlyphIndex(m.glyphs, 32)
-	for i, s := range m.segs {
-		if !s.curve {
-			d.lines = append(d.lines, int32(i))
-		}
-	}
-	sort.Slice(d.lines, func(i, j int) bool { return m.segs[d.lines[i]].length < m.segs[d.lines[j]].length })
+	d.lines = mergedLines(m.segs, true)
+	sort.Slice(d.lines, func(i, j int) bool { return d.lines[i].length < d.lines[j].length })
 	for i, a := range m.arcs {
 		if a.full {
 			d.circles = append(d.circles, int32(i))
@@ -216,10 +212,10 @@ func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
 		if n > 0 && ctx.Err() != nil {
 			break
 		}
-		A := t.m.segs[ai]
-		i0 := sort.Search(len(d.lines), func(i int) bool { return d.m.segs[d.lines[i]].length >= A.length*lo })
-		for _, di := range d.lines[i0:] {
-			D := &d.m.segs[di]
+		A := t.lines[ai]
+		i0 := sort.Search(len(d.lines), func(i int) bool { return d.lines[i].length >= A.length*lo })
+		for di := range d.lines[i0:] {
+			D := &d.lines[i0+di]
 			if D.length > A.length*hi {
 				break
 			}

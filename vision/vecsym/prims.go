@@ -3,6 +3,7 @@ package vecsym
 import (
 	"math"
 	"math/cmplx"
+	"sort"
 	"unicode"
 
 	"github.com/plangraph/plangraph/vision/vector"
@@ -160,6 +161,16 @@ func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Pa
 	var cur, start pt
 	open := -1 // index in m.segs of the last line of this subpath, for merging
 	var run []bezier
+	var poly []int // this subpath's last lines joined end to end, in m.segs
+	closed := false
+	flushPoly := func() {
+		if l := len(poly); l > 2 && dist(m.segs[poly[0]].a, m.segs[poly[l-1]].b) < 0.25 {
+			closed = true // back at its start, closed or not
+		}
+		m.polyArcs(poly, closed)
+		poly = poly[:0]
+		closed = false
+	}
 	flushRun := func() {
 		for _, a := range fitArcs(run) {
 			if !clip.Contains(toPoint(a.c)) {
@@ -201,12 +212,17 @@ func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Pa
 			open = -1
 		} else {
 			open = len(m.segs) - 1
+			if l := len(poly); l > 0 && dist(m.segs[poly[l-1]].b, a2) > 1e-3 {
+				flushPoly()
+			}
+			poly = append(poly, open)
 		}
 	}
 	for _, c := range cmds {
 		switch c {
 		case vector.MoveTo:
 			flushRun()
+			flushPoly()
 			cur = at(k)
 			start = cur
 			open = -1
@@ -218,6 +234,7 @@ func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Pa
 			cur = p
 			k++
 		case vector.CurveTo:
+			flushPoly()
 			b := bezier{cur, at(k), at(k + 1), at(k + 2)}
 			k += 3
 			run = append(run, b)
@@ -229,11 +246,130 @@ func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Pa
 			if dist(cur, start) > 1e-3 {
 				line(cur, start, false)
 			}
+			closed = true
+			flushPoly()
 			cur = start
 			open = -1
 		}
 	}
 	flushRun()
+	flushPoly()
+}
+
+// polyArcs finds circles and arcs drawn as polygons — as some CAD programs
+// export every curve — among lines joined end to end (idx, in m.segs; closed
+// when the last meets the first): a run of five or more lines that turn
+// one way by 2–40° at each corner and whose corners lie on one circle is an
+// arc, and its lines are taken as pieces of a curve.
+func (m *marks) polyArcs(idx []int, closed bool) {
+	n := len(idx)
+	if n < 5 {
+		return
+	}
+	turn := func(i, j int) float64 {
+		a, b := &m.segs[idx[i]], &m.segs[idx[j]]
+		return wrapPi(cmplx.Phase(b.b-b.a) - cmplx.Phase(a.b-a.a))
+	}
+	ok := func(t, sign float64) bool {
+		a := math.Abs(t)
+		return a >= 2*math.Pi/180 && a <= 40*math.Pi/180 && (sign == 0 || math.Signbit(t) == math.Signbit(sign))
+	}
+	try := func(i, j int) bool { // lines i..j inclusive
+		var pts []pt
+		for k := i; k <= j; k++ {
+			pts = append(pts, m.segs[idx[k]].a)
+		}
+		pts = append(pts, m.segs[idx[j]].b)
+		c, r, fits := fitPoints(pts, 0.01, 0.3)
+		if !fits {
+			return false
+		}
+		sweep := 0.0
+		for k := i; k <= j; k++ {
+			s := &m.segs[idx[k]]
+			sweep += wrapPi(cmplx.Phase(s.b-c) - cmplx.Phase(s.a-c))
+		}
+		if math.Abs(sweep) < 30*math.Pi/180 {
+			return false
+		}
+		full := math.Abs(sweep) >= 2*math.Pi-0.05 && dist(pts[0], pts[len(pts)-1]) <= 0.05*r+0.5
+		a := arc{c: c, r: r, a0: cmplx.Phase(pts[0] - c), sweep: sweep, p0: pts[0], p1: pts[len(pts)-1], full: full,
+			fill: m.segs[idx[i]].fill, stroke: m.segs[idx[i]].stroke}
+		m.arcs = append(m.arcs, a)
+		for k := i; k <= j; k++ {
+			m.segs[idx[k]].curve = true
+		}
+		return true
+	}
+	// a closed polygon turning evenly all the way round is a circle
+	if closed {
+		sign := turn(n-1, 0)
+		all := ok(sign, 0)
+		for i := 0; all && i+1 < n; i++ {
+			all = ok(turn(i, i+1), sign)
+		}
+		if all && try(0, n-1) {
+			return
+		}
+	}
+	for i := 0; i < n; {
+		j := i
+		sign := 0.0
+		for j+1 < n && ok(turn(j, j+1), sign) {
+			if sign == 0 {
+				sign = turn(j, j+1)
+			}
+			j++
+		}
+		if j-i+1 >= 5 && try(i, j) {
+			i = j + 1
+			continue
+		}
+		i = max(j, i+1)
+	}
+}
+
+// fitPoints fits a circle to points by least squares (Kåsa); fits is false
+// when one lies off it by more than rel of the radius plus abs pixels.
+func fitPoints(pts []pt, rel, abs float64) (c pt, r float64, fits bool) {
+	var mean pt
+	for _, p := range pts {
+		mean += p
+	}
+	mean /= complex(float64(len(pts)), 0)
+	var sxx, sxy, syy, sx, sy, sxz, syz, sz float64
+	for _, p := range pts {
+		x, y := px(p-mean), py(p-mean)
+		z := x*x + y*y
+		sxx += x * x
+		sxy += x * y
+		syy += y * y
+		sx += x
+		sy += y
+		sxz += x * z
+		syz += y * z
+		sz += z
+	}
+	sol, ok := solve3([3][4]float64{{sxx, sxy, sx, -sxz}, {sxy, syy, sy, -syz}, {sx, sy, float64(len(pts)), -sz}})
+	if !ok {
+		return 0, 0, false
+	}
+	c = complex(-sol[0]/2, -sol[1]/2)
+	r2 := real(c)*real(c) + imag(c)*imag(c) - sol[2]
+	if r2 <= 0 {
+		return 0, 0, false
+	}
+	c += mean
+	r = math.Sqrt(r2)
+	if r < 0.5 || r > 1e5 {
+		return 0, 0, false
+	}
+	for _, p := range pts {
+		if math.Abs(dist(p, c)-r) > rel*r+abs {
+			return 0, 0, false
+		}
+	}
+	return c, r, true
 }
 
 // bezier is a cubic Bézier curve: its ends and two control points.
@@ -279,46 +415,9 @@ func fitCircle(run []bezier) (arc, bool) {
 		}
 	}
 	pts = append(pts, run[len(run)-1][3])
-	// x² + y² + D x + E y + F = 0, about the points' mean for precision
-	var mean pt
-	for _, p := range pts {
-		mean += p
-	}
-	mean /= complex(float64(len(pts)), 0)
-	var sxx, sxy, syy, sx, sy, sxz, syz, sz float64
-	n := float64(len(pts))
-	for _, p := range pts {
-		x, y := px(p-mean), py(p-mean)
-		z := x*x + y*y
-		sxx += x * x
-		sxy += x * y
-		syy += y * y
-		sx += x
-		sy += y
-		sxz += x * z
-		syz += y * z
-		sz += z
-	}
-	a := [3][4]float64{{sxx, sxy, sx, -sxz}, {sxy, syy, sy, -syz}, {sx, sy, n, -sz}}
-	sol, ok := solve3(a)
-	if !ok {
+	c, r, fits := fitPoints(pts, 0.005, 0.1)
+	if !fits {
 		return arc{}, false
-	}
-	c := complex(-sol[0]/2, -sol[1]/2)
-	r2 := real(c)*real(c) + imag(c)*imag(c) - sol[2]
-	if r2 <= 0 {
-		return arc{}, false
-	}
-	c += mean
-	r := math.Sqrt(r2)
-	if r < 0.5 || r > 1e5 {
-		return arc{}, false
-	}
-	tol := 0.005*r + 0.1
-	for _, p := range pts {
-		if math.Abs(dist(p, c)-r) > tol {
-			return arc{}, false
-		}
 	}
 	// the sweep, curve by curve through each one's middle
 	sweep := 0.0
@@ -425,4 +524,113 @@ func clipSeg(a, b pt, r vector.Rect) (pt, pt, bool) {
 	}
 	d := b - a
 	return a + d*complex(t0, 0), a + d*complex(t1, 0), true
+}
+
+// mergedLines joins the straight segments that lie on one line and touch
+// or overlap (flags alike): a line broken into pieces — by a program that
+// splits lines where others cross them, or draws each piece of a dashed
+// line apart — is one line again. It returns the joined lines and, with
+// pieces true, also every piece that was joined to another.
+func mergedLines(segs []seg, pieces bool) []seg {
+	const angTol = 0.2 * math.Pi / 180
+	type item struct {
+		s       *seg
+		ang     float64 // direction in [-angTol, π-angTol)
+		rho     float64 // offset of its line from the origin
+		t0, t1  float64 // its extent along the line
+		dx, dy  float64
+		flagKey uint8
+	}
+	var items []item
+	for i := range segs {
+		s := &segs[i]
+		if s.curve {
+			continue
+		}
+		a := s.ang
+		if a >= math.Pi-angTol {
+			a -= math.Pi
+		}
+		dx, dy := math.Cos(a), math.Sin(a)
+		ta := px(s.a)*dx + py(s.a)*dy
+		tb := px(s.b)*dx + py(s.b)*dy
+		var key uint8
+		for k, f := range []bool{s.fill, s.stroke, s.faint, s.dashed} {
+			if f {
+				key |= 1 << k
+			}
+		}
+		items = append(items, item{s: s, ang: a, rho: -px(s.a)*dy + py(s.a)*dx, t0: min(ta, tb), t1: max(ta, tb), dx: dx, dy: dy, flagKey: key})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].ang < items[j].ang })
+	var out []seg
+	emit := func(group []item) {
+		if len(group) == 0 {
+			return
+		}
+		// offsets and extents along one direction for the whole group: the
+		// pieces of a line differ in direction by rounding, and an offset
+		// taken at each one's own direction would differ with the distance
+		// from the origin
+		ref := group[0]
+		for i := range group {
+			it := &group[i]
+			s := it.s
+			ta := px(s.a)*ref.dx + py(s.a)*ref.dy
+			tb := px(s.b)*ref.dx + py(s.b)*ref.dy
+			it.t0, it.t1 = min(ta, tb), max(ta, tb)
+			it.rho = -px(s.a)*ref.dy + py(s.a)*ref.dx
+			it.dx, it.dy = ref.dx, ref.dy
+		}
+		sort.Slice(group, func(i, j int) bool {
+			if group[i].flagKey != group[j].flagKey {
+				return group[i].flagKey < group[j].flagKey
+			}
+			return group[i].rho < group[j].rho
+		})
+		for i := 0; i < len(group); {
+			// one line: same flags, offsets each within half a pixel of the
+			// one before
+			j := i + 1
+			for j < len(group) && group[j].flagKey == group[i].flagKey && group[j].rho-group[j-1].rho <= 0.5 {
+				j++
+			}
+			line := group[i:j]
+			sort.Slice(line, func(a, b int) bool { return line[a].t0 < line[b].t0 })
+			for a := 0; a < len(line); {
+				b, end := a+1, line[a].t1
+				for b < len(line) && line[b].t0 <= end+0.5 {
+					end = max(end, line[b].t1)
+					b++
+				}
+				first := line[a]
+				if b-a == 1 {
+					out = append(out, *first.s)
+				} else {
+					m := *first.s
+					rho := first.rho
+					at := func(t float64) pt { return complex(t*first.dx-rho*first.dy, t*first.dy+rho*first.dx) }
+					m.a, m.b = at(first.t0), at(end)
+					m.length = end - first.t0
+					m.ang = lineAngle(m.a, m.b)
+					out = append(out, m)
+					if pieces {
+						for _, it := range line[a:b] {
+							out = append(out, *it.s)
+						}
+					}
+				}
+				a = b
+			}
+			i = j
+		}
+	}
+	start := 0
+	for i := 1; i <= len(items); i++ {
+		if i == len(items) || items[i].ang-items[i-1].ang > angTol {
+			emit(items[start:i])
+			start = i
+		}
+	}
+	return out
 }

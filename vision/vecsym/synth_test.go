@@ -29,7 +29,7 @@ type synthSheet struct {
 
 func synthSheets(t testing.TB, seed int64, sheets int) []synthSheet {
 	t.Helper()
-	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: sheets})
+	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: sheets, Vary: os.Getenv("VECSYM_VARY") != ""})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,8 @@ type Template struct {
 	ix     *segIndex
 	gix    *glyphIndex
 	// anchors are its marks that fix a pose by themselves
-	lineAnchors []int // into m.segs
+	lines       []seg // its straight lines, pieces joined (mergedLines)
+	lineAnchors []int // into lines
 	arcAnchors  []int // into m.arcs, arcs that are not whole circles
 	circle      int   // into m.arcs: its largest whole circle, or -1
 	glyphAnchor int   // into m.glyphs: its largest glyph, or -1
@@ -130,13 +131,14 @@ func newTemplate(label string, m *marks, width float64) *Template {
 	}
 	t.simple = straight <= 3 && len(m.arcs) == 0 && len(m.glyphs) == 0 && straight == len(m.segs)
 	// anchors: the longest lines, arcs and circle, the largest glyph
+	t.lines = mergedLines(m.segs, false)
 	var lines []int
-	for i, s := range m.segs {
-		if !s.curve && s.length >= 0.15*t.size {
+	for i, s := range t.lines {
+		if s.length >= 0.15*t.size {
 			lines = append(lines, i)
 		}
 	}
-	sort.Slice(lines, func(i, j int) bool { return m.segs[lines[i]].length > m.segs[lines[j]].length })
+	sort.Slice(lines, func(i, j int) bool { return t.lines[lines[i]].length > t.lines[lines[j]].length })
 	t.lineAnchors = lines[:min(len(lines), 2)]
 	var arcs []int
 	for i, a := range m.arcs {
