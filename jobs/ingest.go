@@ -10,8 +10,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gocloud.dev/blob"
@@ -342,6 +344,23 @@ func (in *Ingest) storeVectors(ctx context.Context, key string, vec *vector.Page
 	return in.Blobs.WriteAll(ctx, VectorsKey(key), b.Bytes(), &blob.WriterOptions{ContentType: "application/octet-stream"})
 }
 
+// storeBlock writes a block's image and words (key is BlockKey's).
+func (in *Ingest) storeBlock(ctx context.Context, key string, img *image.Gray, words []text.Word) error {
+	bw, err := in.Blobs.NewWriter(ctx, key+".png", &blob.WriterOptions{ContentType: "image/png"})
+	if err != nil {
+		return err
+	}
+	if err := render.EncodePNG(bw, img); err != nil {
+		bw.Close()
+		return err
+	}
+	if err := bw.Close(); err != nil {
+		return err
+	}
+	wb, _ := json.Marshal(words)
+	return in.Blobs.WriteAll(ctx, key+"-words.json", wb, &blob.WriterOptions{ContentType: "application/json"})
+}
+
 // BlockResult is one block a block_preprocess job found.
 type BlockResult struct {
 	BlockID string   `json:"block_id"`
@@ -406,23 +425,22 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 		out = append(out, made{BlockResult{BlockID: id, Type: b.Type, Title: b.Title, Scale: b.Scale, Bounds: b.Box},
 			img.SubImage(r).(*image.Gray), inside})
 	}
-	for _, m := range out {
-		bk := BlockKey(org, m.res.BlockID)
-		bw, err := in.Blobs.NewWriter(ctx, bk+".png", &blob.WriterOptions{ContentType: "image/png"})
-		if err != nil {
-			return nil, err
-		}
-		if err := render.EncodePNG(bw, m.crop); err != nil {
-			bw.Close()
-			return nil, err
-		}
-		if err := bw.Close(); err != nil {
-			return nil, err
-		}
-		wb, _ := json.Marshal(m.words)
-		if err := in.Blobs.WriteAll(ctx, bk+"-words.json", wb, &blob.WriterOptions{ContentType: "application/json"}); err != nil {
-			return nil, err
-		}
+	// each block's image is one single-threaded encode: spread them over the cores
+	errs := make([]error, len(out))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(out)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(out); i = int(next.Add(1) - 1) {
+				errs[i] = in.storeBlock(ctx, BlockKey(org, out[i].res.BlockID), out[i].crop, out[i].words)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	tx, err := in.R.DB.Tx(ctx)
 	if err != nil {

@@ -116,8 +116,9 @@ func NewWorker(r *Redis, cfg WorkerConfig, log *slog.Logger) *Worker {
 			ShutdownTimeout: cfg.ShutdownTimeout,
 			// idle workers look for new tasks this often; every stage of a job
 			// tree waits for it once, so keep it short (a 113 MP sheet's whole
-			// ingest is ~1 s, of which two hops at 200 ms were 0.5 s)
-			TaskCheckInterval: 50 * time.Millisecond,
+			// ingest is ~1 s, of which two hops at 200 ms were 0.5 s; a parse on a
+			// PDF's geometry takes ~0.1 s after ingestion, in three more hops)
+			TaskCheckInterval: 15 * time.Millisecond,
 			Logger:            slogAdapter{log},
 			LogLevel:          asynq.WarnLevel,
 			ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -77,6 +78,8 @@ func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, forma
 	tiles := make(chan tile, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	var bufs sync.Pool
+	// a sheet is mostly paper: a tile of one grey is encoded once per size
+	var flats sync.Map // [w, h, grey] → encoded tile
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
@@ -85,17 +88,27 @@ func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, forma
 				if ctx.Err() != nil {
 					continue // drain
 				}
-				buf, _ := bufs.Get().(*bytes.Buffer)
-				if buf == nil {
-					buf = new(bytes.Buffer)
+				var data []byte
+				v, flat := uniform(t.img)
+				key := [3]int{t.img.Rect.Dx(), t.img.Rect.Dy(), int(v)}
+				if c, ok := flats.Load(key); flat && ok {
+					data = bytes.Clone(c.([]byte))
+				} else {
+					buf, _ := bufs.Get().(*bytes.Buffer)
+					if buf == nil {
+						buf = new(bytes.Buffer)
+					}
+					buf.Reset()
+					if err := encode(buf, t.img); err != nil {
+						cancel(fmt.Errorf("render: encoding tile %s: %w", t.name, err))
+						continue
+					}
+					data = bytes.Clone(buf.Bytes())
+					bufs.Put(buf)
+					if flat {
+						flats.Store(key, bytes.Clone(data))
+					}
 				}
-				buf.Reset()
-				if err := encode(buf, t.img); err != nil {
-					cancel(fmt.Errorf("render: encoding tile %s: %w", t.name, err))
-					continue
-				}
-				data := bytes.Clone(buf.Bytes())
-				bufs.Put(buf)
 				if err := put(ctx, t.name, data); err != nil {
 					cancel(fmt.Errorf("render: storing tile %s: %w", t.name, err))
 				}
@@ -141,4 +154,30 @@ produce:
 	return fmt.Appendf(nil, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+
 		`<Image TileSize="%d" Overlap="%d" Format="%s" xmlns="http://schemas.microsoft.com/deepzoom/2008"><Size Width="%d" Height="%d"/></Image>`+"\n",
 		tileSize, overlap, format, w, h), nil
+}
+
+// uniform reports whether every pixel of m has one value, and which.
+func uniform(m *image.Gray) (byte, bool) {
+	b := m.Rect
+	if b.Empty() {
+		return 0, false
+	}
+	v := m.Pix[m.PixOffset(b.Min.X, b.Min.Y)]
+	word := uint64(v) * 0x0101010101010101
+	le := binary.LittleEndian
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := m.Pix[m.PixOffset(b.Min.X, y):][:b.Dx()]
+		i := 0
+		for ; i+8 <= len(row); i += 8 {
+			if le.Uint64(row[i:]) != word {
+				return 0, false
+			}
+		}
+		for ; i < len(row); i++ {
+			if row[i] != v {
+				return 0, false
+			}
+		}
+	}
+	return v, true
 }

@@ -6,9 +6,12 @@ import (
 	"hash/crc32"
 	"image"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/zlib"
 )
+
+var zlibWriters sync.Pool // *zlib.Writer at BestSpeed
 
 // encodeGrayPNG writes an 8-bit greyscale PNG. image/png tries five
 // filters on every row and uses the standard library's deflate; drawings are
@@ -28,10 +31,17 @@ func encodeGrayPNG(w io.Writer, img *image.Gray) error {
 		return err
 	}
 	cw := &chunkWriter{w: bw, typ: "IDAT", buf: make([]byte, 0, 1<<18)}
-	zw, err := zlib.NewWriterLevel(cw, zlib.BestSpeed)
-	if err != nil {
-		return err
+	// a compressor's tables are large: thousands of tiles share a few
+	zw, _ := zlibWriters.Get().(*zlib.Writer)
+	if zw == nil {
+		var err error
+		if zw, err = zlib.NewWriterLevel(cw, zlib.BestSpeed); err != nil {
+			return err
+		}
+	} else {
+		zw.Reset(cw)
 	}
+	defer zlibWriters.Put(zw)
 	width := b.Dx()
 	row := make([]byte, 1+width)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -42,10 +52,7 @@ func encodeGrayPNG(w io.Writer, img *image.Gray) error {
 		} else {
 			prev := img.Pix[img.PixOffset(b.Min.X, y-1):][:width]
 			row[0] = 2 // Up
-			out := row[1:]
-			for i := range cur {
-				out[i] = cur[i] - prev[i]
-			}
+			upFilter(row[1:], cur, prev)
 		}
 		if _, err := zw.Write(row); err != nil {
 			return err
@@ -61,6 +68,22 @@ func encodeGrayPNG(w io.Writer, img *image.Gray) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// upFilter sets out to cur - prev byte by byte (mod 256), eight bytes at a
+// time: each byte's difference is taken with its top bit set aside, so no
+// borrow crosses into the next byte, and the top bit is put back after.
+func upFilter(out, cur, prev []byte) {
+	const hi = 0x8080808080808080
+	le := binary.LittleEndian
+	i := 0
+	for ; i+8 <= len(cur); i += 8 {
+		a, b := le.Uint64(cur[i:]), le.Uint64(prev[i:])
+		le.PutUint64(out[i:], ((a|hi)-(b&^hi))^((a^^b)&hi))
+	}
+	for ; i < len(cur); i++ {
+		out[i] = cur[i] - prev[i]
+	}
 }
 
 func writeChunk(w io.Writer, typ string, data []byte) error {

@@ -50,3 +50,24 @@ func TestEncodeGrayPNGRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+func TestUpFilterMatchesBytewise(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 64, 1000} {
+		cur, prev := make([]byte, n), make([]byte, n)
+		for i := range cur {
+			cur[i], prev[i] = byte(r.IntN(256)), byte(r.IntN(256))
+		}
+		// the edge values too
+		if n >= 4 {
+			cur[0], prev[0], cur[1], prev[1], cur[2], prev[2] = 0, 255, 255, 0, 128, 128
+		}
+		out := make([]byte, n)
+		upFilter(out, cur, prev)
+		for i := range cur {
+			if want := cur[i] - prev[i]; out[i] != want {
+				t.Fatalf("n %d byte %d: %d - %d = %d, got %d", n, i, cur[i], prev[i], want, out[i])
+			}
+		}
+	}
+}
