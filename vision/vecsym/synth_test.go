@@ -215,7 +215,7 @@ func TestSynthCandidates(t *testing.T) {
 		}
 	}
 	pr := func(r row) {
-		t.Logf("seed %2d %-4s right %-5v cov %.3f expl %.3f conf %.3f k %.2f box %.0f %.0f", r.seed, r.label, r.right, r.c.Covered, r.c.Explained, r.c.Confidence, r.c.Scale, r.c.Box.XMin+r.blk.XMin, r.c.Box.YMin+r.blk.YMin)
+		t.Logf("seed %2d %-4s right %-5v cov %.3f expl %.3f desc %.3f conf %.3f k %.2f box %.0f %.0f", r.seed, r.label, r.right, r.c.Covered, r.c.Explained, r.c.Described, r.c.Confidence, r.c.Scale, r.c.Box.XMin+r.blk.XMin, r.c.Box.YMin+r.blk.YMin)
 	}
 	var right, wrong []row
 	for _, r := range rows {

@@ -37,6 +37,8 @@ type Template struct {
 	// faint: the symbol is itself drawn mostly in faint lines, so faint
 	// linework in the drawing is not held against it
 	faint bool
+	// desc is its marks' descriptor (descriptor.go)
+	desc [3 * descRings]float64
 	// simple: three straight lines or fewer, nothing else
 	simple bool
 	// ends are its free line ends: where a line stops without meeting
@@ -53,6 +55,7 @@ type lineEnd struct {
 // sample is a point on a template's marks.
 type sample struct {
 	p      pt
+	w      float64 // the length of marks it stands for
 	ang    float64
 	curve  bool
 	fill   bool
@@ -104,7 +107,7 @@ func newTemplate(label string, m *marks, width float64) *Template {
 		n := max(int(math.Ceil(s.length/t.step)), 1)
 		for i := 0; i < n; i++ {
 			p := s.a + (s.b-s.a)*complex((float64(i)+0.5)/float64(n), 0)
-			t.pts = append(t.pts, sample{p: p, ang: s.ang, curve: s.curve, fill: s.fill, stroke: s.stroke, faint: s.faint, dashed: s.dashed})
+			t.pts = append(t.pts, sample{p: p, w: s.length / float64(n), ang: s.ang, curve: s.curve, fill: s.fill, stroke: s.stroke, faint: s.faint, dashed: s.dashed})
 		}
 		t.weight += s.length
 	}
@@ -112,6 +115,14 @@ func newTemplate(label string, m *marks, width float64) *Template {
 		t.weight += glyphWeight * g.size
 	}
 	t.ix = newSegIndex(m.segs, max(t.size/16, 1))
+	acc := newDescAcc(t.centre, descRadius*t.size)
+	for _, s := range t.pts {
+		acc.add(s.p, s.w)
+	}
+	for i := range m.glyphs {
+		acc.addGlyph(&m.glyphs[i], 1, m.glyphs[i].c, m.glyphs[i].ang)
+	}
+	t.desc = acc.vec()
 	t.gix = newGlyphIndex(m.glyphs, max(t.size/4, 1))
 	t.probes = spread(t.pts, t.centre, 10)
 	t.ends = freeEnds(m, 1+0.01*t.size)
