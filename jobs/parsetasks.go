@@ -338,6 +338,9 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		dets = append(dets, mres.Detections...)
 	}
 	img = nil
+	if len(vtmpls) > 0 && len(tmpls) > 0 {
+		dets = suppressAcross(dets, len(tmplFeat))
+	}
 	tmplFeat = append(tmplFeat, vtmplFeat...)
 	insts, err := p.storeInstances(ctx, j, b, in.LegendFeatureIDs, tmplFeat, dets, float64(bw), float64(bh))
 	if err != nil {
@@ -361,6 +364,39 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	}
 	res.Summary.TotalSymbolsSearched = len(res.Symbols)
 	return res, nil
+}
+
+// suppressAcross resolves overlaps between the detections of symbols
+// searched as pixels (Template < split) and those searched as geometry:
+// each search suppresses within itself by what its detections explain,
+// measures the two do not share, so across them the more confident of two
+// overlapping detections (IoU ≥ 0.3, or 70 % of the smaller inside the
+// larger) is kept.
+func suppressAcross(dets []symbols.Detection, split int) []symbols.Detection {
+	order := make([]int, len(dets))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return dets[order[a]].Confidence > dets[order[b]].Confidence })
+	var kept []symbols.Detection
+	for _, i := range order {
+		d := dets[i]
+		ok := true
+		for _, k := range kept {
+			if (d.Template < split) == (k.Template < split) {
+				continue
+			}
+			in := d.Box.Intersect(k.Box).Area()
+			if in > 0 && (d.Box.IoU(k.Box) >= 0.3 || in >= 0.7*min(d.Box.Area(), k.Box.Area())) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }
 
 // matchFailure is the error a failed search ends its job with.

@@ -17,6 +17,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"sort"
@@ -33,6 +34,7 @@ import (
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/symbols"
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 )
@@ -335,9 +337,35 @@ func TestParse(t *testing.T) {
 			if total != res.Summary.TotalInstancesFound || len(res.Symbols) != res.Summary.TotalSymbolsSearched || total != len(instances) {
 				t.Errorf("summary %+v, %d instances listed, %d stored", res.Summary, total, len(instances))
 			}
-			// the matcher finds the symbols the generator drew (how many is its benchmark's business)
+			// the sheet is a PDF drawn as geometry: the symbols are matched as
+			// geometry, and each one the generator drew is found where it drew it
 			if total == 0 {
 				t.Errorf("no instance found on a synthetic sheet with %d drawn; warnings %+v", len(set.Truth.Sheets[0].Instances), res.Warnings)
+			}
+			origin := map[string]geom.Box{}
+			for _, b := range getList[blockRec](t, s, key, "/v1/blocks?limit=100&sheet_id="+f.sheet).Data {
+				origin[b.ID] = b.Bounds
+			}
+			var dets []symbols.Detection
+			for _, sym := range res.Symbols {
+				for _, in := range sym.Instances {
+					o := origin[in.BlockID]
+					dets = append(dets, symbols.Detection{Label: sym.Label, Confidence: in.Confidence,
+						Box: in.Bounds.Translate(math.Floor(o.XMin), math.Floor(o.YMin))})
+				}
+			}
+			var truth []symbols.Truth
+			const scale = 150.0 / 300 // the truth is in 300 DPI pixels
+			for _, in := range set.Truth.Sheets[0].Instances {
+				b := in.Box
+				truth = append(truth, symbols.Truth{Label: in.Label, Box: geom.Box{XMin: b.XMin * scale, YMin: b.YMin * scale, XMax: b.XMax * scale, YMax: b.YMax * scale}})
+			}
+			var c symbols.Counts
+			for _, lc := range symbols.Score(dets, truth, 0.5) {
+				c.Add(lc)
+			}
+			if c.FN != 0 || c.FP != 0 {
+				t.Errorf("sheet parse against the generator's %d instances: TP %d FP %d FN %d", len(truth), c.TP, c.FP, c.FN)
 			}
 			t.Logf("sheet parse: %d legend entries (%d with graphic), %d instances of %d symbols in %s; warnings %+v",
 				lg.SymbolsDetected, lg.SymbolsWithGraphic, total, len(res.Symbols), pr.CompletedAt.Sub(pr.CreatedAt), res.Warnings)

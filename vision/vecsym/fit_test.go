@@ -26,10 +26,9 @@ func TestFitConfidence(t *testing.T) {
 		train bool
 	}
 	var rows []row
-	for _, vary := range []string{"", "1"} {
-		os.Setenv("VECSYM_VARY", vary)
+	for _, vary := range []bool{false, true} {
 		for seed := 1; seed <= seeds; seed++ {
-			for _, sh := range synthSheets(t, int64(seed), 1) {
+			for _, sh := range synthSheets(t, int64(seed), 1, vary) {
 				matchSheet(t, sh, func(c Candidate, l string, blk geom.Box, tr *synth.SheetTruth) {
 					r := row{train: seed >= 3 && seed <= 5}
 					r.x = [4]float64{1, c.Covered, c.Explained, c.Described}
@@ -43,7 +42,6 @@ func TestFitConfidence(t *testing.T) {
 			}
 		}
 	}
-	os.Setenv("VECSYM_VARY", "")
 	// Newton's method with a small ridge penalty
 	var w [4]float64
 	const lambda = 1.0

@@ -71,8 +71,8 @@ type Candidate struct {
 	// the template's account for; Described the similarity of the two
 	// sets of marks' descriptors (descriptor.go)
 	Covered, Explained, Described float64
-	Confidence         float64
-	support            float64
+	Confidence                    float64
+	support                       float64
 }
 
 // Match finds the templates' instances on d. Detections are in d's pixels.

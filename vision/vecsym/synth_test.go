@@ -27,9 +27,13 @@ type synthSheet struct {
 	truth synth.SheetTruth
 }
 
-func synthSheets(t testing.TB, seed int64, sheets int) []synthSheet {
+// varied is whether the sheets of the env-driven tests are drafted unlike
+// their legends (VECSYM_VARY).
+func varied() bool { return os.Getenv("VECSYM_VARY") != "" }
+
+func synthSheets(t testing.TB, seed int64, sheets int, vary bool) []synthSheet {
 	t.Helper()
-	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: sheets, Vary: os.Getenv("VECSYM_VARY") != ""})
+	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: sheets, Vary: vary})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +123,22 @@ func matchSheet(t testing.TB, sh synthSheet, trace func(Candidate, string, geom.
 	return total, per
 }
 
-func TestSynthSheets(t *testing.T) {
+// TestSynthSheets scores the search on synthetic sheets, the legend's
+// boxes taken from the ground truth: VECSYM_SEEDS of them from VECSYM_FIRST
+// (3 from 1 by default), drafted as their legends are or, with
+// VECSYM_VARY, otherwise (synth --vary).
+func TestSynthSheets(t *testing.T) { testSynthSheets(t, varied()) }
+
+// TestSynthSheetsVaried is TestSynthSheets on sheets whose instances are
+// drafted unlike their legend graphics.
+func TestSynthSheetsVaried(t *testing.T) {
+	if varied() {
+		t.Skip("TestSynthSheets runs them")
+	}
+	testSynthSheets(t, true)
+}
+
+func testSynthSheets(t *testing.T, vary bool) {
 	seeds := 3
 	if s := os.Getenv("VECSYM_SEEDS"); s != "" {
 		seeds, _ = strconv.Atoi(s)
@@ -131,7 +150,7 @@ func TestSynthSheets(t *testing.T) {
 	var total symbols.Counts
 	per := map[string]symbols.Counts{}
 	for seed := first; seed < first+seeds; seed++ {
-		for _, sh := range synthSheets(t, int64(seed), 1) {
+		for _, sh := range synthSheets(t, int64(seed), 1, vary) {
 			c, pl := matchSheet(t, sh, nil)
 			total.Add(c)
 			for l, lc := range pl {
@@ -160,7 +179,7 @@ func TestSynthDebug(t *testing.T) {
 	if seed == 0 {
 		t.Skip("VECSYM_SEED not set")
 	}
-	for _, sh := range synthSheets(t, int64(seed), 1) {
+	for _, sh := range synthSheets(t, int64(seed), 1, varied()) {
 		matchSheet(t, sh, func(c Candidate, l string, blk geom.Box, tr *synth.SheetTruth) {
 			if label != "" && l != label {
 				return
@@ -195,7 +214,7 @@ func TestSynthCandidates(t *testing.T) {
 	}
 	var rows []row
 	for seed := 1; seed <= seeds; seed++ {
-		for _, sh := range synthSheets(t, int64(seed), 1) {
+		for _, sh := range synthSheets(t, int64(seed), 1, varied()) {
 			hit := map[int]bool{}
 			matchSheet(t, sh, func(c Candidate, l string, blk geom.Box, tr *synth.SheetTruth) {
 				r := row{seed: seed, label: l, c: c, blk: blk}
@@ -284,7 +303,7 @@ func TestSynthTemplates(t *testing.T) {
 	if seed == 0 {
 		t.Skip("VECSYM_SEED not set")
 	}
-	for _, sh := range synthSheets(t, int64(seed), 1) {
+	for _, sh := range synthSheets(t, int64(seed), 1, varied()) {
 		for _, b := range sh.truth.Blocks {
 			for _, e := range b.Entries {
 				if e.GraphicBox == nil || (label != "" && e.Label != label) {

@@ -1,0 +1,168 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/go-pdf/fpdf"
+
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// vectorPDF writes a one-page PDF (points, 400×300) with a known set of
+// marks: a stroked line, a dashed line, a filled square, a circle, the
+// text "AB", a line half outside a clip, a white fill, and an image.
+func vectorPDF(t *testing.T) string {
+	t.Helper()
+	f := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: 400, Ht: 300}})
+	f.AddPage()
+	f.SetLineWidth(1)
+	f.Line(10, 20, 110, 20)
+	f.SetDashPattern([]float64{4, 2}, 0)
+	f.Line(10, 40, 110, 40)
+	f.SetDashPattern(nil, 0)
+	f.SetFillColor(0, 0, 0)
+	f.Rect(150, 10, 20, 20, "F")
+	f.Circle(250, 50, 20, "D")
+	f.SetFont("Helvetica", "", 20)
+	f.Text(20, 100, "AB")
+	f.ClipRect(200, 150, 50, 50, false)
+	f.Line(180, 175, 300, 175)
+	f.ClipEnd()
+	f.SetFillColor(255, 255, 255)
+	f.Rect(50, 200, 40, 40, "F")
+	img := image.NewGray(image.Rect(0, 0, 8, 8))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	f.RegisterImageOptionsReader("dot", fpdf.ImageOptions{ImageType: "PNG"}, &buf)
+	f.ImageOptions("dot", 300, 200, 40, 40, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	path := filepath.Join(t.TempDir(), "marks.pdf")
+	if err := f.OutputFileAndClose(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestVectorsRecordsMarks(t *testing.T) {
+	path := vectorPDF(t)
+	doc, err := Open(path, "application/pdf", DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	pg, ok, err := Vectors(context.Background(), doc, 0)
+	if err != nil || !ok {
+		t.Fatalf("Vectors: %v %v", ok, err)
+	}
+	const k = 300.0 / 72 // pixels per point
+	if pg.W != int(math.Round(400*k)) || pg.H != int(math.Round(300*k)) || pg.DPI != 300 || pg.Truncated {
+		t.Fatalf("page %d×%d at %d, truncated %v", pg.W, pg.H, pg.DPI, pg.Truncated)
+	}
+	near := func(p vector.Point, x, y float64) bool {
+		return math.Abs(float64(p.X)-x*k) < 1 && math.Abs(float64(p.Y)-y*k) < 1
+	}
+	// find paths by their first point
+	find := func(x, y float64) *vector.Path {
+		for i := range pg.Paths {
+			if _, p0 := pg.PathCmds(i); near(pg.Pts[p0], x, y) {
+				return &pg.Paths[i]
+			}
+		}
+		return nil
+	}
+	line := find(10, 20)
+	if line == nil || line.Flags != vector.Stroke || math.Abs(float64(line.Width)-k) > 0.01 {
+		t.Errorf("the line: %+v", line)
+	}
+	if d := find(10, 40); d == nil || d.Flags&vector.Dashed == 0 {
+		t.Errorf("the dashed line: %+v", d)
+	}
+	if sq := find(150, 10); sq == nil || sq.Flags&vector.Fill == 0 || sq.Grey != 0 {
+		t.Errorf("the black square: %+v", sq)
+	}
+	if w := find(50, 200); w == nil || w.Grey != 1 {
+		t.Errorf("the white square: %+v", w)
+	}
+	curves := 0
+	for _, c := range pg.Cmds {
+		if c == vector.CurveTo {
+			curves++
+		}
+	}
+	if curves < 4 {
+		t.Errorf("%d curves; the circle has at least 4", curves)
+	}
+	// the clipped line keeps its points; its clip says what shows
+	if cl := find(180, 175); cl == nil || math.Abs(float64(cl.Clip.X0)-200*k) > 1 || math.Abs(float64(cl.Clip.X1)-250*k) > 1 {
+		t.Errorf("the clipped line: %+v", cl)
+	}
+	if len(pg.Glyphs) != 2 || pg.Glyphs[0].Rune != 'A' || pg.Glyphs[1].Rune != 'B' {
+		t.Fatalf("glyphs %+v", pg.Glyphs)
+	}
+	a := pg.Glyphs[0]
+	if math.Abs(float64(a.E)-20*k) > 1 || math.Abs(float64(a.F)-100*k) > 1 || math.Abs(a.Size()-20*k) > 0.5 || a.Box.Empty() {
+		t.Errorf("glyph A: %+v (size %.1f)", a, a.Size())
+	}
+	if len(pg.Images) != 1 || !near(pg.Images[0][0], 300, 240) && !near(pg.Images[0][0], 300, 200) {
+		t.Errorf("images %v", pg.Images)
+	}
+	if a := pg.ImageArea(vector.Rect{X0: 0, Y0: 0, X1: float32(pg.W), Y1: float32(pg.H)}); math.Abs(a-40*40*k*k) > 100*k {
+		t.Errorf("image area %.0f, want %.0f", a, 40*40*k*k)
+	}
+	// the stored form keeps it all
+	var buf bytes.Buffer
+	if err := pg.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := vector.Decode(buf.Bytes())
+	if err != nil || len(back.Paths) != len(pg.Paths) || len(back.Glyphs) != 2 || len(back.Images) != 1 {
+		t.Errorf("decoded %+v, %v", back, err)
+	}
+}
+
+func TestVectorsCapAndCancel(t *testing.T) {
+	path := vectorPDF(t)
+	doc, err := Open(path, "application/pdf", DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	defer func(m int) { MaxVectorFloats = m }(MaxVectorFloats)
+	MaxVectorFloats = 40
+	pg, _, err := Vectors(context.Background(), doc, 0)
+	if err != nil || !pg.Truncated {
+		t.Errorf("over the cap: truncated %v, %v", pg != nil && pg.Truncated, err)
+	}
+	MaxVectorFloats = 48 << 20
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := Vectors(ctx, doc, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	// raster documents have none
+	png := filepath.Join(t.TempDir(), "a.png")
+	var b bytes.Buffer
+	_ = pngEncodeGray(&b, image.NewGray(image.Rect(0, 0, 4, 4)))
+	if err := os.WriteFile(png, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := Open(png, "image/png", DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	if pg, ok, err := Vectors(context.Background(), rd, 0); ok || pg != nil || err != nil {
+		t.Errorf("a PNG: %v %v %v", pg, ok, err)
+	}
+}
+
+func pngEncodeGray(b *bytes.Buffer, img *image.Gray) error { return png.Encode(b, img) }
