@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/vector"
@@ -69,13 +70,27 @@ func TestDebugPDF(t *testing.T) {
 		t.Logf("  glyph %q at %.1f,%.1f size %.1f", g.r, px(g.c), py(g.c), g.size)
 	}
 	br := rect(os.Getenv("VECSYM_BLOCK"))
+	if n, _ := strconv.Atoi(os.Getenv("VECSYM_REPEAT")); n > 1 {
+		// the cost of n symbols: the same one n times, over the whole block
+		ts := make([]*Template, n)
+		for i := range ts {
+			ts[i] = tm
+		}
+		st := time.Now()
+		d := NewDrawing(pg, br)
+		rd := time.Since(st)
+		dets, err := Match(context.Background(), d, ts, Options{})
+		segs, glyphs := d.Marks()
+		t.Logf("%d segments %d glyphs read in %v; %d symbols matched in %v (%d detections, %v)", segs, glyphs, rd, n, time.Since(st)-rd, len(dets), err)
+		return
+	}
 	debugEnd = func(q pt, on int) {
 		t.Logf("   end at %.1f,%.1f: %d on", px(q)+float64(br.X0), py(q)+float64(br.Y0), on)
 	}
 	d := NewDrawing(pg, br)
 	dets, err := Match(context.Background(), d, []*Template{tm}, Options{Trace: func(c Candidate) {
-		t.Logf("pose at %.0f,%.0f k %.2f ang %.0f m %v covered %.3f explained %.3f conf %.3f", c.Box.XMin+float64(br.X0), c.Box.YMin+float64(br.Y0),
-			c.Scale, c.Angle, c.Mirrored, c.Covered, c.Explained, c.Confidence)
+		t.Logf("pose at %.0f,%.0f k %.2f ang %.0f m %v covered %.3f explained %.3f described %.3f conf %.3f", c.Box.XMin+float64(br.X0), c.Box.YMin+float64(br.Y0),
+			c.Scale, c.Angle, c.Mirrored, c.Covered, c.Explained, c.Described, c.Confidence)
 	}})
 	if err != nil {
 		t.Fatal(err)

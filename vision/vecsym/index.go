@@ -84,22 +84,28 @@ func (ix *segIndex) cells(s *seg, f func(c int)) {
 }
 
 // segDist is the distance from p to s.
-func segDist(p pt, s *seg) float64 {
-	d := s.b - s.a
-	l2 := real(d)*real(d) + imag(d)*imag(d)
-	if l2 == 0 {
-		return dist(p, s.a)
+func segDist(p pt, s *seg) float64 { return math.Sqrt(segDist2(p, s)) }
+
+// segDist2 is the square of the distance from p to s.
+func segDist2(p pt, s *seg) float64 {
+	dx, dy := px(s.b)-px(s.a), py(s.b)-py(s.a)
+	qx, qy := px(p)-px(s.a), py(p)-py(s.a)
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = min(max((qx*dx+qy*dy)/l2, 0), 1)
 	}
-	q := p - s.a
-	t := (real(q)*real(d) + imag(q)*imag(d)) / l2
-	t = min(max(t, 0), 1)
-	return dist(p, s.a+d*complex(t, 0))
+	ex, ey := qx-t*dx, qy-t*dy
+	return ex*ex + ey*ey
 }
 
 // want says which segments a query accepts.
 type want struct {
-	ang    float64 // direction, mod π
-	angTol float64 // radians; ≥ π/2 accepts any direction
+	// u is the direction wanted (a unit vector; either way along it), and
+	// cosTol the least |cos| of the angle between it and a segment's; 0
+	// accepts any direction
+	u      complex128
+	cosTol float64
 	// fill and stroke: a filled edge, and a stroked line, are needed there
 	// (both: each, from one path or two)
 	fill, stroke bool
@@ -114,7 +120,7 @@ func (w want) accepts(s *seg, fill, stroke bool) bool {
 	if fill && !s.fill || stroke && !s.stroke || w.dark && s.faint || !w.anyDash && s.dashed != w.dashed {
 		return false
 	}
-	return w.angTol >= math.Pi/2 || angleDiff(w.ang, s.ang) <= w.angTol
+	return w.cosTol <= 0 || math.Abs(real(w.u)*real(s.u)+imag(w.u)*imag(s.u)) >= w.cosTol
 }
 
 // near reports whether the marks w asks for lie within tol of p.
@@ -126,6 +132,7 @@ func (ix *segIndex) near(p pt, tol float64, w want) bool {
 }
 
 func (ix *segIndex) near1(p pt, tol float64, w want, fill, stroke bool) bool {
+	tol2 := tol * tol
 	cx0, cx1 := ix.span(px(p)-tol, px(p)+tol, ix.x0, ix.nx)
 	cy0, cy1 := ix.span(py(p)-tol, py(p)+tol, ix.y0, ix.ny)
 	for cy := cy0; cy <= cy1; cy++ {
@@ -134,7 +141,7 @@ func (ix *segIndex) near1(p pt, tol float64, w want, fill, stroke bool) bool {
 			c := row + cx
 			for _, id := range ix.items[ix.start[c]:ix.start[c+1]] {
 				s := &ix.segs[id]
-				if w.accepts(s, fill, stroke) && segDist(p, s) <= tol {
+				if segDist2(p, s) <= tol2 && w.accepts(s, fill, stroke) {
 					return true
 				}
 			}

@@ -180,9 +180,15 @@ type scorer struct {
 	stamp uint32
 }
 
+var (
+	// the least |cos| of the angle between a line and a mark that may be
+	// taken for it: 12°, and for pieces of curves (flattened differently
+	// in the legend and on the plan) 35°
+	lineCos  = math.Cos(12 * math.Pi / 180)
+	curveCos = math.Cos(35 * math.Pi / 180)
+)
+
 const (
-	lineAngTol  = 12 * math.Pi / 180
-	curveAngTol = 35 * math.Pi / 180
 	// a pose is verified when its quick test misses at most this many probes
 	probeMisses = 2
 	// poses covering less of the template than this are not kept
@@ -193,10 +199,13 @@ const (
 	// the band around a posed symbol's marks whose drawing marks it must
 	// account for, as a share of its diagonal (and at least two tolerances)
 	bandShare = 0.12
+	// the drawing's marks are sampled this many times more sparsely than
+	// the template's for the explained share
+	explainStep = 3
 )
 
 // anyMark asks for a mark of any kind and direction.
-var anyMark = want{angTol: math.Pi / 2, anyDash: true}
+var anyMark = want{anyDash: true}
 
 // search finds every pose of t on the drawing.
 func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
@@ -209,8 +218,12 @@ func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
 		if !sc.quick(t, P) {
 			return
 		}
+		at := P.apply(t.centre)
+		if found.settled(at, k) {
+			return // another anchor found this instance fully already
+		}
 		if c, ok := sc.verify(ti, t, P); ok {
-			found.add(c, P.apply(t.centre), k)
+			found.add(c, at)
 		}
 	}
 	d := sc.d
@@ -305,25 +318,29 @@ func (sc *scorer) sweep(t *Template, c, q pt, k float64, try func(pose)) {
 
 func (sc *scorer) tol(t *Template, k float64) float64 { return 1 + 0.015*k*t.size }
 
-func (sc *scorer) sampleWant(P pose, s *sample) want {
-	a := cmplx.Phase(P.dir(cmplx.Rect(1, s.ang)))
-	if a < 0 {
-		a += math.Pi
+// sampleWant is what the drawing must have at a template sample posed:
+// a mark along the sample's direction turned by the pose (turn, mirror)
+// and of its kind.
+func sampleWant(turn complex128, mirror bool, s *sample) want {
+	u := s.u
+	if mirror {
+		u = cmplx.Conj(u)
 	}
-	tol := lineAngTol
+	c := lineCos
 	if s.curve {
-		tol = curveAngTol
+		c = curveCos
 	}
-	return want{ang: a, angTol: tol, fill: s.fill, stroke: s.stroke, dashed: s.dashed, dark: !s.faint}
+	return want{u: turn * u, cosTol: c, fill: s.fill, stroke: s.stroke, dashed: s.dashed, dark: !s.faint}
 }
 
 // probeHits counts the probes found at pose P.
 func (sc *scorer) probeHits(t *Template, P pose) int {
 	tol := sc.tol(t, P.scale())
+	turn := P.turn()
 	n := 0
 	for _, i := range t.probes {
 		s := &t.pts[i]
-		if sc.d.ix.near(P.apply(s.p), tol, sc.sampleWant(P, s)) {
+		if sc.d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
 			n++
 		}
 	}
@@ -333,12 +350,15 @@ func (sc *scorer) probeHits(t *Template, P pose) int {
 // quick tests P on the probes, stopping at the first misses too many.
 func (sc *scorer) quick(t *Template, P pose) bool {
 	tol := sc.tol(t, P.scale())
+	turn := P.turn()
 	miss := 0
-	for _, i := range t.probes {
+	for n, i := range t.probes {
 		s := &t.pts[i]
-		if !sc.d.ix.near(P.apply(s.p), tol, sc.sampleWant(P, s)) {
+		if !sc.d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
 			miss++
-			if miss > probeMisses {
+			// two of the first four missed, or three in all: most wrong
+			// poses are given up after two looks
+			if miss > probeMisses || miss == 2 && n < 4 {
 				return false
 			}
 		}
@@ -352,6 +372,7 @@ func (sc *scorer) quick(t *Template, P pose) bool {
 func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	k := P.scale()
 	tol := sc.tol(t, k)
+	turn := P.turn()
 	d := sc.d
 	// covered
 	total := t.weight
@@ -360,7 +381,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	missed := 0.0
 	for i := range t.pts {
 		s := &t.pts[i]
-		if d.ix.near(P.apply(s.p), tol, sc.sampleWant(P, s)) {
+		if d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
 			hit += s.w
 		} else if missed += s.w; missed > budget {
 			return Candidate{}, false
@@ -404,7 +425,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		clear(sc.seen)
 		sc.stamp = 1
 	}
-	step := t.step * k
+	step := t.step * k * explainStep
 	var tot, expl float64
 	tight := vector.Rect{X0: float32(box.XMin - tol), Y0: float32(box.YMin - tol), X1: float32(box.XMax + tol), Y1: float32(box.YMax + tol)}
 	wide := tight.Grow(float32(max(tol, marginShare*diag)))
@@ -427,25 +448,21 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		l := dist(a, b)
 		n := max(int(math.Ceil(l/step)), 1)
 		// the segment's direction in the template's frame
-		ta := cmplx.Phase(P.inverseDir(cmplx.Rect(1, s.ang)))
-		if ta < 0 {
-			ta += math.Pi
-		}
-		tolA := lineAngTol
+		c := lineCos
 		if s.curve {
-			tolA = curveAngTol
+			c = curveCos
 		}
-		w := want{ang: ta, angTol: tolA, fill: s.fill, stroke: s.stroke, dashed: s.dashed}
+		w := want{u: P.inverseDir(s.u), cosTol: c, fill: s.fill, stroke: s.stroke, dashed: s.dashed}
 		// samples near the symbol's marks, and those of them inside the box
 		var st, se, it, ie float64
 		var pts []pt
 		for j := 0; j < n; j++ {
 			q := a + (b-a)*complex((float64(j)+0.5)/float64(n), 0)
 			p := P.inverse(q)
-			if !t.ix.near(p, band, anyMark) {
+			ok := t.ix.near(p, ttol, w) // explained, so within the band
+			if !ok && !t.ix.near(p, band, anyMark) {
 				continue
 			}
-			ok := t.ix.near(p, ttol, w)
 			inside := tight.Contains(toPoint(q))
 			if through && !inside {
 				continue // of a line through the box, only what lies in it
@@ -518,11 +535,7 @@ func (sc *scorer) runsOn(t *Template, P pose, tol float64) bool {
 	for _, e := range t.ends {
 		q := P.apply(e.p)
 		d := P.dir(e.out)
-		a := cmplx.Phase(d)
-		if a < 0 {
-			a += math.Pi
-		}
-		w := want{ang: a, angTol: lineAngTol, anyDash: true, dark: !t.faint}
+		w := want{u: d, cosTol: lineCos, anyDash: true, dark: !t.faint}
 		on := 0
 		for i := 0; i < n; i++ {
 			s := 1.5*tol + reach*float64(i)/float64(n-1)
@@ -597,26 +610,44 @@ func newCandSet(size float64) *candSet {
 }
 
 func better(a, b Candidate) bool {
-	return a.Covered+a.Explained > b.Covered+b.Explained
+	return a.Covered+a.Explained+a.Described > b.Covered+b.Explained+b.Described
 }
 
-func (s *candSet) add(c Candidate, at pt, k float64) {
+// same returns the index of the candidate kept at the place of a pose at
+// scale k centred at at, or -1.
+func (s *candSet) same(at pt, k float64) int {
 	r := 0.25 * k * s.size // a quarter of the symbol at scale k
 	kx, ky := int32(math.Floor(px(at)/s.cell)), int32(math.Floor(py(at)/s.cell))
 	span := int32(math.Ceil(r / s.cell))
 	for y := ky - span; y <= ky+span; y++ {
 		for x := kx - span; x <= kx+span; x++ {
 			for _, i := range s.cells[[2]int32{x, y}] {
-				o := s.cs[i]
-				if dist(s.at[i], at) <= r && math.Abs(math.Log(o.Scale/c.Scale)) < 0.15 {
-					if better(c, o) {
-						s.cs[i] = c
-					}
-					return
+				if dist(s.at[i], at) <= r && math.Abs(math.Log(s.cs[i].Scale/k)) < 0.15 {
+					return i
 				}
 			}
 		}
 	}
+	return -1
+}
+
+// settled reports whether a candidate at the place of a pose at scale k
+// centred at at has all of the symbol's marks: another pose there finds
+// them again (a symmetric symbol's turns, another anchor) and has the same
+// marks about it.
+func (s *candSet) settled(at pt, k float64) bool {
+	i := s.same(at, k)
+	return i >= 0 && s.cs[i].Covered >= 0.999
+}
+
+func (s *candSet) add(c Candidate, at pt) {
+	if i := s.same(at, c.Scale); i >= 0 {
+		if better(c, s.cs[i]) {
+			s.cs[i] = c
+		}
+		return
+	}
+	kx, ky := int32(math.Floor(px(at)/s.cell)), int32(math.Floor(py(at)/s.cell))
 	s.cs = append(s.cs, c)
 	s.at = append(s.at, at)
 	key := [2]int32{kx, ky}

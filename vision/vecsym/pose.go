@@ -36,9 +36,19 @@ func (t pose) dir(d complex128) complex128 {
 	return t.z * d / complex(cmplx.Abs(t.z), 0)
 }
 
+// turn is the pose's turn as a unit vector: dir(d) is turn·d (or turn·d̄
+// when mirrored).
+func (t pose) turn() complex128 { return t.z / complex(cmplx.Abs(t.z), 0) }
+
+// invZ is 1/z.
+func (t pose) invZ() complex128 {
+	n := real(t.z)*real(t.z) + imag(t.z)*imag(t.z)
+	return complex(real(t.z)/n, -imag(t.z)/n)
+}
+
 // inverseDir maps a drawing's direction back to the template's.
 func (t pose) inverseDir(d complex128) complex128 {
-	d /= t.z
+	d *= t.invZ()
 	if t.mirror {
 		d = cmplx.Conj(d)
 	}
@@ -47,7 +57,7 @@ func (t pose) inverseDir(d complex128) complex128 {
 
 // inverse maps a drawing point back to the template.
 func (t pose) inverse(q pt) pt {
-	p := (q - t.b) / t.z
+	p := (q - t.b) * t.invZ()
 	if t.mirror {
 		p = cmplx.Conj(p)
 	}
@@ -94,14 +104,27 @@ func poseAt(p, q pt, k, phi float64, mirror bool) pose {
 
 // angleDiff is the difference of two line directions (mod π), in [0, π/2].
 func angleDiff(a, b float64) float64 {
-	d := math.Mod(math.Abs(a-b), math.Pi)
+	d := math.Abs(a - b)
+	if d >= math.Pi { // not for angles in [0, π), as lineAngle gives them
+		d = math.Mod(d, math.Pi)
+	}
 	if d > math.Pi/2 {
 		d = math.Pi - d
 	}
 	return d
 }
 
-// unit returns the direction of a segment as an angle in [0, π).
+// unitDir is the unit vector from a to b (0 when they coincide).
+func unitDir(a, b pt) complex128 {
+	d := b - a
+	n := cmplx.Abs(d)
+	if n == 0 {
+		return 0
+	}
+	return d / complex(n, 0)
+}
+
+// lineAngle returns the direction of a segment as an angle in [0, π).
 func lineAngle(a, b pt) float64 {
 	ang := math.Atan2(py(b)-py(a), px(b)-px(a))
 	if ang < 0 {

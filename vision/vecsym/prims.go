@@ -14,6 +14,7 @@ import (
 type seg struct {
 	a, b   pt
 	ang    float64 // direction, mod π
+	u      complex128 // direction, a unit vector from a to b
 	length float64
 	fill   bool // an edge of a filled area
 	stroke bool // a stroked line
@@ -192,7 +193,7 @@ func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Pa
 		}
 		a2 -= off
 		b2 -= off
-		s := seg{a: a2, b: b2, ang: lineAngle(a2, b2), length: dist(a2, b2), fill: fill, stroke: stroke, curve: curve, path: id, faint: faint, dashed: dashed}
+		s := seg{a: a2, b: b2, ang: lineAngle(a2, b2), u: unitDir(a2, b2), length: dist(a2, b2), fill: fill, stroke: stroke, curve: curve, path: id, faint: faint, dashed: dashed}
 		if s.length < 1e-3 {
 			return
 		}
@@ -202,6 +203,7 @@ func (m *marks) addPath(pg *vector.Page, cmds []vector.Cmd, k int, pa *vector.Pa
 				o.b = b2
 				o.length = dist(o.a, o.b)
 				o.ang = lineAngle(o.a, o.b)
+				o.u = unitDir(o.a, o.b)
 				m.box = m.box.AddPoint(toPoint(b2))
 				return
 			}
@@ -613,6 +615,7 @@ func mergedLines(segs []seg, pieces bool) []seg {
 					m.a, m.b = at(first.t0), at(end)
 					m.length = end - first.t0
 					m.ang = lineAngle(m.a, m.b)
+					m.u = unitDir(m.a, m.b)
 					out = append(out, m)
 					if pieces {
 						for _, it := range line[a:b] {

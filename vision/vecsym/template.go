@@ -56,7 +56,7 @@ type lineEnd struct {
 type sample struct {
 	p      pt
 	w      float64 // the length of marks it stands for
-	ang    float64
+	u      complex128 // the marks' direction there
 	curve  bool
 	fill   bool
 	stroke bool
@@ -107,7 +107,7 @@ func newTemplate(label string, m *marks, width float64) *Template {
 		n := max(int(math.Ceil(s.length/t.step)), 1)
 		for i := 0; i < n; i++ {
 			p := s.a + (s.b-s.a)*complex((float64(i)+0.5)/float64(n), 0)
-			t.pts = append(t.pts, sample{p: p, w: s.length / float64(n), ang: s.ang, curve: s.curve, fill: s.fill, stroke: s.stroke, faint: s.faint, dashed: s.dashed})
+			t.pts = append(t.pts, sample{p: p, w: s.length / float64(n), u: s.u, curve: s.curve, fill: s.fill, stroke: s.stroke, faint: s.faint, dashed: s.dashed})
 		}
 		t.weight += s.length
 	}
