@@ -13,7 +13,7 @@ import (
 // flattened curve.
 type seg struct {
 	a, b   pt
-	ang    float64 // direction, mod π
+	ang    float64    // direction, mod π
 	u      complex128 // direction, a unit vector from a to b
 	length float64
 	fill   bool // an edge of a filled area

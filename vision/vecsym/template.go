@@ -55,7 +55,7 @@ type lineEnd struct {
 // sample is a point on a template's marks.
 type sample struct {
 	p      pt
-	w      float64 // the length of marks it stands for
+	w      float64    // the length of marks it stands for
 	u      complex128 // the marks' direction there
 	curve  bool
 	fill   bool
