@@ -219,11 +219,11 @@ func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
 			return
 		}
 		at := P.apply(t.centre)
-		if found.settled(at, k) {
-			return // another anchor found this instance fully already
+		if found.settled(at, P) {
+			return // another anchor found this pose already
 		}
 		if c, ok := sc.verify(ti, t, P); ok {
-			found.add(c, at)
+			found.add(c, at, P.turn())
 		}
 	}
 	d := sc.d
@@ -490,7 +490,9 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	})
 	d.gix.each(complex((box.XMin+box.XMax)/2, (box.YMin+box.YMax)/2), diag/2, func(j int32) {
 		D := &d.m.glyphs[j]
-		if px(D.c) < box.XMin || px(D.c) > box.XMax || py(D.c) < box.YMin || py(D.c) > box.YMax {
+		// a symbol's letters lie well inside it; a tag beside it may reach in
+		ix, iy := 0.1*box.Width(), 0.1*box.Height()
+		if px(D.c) < box.XMin+ix || px(D.c) > box.XMax-ix || py(D.c) < box.YMin+iy || py(D.c) > box.YMax-iy {
 			return
 		}
 		w := glyphWeight * D.size
@@ -603,6 +605,7 @@ type candSet struct {
 	cells map[[2]int32][]int
 	cs    []Candidate
 	at    []pt
+	turns []complex128 // the kept candidates' turns (pose.turn)
 }
 
 func newCandSet(size float64) *candSet {
@@ -631,25 +634,29 @@ func (s *candSet) same(at pt, k float64) int {
 	return -1
 }
 
-// settled reports whether a candidate at the place of a pose at scale k
-// centred at at has all of the symbol's marks: another pose there finds
-// them again (a symmetric symbol's turns, another anchor) and has the same
-// marks about it.
-func (s *candSet) settled(at pt, k float64) bool {
-	i := s.same(at, k)
-	return i >= 0 && s.cs[i].Covered >= 0.999
+// settled reports whether the candidate kept at the place of pose P
+// (centred at at) is P itself, found from another anchor, with all of the
+// symbol's marks: verifying P again would find the same. (Another turn of
+// a symmetric symbol there is verified: its marks about it differ.)
+func (s *candSet) settled(at pt, P pose) bool {
+	i := s.same(at, P.scale())
+	if i < 0 || s.cs[i].Covered < 0.999 || s.cs[i].Mirrored != P.mirror {
+		return false
+	}
+	return cmplx.Abs(s.turns[i]-P.turn()) < 0.03 // about 2°
 }
 
-func (s *candSet) add(c Candidate, at pt) {
+func (s *candSet) add(c Candidate, at pt, turn complex128) {
 	if i := s.same(at, c.Scale); i >= 0 {
 		if better(c, s.cs[i]) {
-			s.cs[i] = c
+			s.cs[i], s.turns[i] = c, turn
 		}
 		return
 	}
 	kx, ky := int32(math.Floor(px(at)/s.cell)), int32(math.Floor(py(at)/s.cell))
 	s.cs = append(s.cs, c)
 	s.at = append(s.at, at)
+	s.turns = append(s.turns, turn)
 	key := [2]int32{kx, ky}
 	s.cells[key] = append(s.cells[key], len(s.cs)-1)
 }
