@@ -79,6 +79,7 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		limit := fs.Int("plans", 0, "score only the first N plans (0: all)")
 		skip := fs.Int("skip", 0, "leave out the first N plans")
 		direct := fs.Bool("direct", false, "run the matcher on the plan images directly instead of uploading and parsing them through the service")
+		geometry := fs.Bool("geometry", false, "match the plans' and models' SVG versions as geometry (the matcher PDFs drawn as vectors get), in this process")
 		cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
@@ -89,7 +90,11 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer stop()
 		if fs.NArg() != 1 {
-			return fmt.Errorf("usage: plangraph bench sesyd [--plans N] DIR (DIR/models/*.tiff, DIR/plans/*.tiff + *.xml)")
+			return fmt.Errorf("usage: plangraph bench sesyd [--plans N] [--skip N] [--direct | --geometry] DIR (DIR/models/*.tiff, DIR/plans/*.tiff + *.xml; --geometry: *.svg)")
+		}
+		if *geometry {
+			_, err = bench.SESYDGeometry(ctx, fs.Arg(0), *skip, *limit, stdout)
+			return err
 		}
 		if *direct {
 			_, err = bench.SESYD(ctx, fs.Arg(0), *skip, *limit, bench.MatchDirect, stdout)

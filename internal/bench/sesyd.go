@@ -2,17 +2,22 @@ package bench
 
 import (
 	"context"
+	"encoding/xml"
 	"fmt"
 	"image"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/vecsym"
+	"github.com/plangraph/plangraph/vision/vector"
 )
 
 // SESYDResult is the outcome of a SESYD run.
@@ -59,20 +64,10 @@ func SESYD(ctx context.Context, dir string, skip, limit int, detect SESYDDetect,
 		if err != nil {
 			return res, err
 		}
-		tmpls = append(tmpls, symbols.Template{Label: strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)), Image: img})
+		tmpls = append(tmpls, symbols.Template{Label: modelLabel(f), Image: img})
 	}
-	plans, _ := filepath.Glob(filepath.Join(dir, "plans", "*.tiff"))
-	sort.Strings(plans)
-	plans = plans[min(skip, len(plans)):]
-	if limit > 0 && len(plans) > limit {
-		plans = plans[:limit]
-	}
-	for _, p := range plans {
+	for _, p := range sesydPlans(dir, "tiff", skip, limit) {
 		img, err := loadRaster(p)
-		if err != nil {
-			return res, err
-		}
-		truth, err := symbols.ReadSESYDTruth(strings.TrimSuffix(p, filepath.Ext(p)) + ".xml")
 		if err != nil {
 			return res, err
 		}
@@ -81,19 +76,130 @@ func SESYD(ctx context.Context, dir string, skip, limit int, detect SESYDDetect,
 		if err != nil {
 			return res, err
 		}
-		el := time.Since(st)
-		res.PerPlan = append(res.PerPlan, el)
-		var plan symbols.Counts
-		for l, c := range symbols.Score(dets, truth, 0.5) {
-			plan.Add(c)
-			t := res.PerLabel[l]
-			t.Add(c)
-			res.PerLabel[l] = t
+		if err := res.add(p, dets, time.Since(st), note, out); err != nil {
+			return res, err
 		}
-		res.Overall.Add(plan)
-		fmt.Fprintf(out, "%s: %d instances, %d detections, P %.3f R %.3f F1 %.3f, %.1f s (%s)\n",
-			filepath.Base(p), len(truth), len(dets), plan.Precision(), plan.Recall(), plan.F1(), el.Seconds(), note)
 	}
+	res.report(out)
+	return res, nil
+}
+
+// SESYDGeometry scores the search on geometry (vision/vecsym) on the same
+// folder's drawings as SVG: DIR/models/*.svg the legend, DIR/plans/*.svg
+// the plans (each file read by MuPDF's SVG reader; a plan's walls, a
+// picture in SESYD, are left out as images are). Boxes are mapped to the
+// ground truth's pixels by the SVG's width.
+func SESYDGeometry(ctx context.Context, dir string, skip, limit int, out io.Writer) (SESYDResult, error) {
+	res := SESYDResult{PerLabel: map[string]symbols.Counts{}}
+	models, _ := filepath.Glob(filepath.Join(dir, "models", "*.svg"))
+	if len(models) == 0 {
+		return res, fmt.Errorf("no SVG models in %s/models", dir)
+	}
+	sort.Strings(models)
+	lim := render.DefaultLimits()
+	lim.DPI = 72
+	var tmpls []*vecsym.Template
+	for _, f := range models {
+		pg, _, err := svgPage(f, lim)
+		if err != nil {
+			return res, err
+		}
+		t, err := vecsym.NewTemplate(modelLabel(f), pg, vector.Rect{X1: float32(pg.W), Y1: float32(pg.H)})
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", f, err)
+		}
+		tmpls = append(tmpls, t)
+	}
+	for _, p := range sesydPlans(dir, "svg", skip, limit) {
+		st := time.Now()
+		pg, scale, err := svgPage(p, lim)
+		if err != nil {
+			return res, err
+		}
+		d := vecsym.NewDrawing(pg, vector.Rect{X1: float32(pg.W), Y1: float32(pg.H)})
+		dets, err := vecsym.Match(ctx, d, tmpls, vecsym.Options{})
+		if err != nil {
+			return res, err
+		}
+		for i := range dets {
+			b := &dets[i].Box
+			b.XMin, b.YMin, b.XMax, b.YMax = b.XMin*scale, b.YMin*scale, b.XMax*scale, b.YMax*scale
+		}
+		segs, _ := d.Marks()
+		if err := res.add(p, dets, time.Since(st), fmt.Sprintf("%d segments", segs), out); err != nil {
+			return res, err
+		}
+	}
+	res.report(out)
+	return res, nil
+}
+
+// svgPage reads an SVG drawing's marks, and the factor from its pixels to
+// the SVG's own units (the width it declares).
+func svgPage(path string, lim render.Limits) (*vector.Page, float64, error) {
+	d, err := render.OpenSVG(path, lim)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	defer d.Close()
+	pg, _, err := render.Vectors(context.Background(), d, 0)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	var root struct {
+		Width string `xml:"width,attr"`
+	}
+	if err := xml.NewDecoder(f).Decode(&root); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	w, err := strconv.ParseFloat(strings.TrimSuffix(root.Width, "px"), 64)
+	if err != nil || w <= 0 || pg.W <= 0 {
+		return nil, 0, fmt.Errorf("%s: no width in user units (%q)", path, root.Width)
+	}
+	return pg, w / float64(pg.W), nil
+}
+
+func modelLabel(path string) string { return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) }
+
+// sesydPlans lists DIR/plans/*.ext, skip left out, at most limit (> 0).
+func sesydPlans(dir, ext string, skip, limit int) []string {
+	plans, _ := filepath.Glob(filepath.Join(dir, "plans", "*."+ext))
+	sort.Strings(plans)
+	plans = plans[min(skip, len(plans)):]
+	if limit > 0 && len(plans) > limit {
+		plans = plans[:limit]
+	}
+	return plans
+}
+
+// add scores one plan's detections against its ground truth (*.xml beside
+// it) and prints a line.
+func (res *SESYDResult) add(plan string, dets []symbols.Detection, el time.Duration, note string, out io.Writer) error {
+	truth, err := symbols.ReadSESYDTruth(strings.TrimSuffix(plan, filepath.Ext(plan)) + ".xml")
+	if err != nil {
+		return err
+	}
+	res.PerPlan = append(res.PerPlan, el)
+	var c symbols.Counts
+	for l, lc := range symbols.Score(dets, truth, 0.5) {
+		c.Add(lc)
+		t := res.PerLabel[l]
+		t.Add(lc)
+		res.PerLabel[l] = t
+	}
+	res.Overall.Add(c)
+	fmt.Fprintf(out, "%s: %d instances, %d detections, P %.3f R %.3f F1 %.3f, %.2f s (%s)\n",
+		filepath.Base(plan), len(truth), len(dets), c.Precision(), c.Recall(), c.F1(), el.Seconds(), note)
+	return nil
+}
+
+// report prints the table per label and overall, and the run's peak RSS.
+func (res *SESYDResult) report(out io.Writer) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		res.PeakRSSMB = float64(ru.Maxrss) / 1024
@@ -109,9 +215,8 @@ func SESYD(ctx context.Context, dir string, skip, limit int, detect SESYDDetect,
 		fmt.Fprintf(out, "%-10s %4d %4d %4d %6.3f %6.3f %6.3f\n", l, c.TP, c.FP, c.FN, c.Precision(), c.Recall(), c.F1())
 	}
 	c := res.Overall
-	fmt.Fprintf(out, "%-10s %4d %4d %4d %6.3f %6.3f %6.3f\nmean %.1f s per plan, peak RSS %.0f MB\n", "overall",
+	fmt.Fprintf(out, "%-10s %4d %4d %4d %6.3f %6.3f %6.3f\nmean %.2f s per plan, peak RSS %.0f MB\n", "overall",
 		c.TP, c.FP, c.FN, c.Precision(), c.Recall(), c.F1(), meanSeconds(res.PerPlan), res.PeakRSSMB)
-	return res, nil
 }
 
 func loadRaster(path string) (*image.Gray, error) {

@@ -52,6 +52,8 @@ extern fz_context *fz_new_context_imp(const fz_alloc_context *alloc, const fz_lo
 extern void fz_drop_context(fz_context *ctx);
 extern void fz_disable_icc(fz_context *ctx);
 extern fz_document *pdf_open_document(fz_context *ctx, const char *filename); // returns pdf_document*, whose first member is its fz_document
+extern fz_document *fz_open_document(fz_context *ctx, const char *filename);
+extern void fz_register_document_handlers(fz_context *ctx);
 extern void fz_drop_document(fz_context *ctx, fz_document *doc);
 extern int fz_needs_password(fz_context *ctx, fz_document *doc);
 extern int fz_count_pages(fz_context *ctx, fz_document *doc);
@@ -142,7 +144,8 @@ static void pg_close(pg_doc *d) {
 }
 
 // pg_open returns 0 ok, 1 needs a password, -1 cannot open (d->msg), -2 no context.
-static int pg_open(const char *path, size_t limit, size_t store, pg_doc **out) {
+// svg opens the file as SVG (by MuPDF's SVG reader) instead of PDF.
+static int pg_open(const char *path, size_t limit, size_t store, int svg, pg_doc **out) {
 	pg_doc *d = calloc(1, sizeof *d);
 	*out = d;
 	if (!d) return -2;
@@ -160,7 +163,12 @@ static int pg_open(const char *path, size_t limit, size_t store, pg_doc **out) {
 	fz_disable_icc(d->ctx);
 	int rc = 0;
 	pg_try(d->ctx) {
-		d->doc = pdf_open_document(d->ctx, path);
+		if (svg) {
+			fz_register_document_handlers(d->ctx);
+			d->doc = fz_open_document(d->ctx, path);
+		} else {
+			d->doc = pdf_open_document(d->ctx, path);
+		}
 		if (fz_needs_password(d->ctx, d->doc)) rc = 1;
 	}
 	pg_catch(d->ctx) {

@@ -58,12 +58,28 @@ type pdfPageSize struct {
 	w, h int
 }
 
-func openPDF(path string, lim Limits) (Document, error) {
+func openPDF(path string, lim Limits) (Document, error) { return openMuPDF(path, lim, false) }
+
+// OpenSVG opens an SVG drawing (one page), as MuPDF reads it: for tools
+// and benchmarks on vector drawings kept as SVG (the service takes PDF and
+// raster uploads only: an SVG may name files to read beside it).
+func OpenSVG(path string, lim Limits) (Document, error) {
+	if err := lim.Validate(); err != nil {
+		return nil, err
+	}
+	return openMuPDF(path, lim, true)
+}
+
+func openMuPDF(path string, lim Limits, svg bool) (Document, error) {
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var d *C.pg_doc
 	budget := uint64(lim.decodeBudget() + pdfSlackBytes)
-	rc := C.pg_open(cpath, C.size_t(budget), C.size_t(pdfStoreBytes), &d)
+	isSVG := C.int(0)
+	if svg {
+		isSVG = 1
+	}
+	rc := C.pg_open(cpath, C.size_t(budget), C.size_t(pdfStoreBytes), isSVG, &d)
 	switch rc {
 	case 0:
 	case 1:

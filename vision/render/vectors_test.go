@@ -166,3 +166,33 @@ func TestVectorsCapAndCancel(t *testing.T) {
 }
 
 func pngEncodeGray(b *bytes.Buffer, img *image.Gray) error { return png.Encode(b, img) }
+
+// An SVG drawing is read as geometry too (for tools and benchmarks).
+func TestOpenSVG(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.svg")
+	svg := `<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">` +
+		`<line x1="10" y1="10" x2="110" y2="10" stroke="black" stroke-width="2"/>` +
+		`<path d="m 150,50 a 20,20 0 0 1 20,-20" fill="none" stroke="black"/></svg>`
+	if err := os.WriteFile(path, []byte(svg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lim := DefaultLimits()
+	lim.DPI = 72
+	d, err := OpenSVG(path, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	pg, ok, err := Vectors(context.Background(), d, 0)
+	if err != nil || !ok || len(pg.Paths) != 2 {
+		t.Fatalf("%v %v: %+v", ok, err, pg)
+	}
+	// the line's ends keep their proportions to the page
+	cmds, p0 := pg.PathCmds(0)
+	if len(cmds) != 2 || math.Abs(float64(pg.Pts[p0+1].X-pg.Pts[p0].X)/float64(pg.W)-0.5) > 0.01 {
+		t.Errorf("line %v %v on a page %d wide", cmds, pg.Pts[p0:p0+2], pg.W)
+	}
+	if _, err := OpenSVG(filepath.Join(t.TempDir(), "missing.svg"), lim); err == nil {
+		t.Error("a missing file opened")
+	}
+}
