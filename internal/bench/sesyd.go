@@ -164,7 +164,9 @@ func svgPage(path string, lim render.Limits) (*vector.Page, float64, error) {
 	return pg, w / float64(pg.W), nil
 }
 
-func modelLabel(path string) string { return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) }
+func modelLabel(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
 
 // sesydPlans lists DIR/plans/*.ext, skip left out, at most limit (> 0).
 func sesydPlans(dir, ext string, skip, limit int) []string {
