@@ -47,6 +47,18 @@ func BenchmarkHarmonics(b *testing.B) {
 	}
 }
 
+// BenchmarkInkBitsHarmonics is BenchmarkHarmonics as the ring pass reads
+// them, stepping over paper.
+func BenchmarkInkBitsHarmonics(b *testing.B) {
+	lv, _ := benchLevel()
+	ink := newInkBits(lv)
+	for b.Loop() {
+		for i := 0; i < 9; i++ {
+			_ = ink.harmonics(1000+i, 1000, 17)
+		}
+	}
+}
+
 func BenchmarkSplat(b *testing.B) {
 	_, pts := benchLevel()
 	dst := newF(200, 200)

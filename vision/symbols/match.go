@@ -1390,6 +1390,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		if m.text != nil {
 			words = perLevel(m, &m.textMasks, l, func() []bool { return m.text.mask(raw.w, raw.h, f) })
 		}
+		ink := newInkBits(lv)
 		err = parallel(ctx, len(qs), func(qi int) {
 			j, d := jobs[qjob[qi]], dr[qjob[qi]]
 			var keep []candidate
@@ -1402,7 +1403,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 				best, bx, by := -1.0, 0, 0
 				for dy := -1; dy <= 1; dy++ {
 					for dx := -1; dx <= 1; dx++ {
-						if v := harmonicScore(harmonics(lv, p.x+dx, p.y+dy, d.n), d.th); v > best {
+						if v := harmonicScore(ink.harmonics(p.x+dx, p.y+dy, d.n), d.th); v > best {
 							best, bx, by = v, p.x+dx, p.y+dy
 						}
 					}

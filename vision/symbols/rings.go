@@ -3,7 +3,9 @@ package symbols
 import (
 	"context"
 	"image"
+	"iter"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 	"unsafe"
@@ -26,6 +28,9 @@ const ringCount = 2*ringMin + 2
 type ringImages struct {
 	w, h  int
 	rings [][]float32
+	// cols are the column ranges [x0, x1) filtered, in order; elsewhere
+	// the rings are 0 (paper)
+	cols [][2]int
 }
 
 func annulusKernel(k int) gocv.Mat {
@@ -54,21 +59,77 @@ func f32bytes(v []float32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
 }
 
-// computeRings filters one pyramid level with every ring kernel.
+// ringTileCols is the width of the column tiles computeRings looks for
+// ink in: a tile with none within the kernels' reach has rings of 0 and is
+// not filtered (on a real plan, about half of them).
+const ringTileCols = 256
+
+// computeRings filters one pyramid level (or a band of its rows) with the
+// first n ring kernels. Runs of column tiles with ink within the kernels'
+// reach are filtered, each with n columns of the level on either side
+// (the kernels reach n-1): their rings are those of the whole level. The
+// rest is paper and its rings are 0.
 func computeRings(m *fimg, n int) *ringImages {
-	src, _ := gocv.NewMatFromBytes(m.h, m.w, gocv.MatTypeCV32F, f32bytes(m.p))
-	defer src.Close()
 	out := &ringImages{w: m.w, h: m.h, rings: make([][]float32, n)}
+	type run struct {
+		x0, x1, c0 int // rings made for columns x0..x1-1, from columns c0..
+		src        gocv.Mat
+	}
+	var runs []run
+	for tx := 0; tx < m.w; tx += ringTileCols {
+		x1 := min(tx+ringTileCols, m.w)
+		if !m.anyInk(max(tx-n, 0), min(x1+n, m.w)) {
+			continue
+		}
+		if l := len(runs) - 1; l >= 0 && runs[l].x1 == tx {
+			runs[l].x1 = x1
+		} else {
+			runs = append(runs, run{x0: tx, x1: x1})
+		}
+	}
+	for i := range runs {
+		r := &runs[i]
+		r.c0 = max(r.x0-n, 0)
+		cw := min(r.x1+n, m.w) - r.c0
+		p := make([]float32, cw*m.h)
+		for y := range m.h {
+			copy(p[y*cw:(y+1)*cw], m.p[y*m.w+r.c0:])
+		}
+		r.src, _ = gocv.NewMatFromBytes(m.h, cw, gocv.MatTypeCV32F, f32bytes(p))
+	}
 	_ = parallel(context.Background(), n, func(k int) {
+		ring := make([]float32, m.w*m.h)
 		ker := annulusKernel(k)
+		defer ker.Close()
 		dst := gocv.NewMat()
-		gocv.Filter2D(src, &dst, -1, ker, image.Pt(-1, -1), 0, gocv.BorderConstant)
-		ker.Close()
-		b, _ := dst.DataPtrFloat32()
-		out.rings[k] = slices.Clone(b)
-		dst.Close()
+		defer dst.Close()
+		for _, r := range runs {
+			gocv.Filter2D(r.src, &dst, -1, ker, image.Pt(-1, -1), 0, gocv.BorderConstant)
+			b, _ := dst.DataPtrFloat32()
+			cw := r.src.Cols()
+			for y := range m.h {
+				copy(ring[y*m.w+r.x0:y*m.w+r.x1], b[y*cw+r.x0-r.c0:])
+			}
+		}
+		out.rings[k] = ring
 	})
+	for _, r := range runs {
+		r.src.Close()
+		out.cols = append(out.cols, [2]int{r.x0, r.x1})
+	}
 	return out
+}
+
+// anyInk tells whether columns x0..x1-1 of m hold any ink.
+func (m *fimg) anyInk(x0, x1 int) bool {
+	for y := range m.h {
+		for _, v := range m.p[y*m.w+x0 : y*m.w+x1] {
+			if v != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // profile computes a template rendering's ring means around (cx, cy).
@@ -169,12 +230,11 @@ const ringBandRows = 16
 
 var bandBufs, bandBufs32 sync.Pool // []float64, []float32
 
-// bandBuf returns a zeroed slice of length n from pool (put it back after).
+// bandBuf returns a slice of length n from pool (put it back after); it
+// holds what it held before.
 func bandBuf[T float32 | float64](pool *sync.Pool, n int) []T {
 	if v, ok := pool.Get().([]T); ok && cap(v) >= n {
-		v = v[:n]
-		clear(v)
-		return v
+		return v[:n]
 	}
 	return make([]T, n)
 }
@@ -220,8 +280,10 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 	scoreBand := func(b int, ri *ringImages, m0 int) {
 		y0, y1 := b*ringBandRows, min((b+1)*ringBandRows, h)
 		np := (y1 - y0) * w
+		// only the columns filtered are read: elsewhere every ring is 0, a
+		// flat profile that no query scores
 		// per ring count in use and pixel: the profile's spread (0: flat
-		// or empty) and the disk coverage
+		// or empty) and the disk coverage (set where the spread is not 0)
 		sd, cv := bandBuf[float64](&bandBufs, len(ns)*np), bandBuf[float64](&bandBufs, len(ns)*np)
 		defer bandBufs.Put(sd)
 		defer bandBufs.Put(cv)
@@ -229,11 +291,17 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 		ab := bandBuf[float32](&bandBufs32, np*rn)
 		defer bandBufs32.Put(ab)
 		for k, ring := range ri.rings {
-			for o, v := range ring[(y0-m0)*w : (y1-m0)*w] {
-				ab[o*rn+k] = v
+			for y := y0; y < y1; y++ {
+				for _, c := range ri.cols {
+					o := (y-y0)*w + c[0]
+					for _, v := range ring[(y-m0)*w+c[0] : (y-m0)*w+c[1]] {
+						ab[o*rn+k] = v
+						o++
+					}
+				}
 			}
 		}
-		for o := 0; o < np; o++ {
+		for o := range filtered(ri.cols, w, 0, y1-y0, 0) {
 			a := ab[o*rn : o*rn+rn]
 			var s1, s2, cov float32
 			k := 0
@@ -244,10 +312,12 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 					cov += a[k] * float32(ringPx[k])
 				}
 				if s1 == 0 {
+					sd[j*np+o] = 0
 					continue
 				}
 				v := float64(s2) - float64(s1)*float64(s1)/float64(n)
 				if v <= 1e-9 {
+					sd[j*np+o] = 0
 					continue
 				}
 				sd[j*np+o] = math.Sqrt(v)
@@ -261,33 +331,30 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 				continue
 			}
 			sds, cvs := sd[slot[qi]*np:], cv[slot[qi]*np:]
-			for y := max(y0, n); y < min(y1, h-n); y++ {
-				for x := n; x < w-n; x++ {
-					i := y*w + x
-					o := i - y0*w
-					c := cvs[o] / q.area
-					if sds[o] == 0 || c < q.cMin || c > q.cMax {
-						continue
-					}
-					a := ab[o*rn : o*rn+n]
-					var sp float32
-					for k, v := range a {
-						sp += v * pz[k]
-					}
-					if sp <= 0 {
-						continue
-					}
-					sc := float64(sp) / (sds[o] * q.norm)
-					r := q.lo / c
-					if c > q.lo {
-						r = c / max(q.hc, q.lo)
-					}
-					if r > coverRatio {
-						sc -= (r - coverRatio) * coverPenalty
-					}
-					if s := float32(sc); float64(s) >= q.minScore {
-						out[qi] = append(out[qi], hit{int32(i), s})
-					}
+			for o := range filtered(ri.cols, w, max(y0, n)-y0, min(y1, h-n)-y0, n) {
+				i := o + y0*w
+				c := cvs[o] / q.area
+				if sds[o] == 0 || c < q.cMin || c > q.cMax {
+					continue
+				}
+				a := ab[o*rn : o*rn+n]
+				var sp float32
+				for k, v := range a {
+					sp += v * pz[k]
+				}
+				if sp <= 0 {
+					continue
+				}
+				sc := float64(sp) / (sds[o] * q.norm)
+				r := q.lo / c
+				if c > q.lo {
+					r = c / max(q.hc, q.lo)
+				}
+				if r > coverRatio {
+					sc -= (r - coverRatio) * coverPenalty
+				}
+				if s := float32(sc); float64(s) >= q.minScore {
+					out[qi] = append(out[qi], hit{int32(i), s})
 				}
 			}
 		}
@@ -342,6 +409,23 @@ func scanRings(ctx context.Context, lv *fimg, rn int, qs []*ringQuery, ringPx []
 	return peaks, nil
 }
 
+// filtered yields, row by row, the offsets y·w+x of rows y0..y1-1 and
+// the columns x of cols (ranges [x0, x1) in order) at least m from either
+// side of a w wide image.
+func filtered(cols [][2]int, w, y0, y1, m int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for y := y0; y < y1; y++ {
+			for _, c := range cols {
+				for x := max(c[0], m); x < min(c[1], w-m); x++ {
+					if !yield(y*w + x) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // ringPixels counts pixels per ring for rings 0..n-1.
 func ringPixels(n int) []float64 {
 	out := make([]float64, n)
@@ -376,6 +460,71 @@ func harmonics(m *fimg, cx, cy, n int) harmDesc {
 			if v == 0 || k == 0 {
 				continue
 			}
+			h.sum[k] += v
+			h.re1[k] += v * e.c
+			h.im1[k] += v * e.s
+			h.re2[k] += v * e.c2
+			h.im2[k] += v * e.s2
+		}
+	}
+	return h.desc(n)
+}
+
+// inkBits marks a level's pixels that hold ink (non-zero), 64 to a word,
+// row by row with a spare word at each row's end, so that harmonics can
+// step from ink pixel to ink pixel: around the ring pass's peaks most of
+// a window is paper.
+type inkBits struct {
+	m      *fimg
+	stride int // words per row
+	bits   []uint64
+}
+
+func newInkBits(m *fimg) *inkBits {
+	b := &inkBits{m: m, stride: m.w/64 + 2}
+	b.bits = make([]uint64, b.stride*m.h)
+	for y := range m.h {
+		row := b.bits[y*b.stride:]
+		for x, v := range m.p[y*m.w : (y+1)*m.w] {
+			if v != 0 {
+				row[x>>6] |= 1 << (x & 63)
+			}
+		}
+	}
+	return b
+}
+
+// ringArea[k] is the number of pixels of ring k (harmonics' cnt of a
+// window inside the image).
+var ringArea = ringPixels(ringCount)
+
+// harmonics is harmonics(b.m, cx, cy, n), the same bit for bit: a window
+// inside the level reads only its ink pixels, in the same order (so the
+// sums add up alike), its ring sizes from ringArea.
+func (b *inkBits) harmonics(cx, cy, n int) harmDesc {
+	m := b.m
+	if cx < n || cy < n || cx+n >= m.w || cy+n >= m.h {
+		return harmonics(m, cx, cy, n)
+	}
+	var h harmSums
+	copy(h.cnt[:n], ringArea[:n])
+	const r = ringCount
+	x0, nb := cx-n, uint(2*n+1)
+	wi, sh := x0>>6, uint(x0&63)
+	for y := cy - n; y <= cy+n; y++ {
+		row := b.bits[y*b.stride+wi:]
+		word := (row[0]>>sh | row[1]<<(64-sh)) & (1<<nb - 1)
+		base := (y-cy+r)*(2*r+1) + r - cx
+		px := m.p[y*m.w:]
+		for word != 0 {
+			x := x0 + bits.TrailingZeros64(word)
+			word &= word - 1
+			e := &harmLUT[base+x]
+			k := int(e.k)
+			if k >= n || k == 0 {
+				continue
+			}
+			v := float64(px[x])
 			h.sum[k] += v
 			h.re1[k] += v * e.c
 			h.im1[k] += v * e.s

@@ -279,3 +279,66 @@ func TestHarmonicsMatchDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestInkBitsHarmonicsSameBits holds the ring pass's harmonics, which
+// step from ink pixel to ink pixel, to harmonics bit for bit: at every
+// centre of a sparse image wider than two words of bits, edges included.
+func TestInkBitsHarmonicsSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	img := newF(157, 45)
+	for i := range img.p {
+		if rng.IntN(5) == 0 {
+			img.p[i] = rng.Float32()
+		}
+	}
+	ink := newInkBits(img)
+	for _, n := range []int{1, 9, ringCount} {
+		for cy := 0; cy < img.h; cy++ {
+			for cx := 0; cx < img.w; cx++ {
+				if got, want := ink.harmonics(cx, cy, n), harmonics(img, cx, cy, n); got != want {
+					t.Fatalf("n %d at (%d, %d): %v, want %v", n, cx, cy, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestComputeRingsSkipsOnlyPaper holds computeRings, which filters only
+// the column tiles with ink in reach, to the rings' definition (the mean
+// of the pixels whose distance rounds down to k) at every pixel of a
+// level with ink on either side of tile edges and wide stretches of paper.
+func TestComputeRingsSkipsOnlyPaper(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	img := newF(3*ringTileCols+40, 50)
+	for _, x0 := range []int{ringTileCols - 3*ringCount/2, ringTileCols + 5, 3 * ringTileCols} {
+		for y := 10; y < 40; y++ {
+			for x := x0; x < x0+ringCount/2 && x < img.w; x++ {
+				if rng.IntN(3) == 0 {
+					img.p[y*img.w+x] = rng.Float32()
+				}
+			}
+		}
+	}
+	ri := computeRings(img, ringCount)
+	area := ringPixels(ringCount)
+	for y := 0; y < img.h; y++ {
+		for x := 0; x < img.w; x++ {
+			var sum [ringCount]float64
+			for dy := -ringCount; dy <= ringCount; dy++ {
+				for dx := -ringCount; dx <= ringCount; dx++ {
+					k := int(math.Sqrt(float64(dx*dx + dy*dy)))
+					xx, yy := x+dx, y+dy
+					if k < ringCount && xx >= 0 && yy >= 0 && xx < img.w && yy < img.h {
+						sum[k] += float64(img.p[yy*img.w+xx])
+					}
+				}
+			}
+			for k := range ringCount {
+				want := sum[k] / area[k]
+				if got := float64(ri.rings[k][y*img.w+x]); math.Abs(got-want) > 1e-5 {
+					t.Fatalf("ring %d at (%d, %d): %g, want %g", k, x, y, got, want)
+				}
+			}
+		}
+	}
+}
