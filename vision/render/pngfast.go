@@ -2,16 +2,66 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
 	"io"
 	"sync"
 
-	"github.com/klauspost/compress/zlib"
+	"github.com/klauspost/compress/flate"
 )
 
-var zlibWriters sync.Pool // *zlib.Writer at BestSpeed
+var flateWriters sync.Pool // *flate.Writer at BestSpeed: a compressor's tables are large
+
+// adler is an Adler-32 checksum being computed; it starts as adler{a: 1}.
+type adler struct{ a, b uint32 }
+
+const adlerMod = 65521
+
+func (s *adler) update(p []byte) {
+	a, b := s.a, s.b
+	// 5552 bytes is the most that cannot overflow the sums before the
+	// remainder (zlib's NMAX)
+	for len(p) > 0 {
+		q := p[:min(len(p), 5552)]
+		p = p[len(q):]
+		for len(q) >= 8 {
+			a += uint32(q[0])
+			b += a
+			a += uint32(q[1])
+			b += a
+			a += uint32(q[2])
+			b += a
+			a += uint32(q[3])
+			b += a
+			a += uint32(q[4])
+			b += a
+			a += uint32(q[5])
+			b += a
+			a += uint32(q[6])
+			b += a
+			a += uint32(q[7])
+			b += a
+			q = q[8:]
+		}
+		for _, c := range q {
+			a += uint32(c)
+			b += a
+		}
+		a %= adlerMod
+		b %= adlerMod
+	}
+	s.a, s.b = a, b
+}
+
+// zeros adds n zero bytes: the first sum stays, the second grows by n
+// times it.
+func (s *adler) zeros(n int) {
+	s.b = uint32((uint64(s.b) + uint64(n)%adlerMod*uint64(s.a)) % adlerMod)
+}
+
+func (s *adler) sum32() uint32 { return s.b<<16 | s.a }
 
 // encodeGrayPNG writes an 8-bit greyscale PNG. image/png tries five
 // filters on every row and uses the standard library's deflate; drawings are
@@ -31,34 +81,55 @@ func encodeGrayPNG(w io.Writer, img *image.Gray) error {
 		return err
 	}
 	cw := &chunkWriter{w: bw, typ: "IDAT", buf: make([]byte, 0, 1<<18)}
-	// a compressor's tables are large: thousands of tiles share a few
-	zw, _ := zlibWriters.Get().(*zlib.Writer)
+	// zlib: a two-byte header, deflate, the Adler-32 of the data. The
+	// checksum is kept here rather than by a zlib writer: most rows of a
+	// drawing repeat the row above (paper), so their filtered bytes are all
+	// zero, and a run of zeros moves the checksum in one step.
+	if _, err := cw.Write([]byte{0x78, 0x01}); err != nil {
+		return err
+	}
+	zw, _ := flateWriters.Get().(*flate.Writer)
 	if zw == nil {
 		var err error
-		if zw, err = zlib.NewWriterLevel(cw, zlib.BestSpeed); err != nil {
+		if zw, err = flate.NewWriter(cw, flate.BestSpeed); err != nil {
 			return err
 		}
 	} else {
 		zw.Reset(cw)
 	}
-	defer zlibWriters.Put(zw)
+	defer flateWriters.Put(zw)
+	sum := adler{a: 1}
 	width := b.Dx()
 	row := make([]byte, 1+width)
+	zero := make([]byte, 1+width)
+	zero[0] = 2 // Up
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		cur := img.Pix[img.PixOffset(b.Min.X, y):][:width]
-		if y == b.Min.Y {
+		out := row
+		switch {
+		case y == b.Min.Y:
 			row[0] = 0 // None
 			copy(row[1:], cur)
-		} else {
-			prev := img.Pix[img.PixOffset(b.Min.X, y-1):][:width]
+			sum.update(row)
+		case bytes.Equal(cur, img.Pix[img.PixOffset(b.Min.X, y-1):][:width]):
+			out = zero
+			sum.update(zero[:1])
+			sum.zeros(width)
+		default:
 			row[0] = 2 // Up
-			upFilter(row[1:], cur, prev)
+			upFilter(row[1:], cur, img.Pix[img.PixOffset(b.Min.X, y-1):][:width])
+			sum.update(row)
 		}
-		if _, err := zw.Write(row); err != nil {
+		if _, err := zw.Write(out); err != nil {
 			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
+		return err
+	}
+	var tail [4]byte
+	binary.BigEndian.PutUint32(tail[:], sum.sum32())
+	if _, err := cw.Write(tail[:]); err != nil {
 		return err
 	}
 	if err := cw.flush(); err != nil {

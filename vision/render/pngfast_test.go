@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"hash/adler32"
 	"image"
 	"image/png"
 	"math/rand/v2"
@@ -19,6 +20,12 @@ func TestEncodeGrayPNGRoundTrips(t *testing.T) {
 				img.Pix[i] = uint8(r.IntN(256))
 			} else {
 				img.Pix[i] = 255
+			}
+		}
+		// paper: bands of rows like the row above, as most of a drawing's
+		for y := size.Min.Y + 1; y < size.Max.Y; y++ {
+			if y%4 != 0 {
+				copy(img.Pix[img.PixOffset(size.Min.X, y):][:size.Dx()], img.Pix[img.PixOffset(size.Min.X, y-1):][:size.Dx()])
 			}
 		}
 		// a sub-image whose rows are not contiguous in Pix
@@ -68,6 +75,25 @@ func TestUpFilterMatchesBytewise(t *testing.T) {
 			if want := cur[i] - prev[i]; out[i] != want {
 				t.Fatalf("n %d byte %d: %d - %d = %d, got %d", n, i, cur[i], prev[i], want, out[i])
 			}
+		}
+	}
+}
+
+func TestAdlerMatchesHash(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	s := adler{a: 1}
+	var all []byte
+	for _, n := range []int{0, 1, 7, 5551, 5553, 20000, 3} {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(r.IntN(256))
+		}
+		s.update(p)
+		all = append(all, p...)
+		s.zeros(n * 3)
+		all = append(all, make([]byte, n*3)...)
+		if got, want := s.sum32(), adler32.Checksum(all); got != want {
+			t.Fatalf("after %d bytes: %08x, want %08x", len(all), got, want)
 		}
 	}
 }
