@@ -76,7 +76,9 @@ bench-api: build
 DATASETS ?= ../shared/datasets
 bench-vision: build
 	$(BIN) bench sesyd $(DATASETS)/sesyd-dev
+	$(BIN) bench sesyd --geometry $(DATASETS)/sesyd-dev
 	$(BIN) bench synth --seeds 3 --sheets 1
+	$(BIN) bench synth --seeds 3 --sheets 1 --vary
 
 # Go benchmarks: rendering and the matcher's inner loops (per-call costs)
 bench-go: deps
