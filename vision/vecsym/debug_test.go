@@ -84,9 +84,6 @@ func TestDebugPDF(t *testing.T) {
 		t.Logf("%d segments %d glyphs read in %v; %d symbols matched in %v (%d detections, %v)", segs, glyphs, rd, n, time.Since(st)-rd, len(dets), err)
 		return
 	}
-	debugEnd = func(q pt, on int) {
-		t.Logf("   end at %.1f,%.1f: %d on", px(q)+float64(br.X0), py(q)+float64(br.Y0), on)
-	}
 	d := NewDrawing(pg, br)
 	dets, err := Match(context.Background(), d, []*Template{tm}, Options{Trace: func(c Candidate) {
 		t.Logf("pose at %.0f,%.0f k %.2f ang %.0f m %v covered %.3f explained %.3f described %.3f conf %.3f", c.Box.XMin+float64(br.X0), c.Box.YMin+float64(br.Y0),

@@ -67,9 +67,9 @@ type Candidate struct {
 	Angle    float64
 	Mirrored bool
 	// Covered is the share of the template's marks found in the drawing;
-	// Explained the share of the drawing's marks inside the posed box that
-	// the template's account for; Described the similarity of the two
-	// sets of marks' descriptors (descriptor.go)
+	// Explained the share of the drawing's marks about the symbol's (see
+	// verify) that the template's account for; Described the similarity of
+	// the two sets of marks' descriptors (descriptor.go)
 	Covered, Explained, Described float64
 	Confidence                    float64
 	support                       float64
@@ -210,7 +210,12 @@ var anyMark = want{anyDash: true}
 // search finds every pose of t on the drawing.
 func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
 	found := newCandSet(t.size)
+	tries, stopped := 0, false
 	try := func(P pose) {
+		if tries++; stopped || tries%1024 == 0 && ctx.Err() != nil {
+			stopped = true // cancelled: the rest of the anchors cost nothing
+			return
+		}
 		k := P.scale()
 		if k < sc.o.MinScale*0.97 || k > sc.o.MaxScale*1.03 {
 			return
@@ -228,10 +233,7 @@ func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
 	}
 	d := sc.d
 	lo, hi := sc.o.MinScale*0.97, sc.o.MaxScale*1.03
-	for n, ai := range t.lineAnchors {
-		if n > 0 && ctx.Err() != nil {
-			break
-		}
+	for _, ai := range t.lineAnchors {
 		A := t.lines[ai]
 		i0 := sort.Search(len(d.lines), func(i int) bool { return d.lines[i].length >= A.length*lo })
 		for di := range d.lines[i0:] {
@@ -389,20 +391,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	}
 	for _, g := range t.m.glyphs {
 		w := glyphWeight * g.size
-		q := P.apply(g.c)
-		best := 0.0
-		d.gix.each(q, 0.35*k*g.size, func(j int32) {
-			D := &d.m.glyphs[j]
-			if r := D.size / (k * g.size); r < 0.75 || r > 1.33 {
-				return
-			}
-			if D.r == g.r {
-				best = 1
-			} else {
-				best = max(best, 0.5)
-			}
-		})
-		hit += best * w
+		hit += d.gix.agreement(P.apply(g.c), k*g.size, g.r) * w
 	}
 	covered := min(hit/total, 1)
 	if covered < minCovered {
@@ -498,19 +487,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		w := glyphWeight * D.size
 		tot += w
 		acc.addGlyph(D, 1, D.c, D.ang)
-		best := 0.0
-		t.gix.each(P.inverse(D.c), 0.35*D.size/k, func(i int32) {
-			g := &t.m.glyphs[i]
-			if rr := D.size / (k * g.size); rr < 0.75 || rr > 1.33 {
-				return
-			}
-			if g.r == D.r {
-				best = 1
-			} else {
-				best = max(best, 0.5)
-			}
-		})
-		expl += best * w
+		expl += t.gix.agreement(P.inverse(D.c), D.size/k, D.r) * w
 	})
 	explained := 1.0
 	if tot > 0 {
@@ -545,17 +522,12 @@ func (sc *scorer) runsOn(t *Template, P pose, tol float64) bool {
 				on++
 			}
 		}
-		if debugEnd != nil {
-			debugEnd(q, on)
-		}
 		if on < n-1 {
 			return false
 		}
 	}
 	return true
 }
-
-var debugEnd func(q pt, on int)
 
 func toPoint(p pt) vector.Point { return vector.Point{X: float32(px(p)), Y: float32(py(p))} }
 

@@ -266,3 +266,23 @@ func freeEnds(m *marks, tol float64) []lineEnd {
 	}
 	return out
 }
+
+// agreement is how well the glyphs near p answer a glyph of character r
+// and size (in this index's pixels) there: 1 for one of the same character
+// and about the same size within a third of an em, 0.5 for another
+// character so placed (a keynote's number, a tag), 0 for none.
+func (gi *glyphIndex) agreement(p pt, size float64, r rune) float64 {
+	best := 0.0
+	gi.each(p, 0.35*size, func(i int32) {
+		g := &gi.glyphs[i]
+		if q := g.size / size; q < 0.75 || q > 1.33 {
+			return
+		}
+		if g.r == r {
+			best = 1
+		} else {
+			best = max(best, 0.5)
+		}
+	})
+	return best
+}

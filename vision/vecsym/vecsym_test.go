@@ -362,3 +362,18 @@ func TestNoGeometry(t *testing.T) {
 		t.Errorf("a region of text only: %v, want ErrNoGeometry", err)
 	}
 }
+
+// A cancelled search stops and says so.
+func TestCancel(t *testing.T) {
+	ts := []*Template{templateOf(t, "R", receptacle)}
+	b := newPage(1000, 1000)
+	for i := 0; i < 50; i++ {
+		drawAll(b, []placed{{"R", receptacle, complex(float64(50+(i%10)*90), float64(50+(i/10)*90)), 30, float64(i), false}})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d := NewDrawing(b.pg, vector.Rect{X1: 1000, Y1: 1000})
+	if _, err := Match(ctx, d, ts, Options{}); err != context.Canceled {
+		t.Errorf("cancelled: %v", err)
+	}
+}

@@ -1,8 +1,7 @@
 // Package vector holds a drawing page's marks as geometry — the paths,
 // glyphs and images a PDF page draws, in the page's pixels at its render
-// resolution — and what can be read from them without drawing pixels:
-// line work flattened into segments, arcs and circles recognised, boxes
-// cut out (see geometry.go), and a compact encoding for storage (codec.go).
+// resolution (vision/render records them) — and a compact encoding for
+// storage (codec.go).
 //
 // A vector page is the exact form of what the raster shows: a CAD sheet
 // draws every copy of a symbol with the same geometry, moved, turned and
