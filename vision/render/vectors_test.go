@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -194,5 +195,75 @@ func TestOpenSVG(t *testing.T) {
 	}
 	if _, err := OpenSVG(filepath.Join(t.TempDir(), "missing.svg"), lim); err == nil {
 		t.Error("a missing file opened")
+	}
+}
+
+// minimalPDF writes a one-page PDF of w×h points (its media box's corner
+// at 50, 70) whose content stream is content, turned by rotate degrees
+// (/Rotate).
+func minimalPDF(t *testing.T, w, h float64, rotate int, content string) string {
+	t.Helper()
+	var b bytes.Buffer
+	var offs []int
+	obj := func(s string) {
+		offs = append(offs, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offs), s)
+	}
+	b.WriteString("%PDF-1.4\n")
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	// the media box does not start at 0, 0: its corner must become pixel 0, 0
+	obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [50 70 %g %g] /Rotate %d /Contents 4 0 R >>", 50+w, 70+h, rotate))
+	obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
+	path := filepath.Join(t.TempDir(), "p.pdf")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The marks are where the render draws them, on turned pages too: ink
+// under the middle of every stroked line, paper beside it.
+func TestVectorsWhereRenderDraws(t *testing.T) {
+	content := "1 0 0 1 50 70 cm 2 w 0 G 20 30 m 120 30 l S 50 60 m 50 150 l S 200 40 m 260 140 l S"
+	for _, rot := range []int{0, 90, 180, 270} {
+		path := minimalPDF(t, 300, 200, rot, content)
+		doc, err := Open(path, "application/pdf", DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := doc.Render(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg, _, err := Vectors(context.Background(), doc, 0)
+		doc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pg.W != img.Rect.Dx() || pg.H != img.Rect.Dy() || len(pg.Paths) != 3 {
+			t.Fatalf("rotate %d: page %d×%d, image %v, %d paths", rot, pg.W, pg.H, img.Rect, len(pg.Paths))
+		}
+		for i := range pg.Paths {
+			_, p0 := pg.PathCmds(i)
+			a, b := pg.Pts[p0], pg.Pts[p0+1]
+			mx, my := int((a.X+b.X)/2), int((a.Y+b.Y)/2)
+			if img.GrayAt(mx, my).Y > 128 {
+				t.Errorf("rotate %d: line %d's middle (%d, %d) is paper", rot, i, mx, my)
+			}
+			// 30 px off the line, square to it, is paper
+			dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+			n := math.Hypot(dx, dy)
+			ox, oy := int(float64(mx)-dy/n*30), int(float64(my)+dx/n*30)
+			if img.GrayAt(ox, oy).Y < 128 {
+				t.Errorf("rotate %d: beside line %d (%d, %d) is ink", rot, i, ox, oy)
+			}
+		}
 	}
 }
