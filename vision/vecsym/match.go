@@ -322,7 +322,9 @@ func (sc *scorer) tol(t *Template, k float64) float64 { return 1 + 0.015*k*t.siz
 
 // sampleWant is what the drawing must have at a template sample posed:
 // a mark along the sample's direction turned by the pose (turn, mirror)
-// and of its kind.
+// and of its kind — a filled edge for an edge of a filled area, outlined
+// or not (plot styles differ on whether a fill's outline is drawn), a
+// stroked line for a stroked line.
 func sampleWant(turn complex128, mirror bool, s *sample) want {
 	u := s.u
 	if mirror {
@@ -332,7 +334,7 @@ func sampleWant(turn complex128, mirror bool, s *sample) want {
 	if s.curve {
 		c = curveCos
 	}
-	return want{u: turn * u, cosTol: c, fill: s.fill, stroke: s.stroke, dashed: s.dashed, dark: !s.faint}
+	return want{u: turn * u, cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed, dark: !s.faint}
 }
 
 // probeHits counts the probes found at pose P.
@@ -441,7 +443,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		if s.curve {
 			c = curveCos
 		}
-		w := want{u: P.inverseDir(s.u), cosTol: c, fill: s.fill, stroke: s.stroke, dashed: s.dashed}
+		w := want{u: P.inverseDir(s.u), cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed}
 		// samples near the symbol's marks, and those of them inside the box
 		var st, se, it, ie float64
 		var pts []pt

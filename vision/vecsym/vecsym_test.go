@@ -308,8 +308,10 @@ func TestLettersAndFills(t *testing.T) {
 	})
 	// a motor is drawn as the switch, with another letter: neither symbol
 	drawAll(b, []placed{{"M", switchM, complex(1700, 300), 35, 0.8, false}})
+	// the filled triangle plotted without its outline is still one
+	truth = append(truth, drawAll(b, []placed{{"T", triangle(style{vector.Fill, 0}), complex(1300, 480), 30, 4.0, false}})...)
 	dets := matchPage(t, b, ts)
-	if c := score(dets, truth); c.TP != 4 || c.FP != 0 {
+	if c := score(dets, truth); c.TP != 5 || c.FP != 0 {
 		t.Errorf("TP %d FP %d FN %d: %+v", c.TP, c.FP, c.FN, dets)
 	}
 }
