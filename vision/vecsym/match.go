@@ -73,6 +73,7 @@ type Candidate struct {
 	Covered, Explained, Described float64
 	Confidence                    float64
 	support                       float64
+	simple                        bool // the template's (confidence)
 }
 
 // Match finds the templates' instances on d. Detections are in d's pixels.
@@ -241,8 +242,8 @@ func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
 			if D.length > A.length*hi {
 				break
 			}
-			if A.fill && !D.fill || A.stroke && !D.stroke {
-				continue
+			if A.fill && !D.fill || !A.fill && A.stroke && !D.stroke {
+				continue // not the same kind of mark (see sampleWant)
 			}
 			for _, mirror := range [2]bool{false, true} {
 				if P, ok := poseFrom(A.a, A.b, D.a, D.b, mirror); ok {
@@ -497,6 +498,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	}
 	c := Candidate{Template: ti, Box: box, Scale: k, Angle: P.angleDeg(), Mirrored: P.mirror,
 		Covered: covered, Explained: explained, Described: cosine(t.desc, acc.vec())}
+	c.simple = t.simple
 	c.Confidence = confidence(covered, explained, c.Described, t.simple)
 	c.support = expl - (1-covered)*t.weight*k
 	return c, true
@@ -533,23 +535,38 @@ func (sc *scorer) runsOn(t *Template, P pose, tol float64) bool {
 
 func toPoint(p pt) vector.Point { return vector.Point{X: float32(px(p)), Y: float32(py(p))} }
 
-// confidence maps the three similarities to 0..1: a logistic regression
-// fitted (TestFitConfidence, ridge 1) to every pose verified on synthetic
-// sheets of seeds 3–5, drawn as their legends draw them and varied (synth
-// --vary), labelled right when an instance of the symbol overlaps it with
-// IoU ≥ 0.5. On seeds 1–2 and 6–24 (3,532 poses, 1,874 right) it puts all
-// but one right pose above 0.5 and 104 wrong ones — other symbols' poses on
-// parts of larger symbols, which suppression removes — above it too. A
-// simple symbol (an L, a tick, a triangle) is found in every drawing's
-// corners and junctions, and the synthetic sheets hold too few of them to
-// learn that from: its pose must explain 0.15 more of the marks around it.
+// confidence maps the three similarities to 0..1. Its direction and its
+// 0.5 boundary are a logistic regression fitted (TestFitConfidence, ridge
+// 1) to every pose verified on synthetic sheets of seeds 3–5, drawn as
+// their legends draw them and varied (synth --vary), labelled right when an
+// instance of the symbol overlaps it with IoU ≥ 0.5: among poses, a symbol
+// found on a part of a larger one (a circle in a circle with a cross) looks
+// as right as can be, and suppression removes it. Among the detections
+// that survive suppression (on seeds 1–24, with no floor), that boundary
+// keeps every right one and no wrong one; being separable there, they
+// cannot fix the slope, which is set so that a pose with every mark found
+// and explained, described alike, scores 0.98. A simple symbol (an L, a
+// tick, a triangle) is found in every drawing's corners and junctions, and
+// the synthetic sheets hold too few of them to learn that from: its pose
+// must explain a fifth more of the marks around it.
 func confidence(covered, explained, described float64, simple bool) float64 {
-	z := -14.46 + 6.18*covered + 6.03*explained + 3.49*described
+	z := confW[0] + confW[1]*covered + confW[2]*explained + confW[3]*described
 	if simple {
-		z -= 6.03 * 0.15
+		z -= confW[2] * simpleExplain
 	}
-	return 1 / (1 + math.Exp(-z))
+	return 1 / (1 + math.Exp(-confSlope*z))
 }
+
+// simpleExplain is how much more of the marks about it a simple symbol's
+// pose must explain.
+const simpleExplain = 0.2
+
+// confW are confidence's coefficients: intercept, covered, explained,
+// described; confSlope scales them (see confidence).
+var (
+	confW     = [4]float64{-14.17, 6.76, 5.07, 3.71}
+	confSlope = math.Log(0.98/0.02) / (confW[0] + confW[1] + confW[2] + confW[3])
+)
 
 // posedBox is the box of the template's marks at pose P, its strokes'
 // width included.
