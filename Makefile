@@ -61,6 +61,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCursorDecode$$' -fuzztime $(FUZZTIME) ./internal/cursor
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/httpx
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBBoxLayout$$' -fuzztime $(FUZZTIME) ./vision/text
+	@# a page's stored geometry
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZRENDER) ./vision/vector
 	@# decoders of uploaded files: sniffing, PDF, PNG, JPEG, TIFF
 	for f in FuzzSniff FuzzOpenPDF FuzzOpenPNG FuzzOpenJPEG FuzzOpenTIFF; do \
 	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZRENDER) ./vision/render || exit 1; done
