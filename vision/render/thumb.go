@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"image"
 	"image/png"
 	"io"
@@ -10,7 +11,7 @@ import (
 )
 
 // Thumbnail returns src shrunk to fit in maxSide × maxSide, keeping its
-// aspect ratio, by exact area averaging (each output pixel is the mean of
+// aspect ratio, by area averaging (each output pixel is the mean of
 // the source area it covers). Smaller images are returned as a copy.
 func Thumbnail(src *image.Gray, maxSide int) *image.Gray {
 	b := src.Bounds()
@@ -24,6 +25,13 @@ func Thumbnail(src *image.Gray, maxSide int) *image.Gray {
 			copy(out.Pix[y*w:(y+1)*w], src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):])
 		}
 		return out
+	}
+	// a source many times the thumbnail is halved first, as the pyramid's
+	// levels are (2×2 means): the resize then reads a sixteenth as much
+	for w >= 4*maxSide && h >= 4*maxSide {
+		src = Halve(src)
+		b = src.Bounds()
+		w, h = b.Dx(), b.Dy()
 	}
 	ow, oh := maxSide, maxSide
 	if w >= h {
@@ -131,6 +139,7 @@ func Halve(src *image.Gray) *image.Gray {
 	if w == 0 || h == 0 {
 		return out
 	}
+	white := whiteRow(sw)
 	rows := func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			r0 := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+2*y):]
@@ -145,6 +154,10 @@ func Halve(src *image.Gray) *image.Gray {
 			}
 			r1 := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+2*y+1):]
 			r1 = r1[:sw:sw]
+			if len(white) >= sw && bytes.Equal(r0, white[:sw]) && bytes.Equal(r1, white[:sw]) {
+				copy(dst, white) // paper: every mean is 255, whatever the dither
+				continue
+			}
 			pairs := sw / 2
 			for x := 0; x < pairs; x++ {
 				s := uint32(r0[2*x]) + uint32(r0[2*x+1]) + uint32(r1[2*x]) + uint32(r1[2*x+1])
@@ -179,4 +192,20 @@ func EncodePNG(w io.Writer, img image.Image) error {
 		return encodeGrayPNG(w, g)
 	}
 	return pngEncoder.Encode(w, img)
+}
+
+var (
+	whiteMu   sync.Mutex
+	whiteRows []byte
+)
+
+// whiteRow returns a row of at least n bytes of 255 (shared; not to be
+// written).
+func whiteRow(n int) []byte {
+	whiteMu.Lock()
+	defer whiteMu.Unlock()
+	if len(whiteRows) < n {
+		whiteRows = bytes.Repeat([]byte{255}, n)
+	}
+	return whiteRows
 }

@@ -150,13 +150,13 @@ func TestVectorsCapAndCancel(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 	// raster documents have none
-	png := filepath.Join(t.TempDir(), "a.png")
+	pngPath := filepath.Join(t.TempDir(), "a.png")
 	var b bytes.Buffer
-	_ = pngEncodeGray(&b, image.NewGray(image.Rect(0, 0, 4, 4)))
-	if err := os.WriteFile(png, b.Bytes(), 0o644); err != nil {
+	_ = png.Encode(&b, image.NewGray(image.Rect(0, 0, 4, 4)))
+	if err := os.WriteFile(pngPath, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rd, err := Open(png, "image/png", DefaultLimits())
+	rd, err := Open(pngPath, "image/png", DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,8 +165,6 @@ func TestVectorsCapAndCancel(t *testing.T) {
 		t.Errorf("a PNG: %v %v %v", pg, ok, err)
 	}
 }
-
-func pngEncodeGray(b *bytes.Buffer, img *image.Gray) error { return png.Encode(b, img) }
 
 // An SVG drawing is read as geometry too (for tools and benchmarks).
 func TestOpenSVG(t *testing.T) {
@@ -198,42 +196,12 @@ func TestOpenSVG(t *testing.T) {
 	}
 }
 
-// minimalPDF writes a one-page PDF of w×h points (its media box's corner
-// at 50, 70) whose content stream is content, turned by rotate degrees
-// (/Rotate).
-func minimalPDF(t *testing.T, w, h float64, rotate int, content string) string {
-	t.Helper()
-	var b bytes.Buffer
-	var offs []int
-	obj := func(s string) {
-		offs = append(offs, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offs), s)
-	}
-	b.WriteString("%PDF-1.4\n")
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
-	obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
-	// the media box does not start at 0, 0: its corner must become pixel 0, 0
-	obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [50 70 %g %g] /Rotate %d /Contents 4 0 R >>", 50+w, 70+h, rotate))
-	obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
-	path := filepath.Join(t.TempDir(), "p.pdf")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// The marks are where the render draws them, on turned pages too: ink
-// under the middle of every stroked line, paper beside it.
+// The marks are where the render draws them, on pages turned by /Rotate
+// too: ink under the middle of every stroked line, paper beside it.
 func TestVectorsWhereRenderDraws(t *testing.T) {
-	content := "1 0 0 1 50 70 cm 2 w 0 G 20 30 m 120 30 l S 50 60 m 50 150 l S 200 40 m 260 140 l S"
+	content := "2 w 0 G 20 30 m 120 30 l S 50 60 m 50 150 l S 200 40 m 260 140 l S"
 	for _, rot := range []int{0, 90, 180, 270} {
-		path := minimalPDF(t, 300, 200, rot, content)
+		path := writeTemp(t, fmt.Sprintf("r%d.pdf", rot), makePDF(pdfPage{w: 300, h: 200, content: content, extra: fmt.Sprintf("/Rotate %d ", rot)}))
 		doc, err := Open(path, "application/pdf", DefaultLimits())
 		if err != nil {
 			t.Fatal(err)

@@ -625,16 +625,21 @@ func (s *candSet) same(at pt, k float64) int {
 	return -1
 }
 
-// settled reports whether the candidate kept at the place of pose P
-// (centred at at) is P itself, found from another anchor, with all of the
-// symbol's marks: verifying P again would find the same. (Another turn of
-// a symmetric symbol there is verified: its marks about it differ.)
+// settled reports whether verifying pose P (centred at at) can change what
+// is kept at its place: not when the candidate kept there is P itself,
+// found from another anchor, with all of the symbol's marks, nor when it
+// has all of them and accounts for everything about it. (Another turn of a
+// symmetric symbol, where the kept one leaves marks unexplained, is
+// verified: a turn that explains more may be the right one.)
 func (s *candSet) settled(at pt, P pose) bool {
 	i := s.same(at, P.scale())
-	if i < 0 || s.cs[i].Covered < 0.999 || s.cs[i].Mirrored != P.mirror {
+	if i < 0 || s.cs[i].Covered < 0.999 {
 		return false
 	}
-	return cmplx.Abs(s.turns[i]-P.turn()) < 0.03 // about 2°
+	if c := s.cs[i]; c.Explained >= 0.999 && c.Described >= 0.999 {
+		return true // nothing there can do better (a symmetric symbol's other turns tie)
+	}
+	return s.cs[i].Mirrored == P.mirror && cmplx.Abs(s.turns[i]-P.turn()) < 0.03 // about 2°
 }
 
 func (s *candSet) add(c Candidate, at pt, turn complex128) {
