@@ -95,7 +95,10 @@ func readMarks(pg *vector.Page, r vector.Rect, mode regionMode) *marks {
 		lim := r
 		if mode == insideRegion {
 			g := r.Grow(grow + pa.Width/2)
-			if bb.X0 < g.X0 || bb.Y0 < g.Y0 || bb.X1 > g.X1 || bb.Y1 > g.Y1 {
+			out := func(b vector.Rect) bool { return b.X0 < g.X0 || b.Y0 < g.Y0 || b.X1 > g.X1 || b.Y1 > g.Y1 }
+			// a curve's control points lie outside it (a quarter circle's by
+			// 14 % of the radius): only what it draws must be inside
+			if out(bb) && out(curveBox(pg, cmds, k)) {
 				continue
 			}
 			lim = g
@@ -147,6 +150,30 @@ func pathBox(pg *vector.Page, cmds []vector.Cmd, k int) vector.Rect {
 	}
 	for _, p := range pg.Pts[k : k+n] {
 		b = b.AddPoint(p)
+	}
+	return b
+}
+
+// curveBox is the box of what a path draws: its curves' points, not their
+// control points.
+func curveBox(pg *vector.Page, cmds []vector.Cmd, k int) vector.Rect {
+	b := vector.NoRect
+	at := func(j int) pt { return complex(float64(pg.Pts[j].X), float64(pg.Pts[j].Y)) }
+	var cur pt
+	for _, c := range cmds {
+		switch c {
+		case vector.MoveTo, vector.LineTo:
+			cur = at(k)
+			b = b.AddPoint(pg.Pts[k])
+			k++
+		case vector.CurveTo:
+			bz := bezier{cur, at(k), at(k + 1), at(k + 2)}
+			for i := 1; i <= 16; i++ {
+				b = b.AddPoint(toPoint(bz.at(float64(i) / 16)))
+			}
+			cur = bz[3]
+			k += 3
+		}
 	}
 	return b
 }

@@ -379,3 +379,18 @@ func TestCancel(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// A legend graphic's box is the ink's: a large circle drawn as four
+// curves, whose control points lie well outside it, is still the graphic.
+func TestTemplateOfCurves(t *testing.T) {
+	b := newPage(400, 400)
+	b.circle(ink, complex(200, 200), 100, 4, false, math.Pi/4) // curves from 45° to 135°…: control points 14 px out
+	b.path(ink, []pt{complex(100, 200), complex(300, 200)})
+	tm, err := NewTemplate("C", b.pg, vector.Rect{X0: 99, Y0: 99, X1: 301, Y1: 301})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.circle < 0 || len(tm.m.segs) < 10 {
+		t.Errorf("the circle is not in the template: circle %d, %d segments", tm.circle, len(tm.m.segs))
+	}
+}
