@@ -283,7 +283,9 @@ static void pg_vec_text(fz_context *ctx, pg_vdev *v, const fz_text *text, fz_mat
 			if (!pg_vec_room(v, 13)) return;
 			float *o = v->buf + v->len;
 			o[0] = PG_VEC_GLYPH;
-			o[1] = it->ucs;
+			// a glyph without a character (a symbol font, a Type3 font without
+			// a map) stands for itself: a private-use code from its glyph id
+			o[1] = it->ucs > 0 && it->ucs != 0xFFFD ? it->ucs : 0xF0000 + (it->gid & 0xFFFF);
 			o[2] = m.a; o[3] = m.b; o[4] = m.c; o[5] = m.d;
 			o[6] = m.e - v->ox; o[7] = m.f - v->oy;
 			o[8] = adv;

@@ -83,6 +83,9 @@ type Path struct {
 
 // Glyph is one character of visible text.
 type Glyph struct {
+	// Rune is its character; a glyph without one (a symbol font's, a Type3
+	// font's without a map) is U+F0000 plus its glyph id, so that glyphs of
+	// one font compare alike
 	Rune rune
 	// M maps the glyph's space (one em; y up) to page pixels:
 	// x' = A·x + C·y + E, y' = B·x + D·y + F
