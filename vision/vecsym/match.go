@@ -404,7 +404,8 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		return Candidate{}, false
 	}
 	// explained: the drawing's marks near the symbol's (within a band
-	// around them) that reach into its posed box — a line running on from
+	// around them, or inside one of its closed outlines: a letter drawn in
+	// strokes in a circle) that reach into its posed box — a line running on from
 	// the symbol shows it is a part of something larger, while a neighbour
 	// or a tag beside it does not reach in, and a wall drawn around a corner
 	// guard's L lies off its marks. A line passing through the box that
@@ -452,7 +453,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 			q := a + (b-a)*complex((float64(j)+0.5)/float64(n), 0)
 			p := P.inverse(q)
 			ok := t.ix.near(p, ttol, w) // explained, so within the band
-			if !ok && !t.ix.near(p, band, anyMark) {
+			if !ok && !t.ix.near(p, band, anyMark) && !t.enclosed(p) {
 				continue
 			}
 			inside := tight.Contains(toPoint(q))

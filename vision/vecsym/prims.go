@@ -52,6 +52,9 @@ type marks struct {
 	segs   []seg
 	arcs   []arc
 	glyphs []glyph
+	// loops are the closed outlines (a legend graphic's only): what lies
+	// inside one is a part of what the symbol shows
+	loops [][]pt
 	box    vector.Rect // of everything
 }
 
@@ -105,6 +108,9 @@ func readMarks(pg *vector.Page, r vector.Rect, mode regionMode) *marks {
 		}
 		clip := intersect(lim, pa.Clip)
 		m.addPath(pg, cmds, k, pa, int32(i), clip, off)
+		if mode == insideRegion {
+			m.loops = append(m.loops, pathLoops(pg, cmds, k, off)...)
+		}
 	}
 	for _, g := range pg.Glyphs {
 		if g.Grey < 0 || g.Grey > inkGrey || unicode.IsSpace(g.Rune) || g.Rune == 0 {
@@ -152,6 +158,53 @@ func pathBox(pg *vector.Page, cmds []vector.Cmd, k int) vector.Rect {
 		b = b.AddPoint(p)
 	}
 	return b
+}
+
+// pathLoops returns a path's closed subpaths (closed, or ending where they
+// began), curves flattened, moved by -off.
+func pathLoops(pg *vector.Page, cmds []vector.Cmd, k int, off pt) [][]pt {
+	at := func(j int) pt { return complex(float64(pg.Pts[j].X), float64(pg.Pts[j].Y)) - off }
+	var out [][]pt
+	var cur []pt
+	done := func(closed bool) {
+		if len(cur) >= 3 && (closed || dist(cur[0], cur[len(cur)-1]) < 0.25) {
+			out = append(out, cur)
+		}
+		cur = nil
+	}
+	for _, c := range cmds {
+		switch c {
+		case vector.MoveTo:
+			done(false)
+			cur = []pt{at(k)}
+			k++
+		case vector.LineTo:
+			cur = append(cur, at(k))
+			k++
+		case vector.CurveTo:
+			if len(cur) == 0 {
+				cur = []pt{0}
+			}
+			flatten(bezier{cur[len(cur)-1], at(k), at(k + 1), at(k + 2)}, func(_, b pt) { cur = append(cur, b) })
+			k += 3
+		case vector.Close:
+			done(true)
+		}
+	}
+	done(false)
+	return out
+}
+
+// inside reports whether p lies inside the polygon (even-odd).
+func inside(poly []pt, p pt) bool {
+	in := false
+	for i, j := 0, len(poly)-1; i < len(poly); j, i = i, i+1 {
+		a, b := poly[i], poly[j]
+		if (py(a) > py(p)) != (py(b) > py(p)) && px(p) < (px(b)-px(a))*(py(p)-py(a))/(py(b)-py(a))+px(a) {
+			in = !in
+		}
+	}
+	return in
 }
 
 // curveBox is the box of what a path draws: its curves' points, not their

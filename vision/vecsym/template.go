@@ -37,6 +37,8 @@ type Template struct {
 	// faint: the symbol is itself drawn mostly in faint lines, so faint
 	// linework in the drawing is not held against it
 	faint bool
+	// loopBoxes are the boxes of m.loops
+	loopBoxes []vector.Rect
 	// desc is its marks' descriptor (descriptor.go)
 	desc [3 * descRings]float64
 	// simple: three straight lines or fewer, nothing else
@@ -126,6 +128,13 @@ func newTemplate(label string, m *marks, width float64) *Template {
 	t.gix = newGlyphIndex(m.glyphs, max(t.size/4, 1))
 	t.probes = spread(t.pts, t.centre, 10)
 	t.ends = freeEnds(m, 1+0.01*t.size)
+	for _, l := range m.loops {
+		b := vector.NoRect
+		for _, q := range l {
+			b = b.AddPoint(toPoint(q))
+		}
+		t.loopBoxes = append(t.loopBoxes, b)
+	}
 	var faintLen, allLen float64
 	for _, s := range m.segs {
 		allLen += s.length
@@ -285,4 +294,16 @@ func (gi *glyphIndex) agreement(p pt, size float64, r rune) float64 {
 		}
 	})
 	return best
+}
+
+// enclosed reports whether p (template pixels) lies inside one of the
+// symbol's closed outlines.
+func (t *Template) enclosed(p pt) bool {
+	q := toPoint(p)
+	for i, l := range t.m.loops {
+		if t.loopBoxes[i].Contains(q) && inside(l, p) {
+			return true
+		}
+	}
+	return false
 }

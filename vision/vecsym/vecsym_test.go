@@ -394,3 +394,24 @@ func TestTemplateOfCurves(t *testing.T) {
 		t.Errorf("the circle is not in the template: circle %d, %d segments", tm.circle, len(tm.m.segs))
 	}
 }
+
+// Marks inside a symbol's closed outline count against it even when they
+// do not touch it: a circle is not a circle with a letter drawn in strokes
+// (as CAD programs export text set in their own line fonts).
+func TestMarksInsideAnOutline(t *testing.T) {
+	ring := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
+		b.circle(ink, f(0), 0.9*half, 4, false, turn)
+	}
+	lettered := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
+		ring(b, f, half, turn)
+		// an S in strokes, clear of the circle
+		b.path(ink, []pt{f(complex(0.3, -0.45)), f(complex(-0.3, -0.45)), f(complex(-0.3, 0)), f(complex(0.3, 0)), f(complex(0.3, 0.45)), f(complex(-0.3, 0.45))})
+	}
+	ts := []*Template{templateOf(t, "O", ring)}
+	b := newPage(1200, 600)
+	truth := drawAll(b, []placed{{"O", ring, complex(300, 300), 35, 0, false}})
+	drawAll(b, []placed{{"S", lettered, complex(800, 300), 35, 0.4, false}})
+	if c := score(matchPage(t, b, ts), truth); c.TP != 1 || c.FP != 0 {
+		t.Errorf("TP %d FP %d FN %d", c.TP, c.FP, c.FN)
+	}
+}
