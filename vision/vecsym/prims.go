@@ -55,7 +55,7 @@ type marks struct {
 	// loops are the closed outlines (a legend graphic's only): what lies
 	// inside one is a part of what the symbol shows
 	loops [][]pt
-	box    vector.Rect // of everything
+	box   vector.Rect // of everything
 }
 
 // regionMode says how marks crossing the region's edge are taken.
