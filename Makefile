@@ -82,8 +82,8 @@ bench-vision: build
 	$(BIN) bench synth --seeds 3 --sheets 1
 	$(BIN) bench synth --seeds 3 --sheets 1 --vary
 
-# Go benchmarks: rendering and the matcher's inner loops (per-call costs)
+# Go benchmarks: rendering, the pixel matcher's inner loops, the geometry matcher on a dense drawing
 bench-go: deps
-	$(GO) test -run '^$$' -bench . ./vision/render ./vision/symbols
+	$(GO) test -run '^$$' -bench . ./vision/render ./vision/symbols ./vision/vecsym
 
 bench: bench-go bench-api bench-vision

@@ -232,74 +232,121 @@ func (sc *scorer) search(ctx context.Context, ti int, t *Template) []Candidate {
 			found.add(c, at, P.turn())
 		}
 	}
-	d := sc.d
-	lo, hi := sc.o.MinScale*0.97, sc.o.MaxScale*1.03
-	for _, ai := range t.lineAnchors {
-		A := t.lines[ai]
-		i0 := sort.Search(len(d.lines), func(i int) bool { return d.lines[i].length >= A.length*lo })
-		for di := range d.lines[i0:] {
-			D := &d.lines[i0+di]
-			if D.length > A.length*hi {
-				break
-			}
-			if A.fill && !D.fill || !A.fill && A.stroke && !D.stroke {
-				continue // not the same kind of mark (see sampleWant)
-			}
-			for _, mirror := range [2]bool{false, true} {
-				if P, ok := poseFrom(A.a, A.b, D.a, D.b, mirror); ok {
-					try(P)
-				}
-				if P, ok := poseFrom(A.a, A.b, D.b, D.a, mirror); ok {
-					try(P)
-				}
-			}
-		}
-	}
-	for _, ai := range t.arcAnchors {
-		A := t.m.arcs[ai]
-		for _, di := range d.arcs {
-			D := &d.m.arcs[di]
-			k := D.r / A.r
-			if k < lo || k > hi || math.Abs(math.Abs(D.sweep)-math.Abs(A.sweep)) > 0.1*math.Abs(A.sweep)+0.05 {
-				continue
-			}
-			for _, mirror := range [2]bool{false, true} {
-				if P, ok := poseFrom(A.p0, A.p1, D.p0, D.p1, mirror); ok {
-					try(P)
-				}
-				if P, ok := poseFrom(A.p0, A.p1, D.p1, D.p0, mirror); ok {
-					try(P)
-				}
-			}
-		}
-	}
-	if t.glyphAnchor >= 0 {
-		G := t.m.glyphs[t.glyphAnchor]
-		for _, D := range d.m.glyphs {
-			if D.r != G.r {
-				continue
-			}
-			try(poseAt(G.c, D.c, D.size/G.size, D.ang-G.ang, false))
-		}
-	}
-	if t.circle >= 0 && len(t.lineAnchors) == 0 && len(t.arcAnchors) == 0 {
-		C := t.m.arcs[t.circle]
-		for _, di := range d.circles {
-			D := &d.m.arcs[di]
-			k := D.r / C.r
-			if k < lo || k > hi {
-				continue
-			}
-			sc.sweep(t, C.c, D.c, k, try)
-		}
+	for _, a := range sc.anchors(t) {
+		a.run(try)
 	}
 	return found.list()
 }
 
+// anchor is one of a template's anchors with the drawing's marks it is
+// tried on: run calls try with every pose they give, cost estimates the
+// probe lookups that takes.
+type anchor struct {
+	cost float64
+	run  func(try func(pose))
+}
+
+// anchorBudget: anchors are tried from the cheapest on while their total
+// cost stays within 3 times the cheapest's, or within this many probe
+// lookups — on a sparse drawing every anchor is tried, on a dense one
+// (hatching drawn as lines, every short stroke a line anchor's candidate)
+// the rarest kinds of mark carry the search.
+const anchorBudget = 300_000
+
+// anchors returns the anchors to try, cheapest first.
+func (sc *scorer) anchors(t *Template) []anchor {
+	d := sc.d
+	lo, hi := sc.o.MinScale*0.97, sc.o.MaxScale*1.03
+	var as []anchor
+	for _, ai := range t.lineAnchors {
+		A := t.lines[ai]
+		i0 := sort.Search(len(d.lines), func(i int) bool { return d.lines[i].length >= A.length*lo })
+		i1 := sort.Search(len(d.lines), func(i int) bool { return d.lines[i].length > A.length*hi })
+		cands := d.lines[i0:max(i0, i1)]
+		as = append(as, anchor{cost: 4 * 2.5 * float64(len(cands)), run: func(try func(pose)) {
+			for i := range cands {
+				D := &cands[i]
+				if A.fill && !D.fill || !A.fill && A.stroke && !D.stroke {
+					continue // not the same kind of mark (see sampleWant)
+				}
+				for _, mirror := range [2]bool{false, true} {
+					if P, ok := poseFrom(A.a, A.b, D.a, D.b, mirror); ok {
+						try(P)
+					}
+					if P, ok := poseFrom(A.a, A.b, D.b, D.a, mirror); ok {
+						try(P)
+					}
+				}
+			}
+		}})
+	}
+	for _, ai := range t.arcAnchors {
+		A := t.m.arcs[ai]
+		var cands []*arc
+		for _, di := range d.arcs {
+			D := &d.m.arcs[di]
+			if k := D.r / A.r; k >= lo && k <= hi && math.Abs(math.Abs(D.sweep)-math.Abs(A.sweep)) <= 0.1*math.Abs(A.sweep)+0.05 {
+				cands = append(cands, D)
+			}
+		}
+		as = append(as, anchor{cost: 4 * 2.5 * float64(len(cands)), run: func(try func(pose)) {
+			for _, D := range cands {
+				for _, mirror := range [2]bool{false, true} {
+					if P, ok := poseFrom(A.p0, A.p1, D.p0, D.p1, mirror); ok {
+						try(P)
+					}
+					if P, ok := poseFrom(A.p0, A.p1, D.p1, D.p0, mirror); ok {
+						try(P)
+					}
+				}
+			}
+		}})
+	}
+	if t.glyphAnchor >= 0 {
+		G := t.m.glyphs[t.glyphAnchor]
+		var cands []*glyph
+		for i := range d.m.glyphs {
+			if D := &d.m.glyphs[i]; D.r == G.r {
+				cands = append(cands, D)
+			}
+		}
+		as = append(as, anchor{cost: 2.5 * float64(len(cands)), run: func(try func(pose)) {
+			for _, D := range cands {
+				try(poseAt(G.c, D.c, D.size/G.size, D.ang-G.ang, false))
+			}
+		}})
+	}
+	if t.circle >= 0 {
+		C := t.m.arcs[t.circle]
+		var cands []*arc
+		for _, di := range d.circles {
+			if D := &d.m.arcs[di]; D.r/C.r >= lo && D.r/C.r <= hi {
+				cands = append(cands, D)
+			}
+		}
+		as = append(as, anchor{cost: 2 * sweepSteps * float64(len(t.probes)) * float64(len(cands)), run: func(try func(pose)) {
+			for _, D := range cands {
+				sc.sweep(t, C.c, D.c, D.r/C.r, try)
+			}
+		}})
+	}
+	sort.SliceStable(as, func(i, j int) bool { return as[i].cost < as[j].cost })
+	total := 0.0
+	for i, a := range as {
+		if total += a.cost; i > 0 && total > max(3*as[0].cost, anchorBudget) {
+			return as[:i]
+		}
+	}
+	return as
+}
+
+// sweepSteps are the turns a circle anchor tries (every 3°).
+const sweepSteps = 120
+
 // sweep tries every turn about a circle's centre (a symbol whose only
 // anchor is a circle: its turn is read from its other marks).
 func (sc *scorer) sweep(t *Template, c, q pt, k float64, try func(pose)) {
-	const steps = 120
+	const steps = sweepSteps
 	for _, mirror := range [2]bool{false, true} {
 		best, bestHits := -1, -1
 		for i := 0; i < steps; i++ {

@@ -151,7 +151,7 @@ func triangle(st style) shape {
 }
 
 // templateOf draws sh alone on a legend page at half-size 30 and reads it.
-func templateOf(t *testing.T, label string, sh shape) *Template {
+func templateOf(t testing.TB, label string, sh shape) *Template {
 	t.Helper()
 	b := newPage(200, 200)
 	sh(b, place(complex(100, 100), 30, 0, false), 30, 0)
