@@ -351,7 +351,7 @@ func (sc *scorer) sweep(t *Template, c, q pt, k float64, try func(pose)) {
 		best, bestHits := -1, -1
 		for i := 0; i < steps; i++ {
 			P := poseAt(c, q, k, 2*math.Pi*float64(i)/steps, mirror)
-			if h := sc.probeHits(t, P); h > bestHits {
+			if h, _ := sc.probe(t, P, false); h > bestHits {
 				best, bestHits = i, h
 			}
 		}
@@ -385,37 +385,35 @@ func sampleWant(turn complex128, mirror bool, s *sample) want {
 	return want{u: turn * u, cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed, dark: !s.faint}
 }
 
-// probeHits counts the probes found at pose P.
-func (sc *scorer) probeHits(t *Template, P pose) int {
-	tol := sc.tol(t, P.scale())
-	turn := P.turn()
-	n := 0
-	for _, i := range t.probes {
-		s := &t.pts[i]
-		if sc.d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
-			n++
-		}
-	}
-	return n
-}
-
-// quick tests P on the probes, stopping at the first misses too many.
-func (sc *scorer) quick(t *Template, P pose) bool {
+// probe looks for the template's probes at pose P: hits counts those
+// found, and ok says whether the pose passes the quick test — two of the
+// first four missed, or three in all, fail it (most wrong poses are given
+// up after two looks). With early, it stops as soon as the pose fails.
+func (sc *scorer) probe(t *Template, P pose, early bool) (hits int, ok bool) {
 	tol := sc.tol(t, P.scale())
 	turn := P.turn()
 	miss := 0
+	ok = true
 	for n, i := range t.probes {
 		s := &t.pts[i]
-		if !sc.d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
-			miss++
-			// two of the first four missed, or three in all: most wrong
-			// poses are given up after two looks
-			if miss > probeMisses || miss == 2 && n < 4 {
-				return false
+		if sc.d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
+			hits++
+			continue
+		}
+		if miss++; miss > probeMisses || miss == 2 && n < 4 {
+			ok = false
+			if early {
+				return hits, false
 			}
 		}
 	}
-	return true
+	return hits, ok
+}
+
+// quick tests P on the probes.
+func (sc *scorer) quick(t *Template, P pose) bool {
+	_, ok := sc.probe(t, P, true)
+	return ok
 }
 
 // verify scores pose P: the share of the template's marks found
