@@ -27,7 +27,7 @@ type synthSheet struct {
 	truth synth.SheetTruth
 }
 
-// varied is whether the sheets of the env-driven tests are drafted unlike
+// varied is whether the sheets of the tracing tests are drafted unlike
 // their legends (VECSYM_VARY).
 func varied() bool { return os.Getenv("VECSYM_VARY") != "" }
 
@@ -125,18 +125,12 @@ func matchSheet(t testing.TB, sh synthSheet, trace func(Candidate, string, geom.
 
 // TestSynthSheets scores the search on synthetic sheets, the legend's
 // boxes taken from the ground truth: VECSYM_SEEDS of them from VECSYM_FIRST
-// (3 from 1 by default), drafted as their legends are or, with
-// VECSYM_VARY, otherwise (synth --vary).
-func TestSynthSheets(t *testing.T) { testSynthSheets(t, varied()) }
+// (3 from 1 by default), drafted as their legends are.
+func TestSynthSheets(t *testing.T) { testSynthSheets(t, false) }
 
 // TestSynthSheetsVaried is TestSynthSheets on sheets whose instances are
-// drafted unlike their legend graphics.
-func TestSynthSheetsVaried(t *testing.T) {
-	if varied() {
-		t.Skip("TestSynthSheets runs them")
-	}
-	testSynthSheets(t, true)
-}
+// drafted unlike their legend graphics (synth --vary).
+func TestSynthSheetsVaried(t *testing.T) { testSynthSheets(t, true) }
 
 func testSynthSheets(t *testing.T, vary bool) {
 	seeds := 3
