@@ -132,7 +132,13 @@ func asFailure(err error) error {
 // fetch copies a file's bytes to a temporary file (MuPDF and poppler read
 // paths) and returns its path and a clean-up function.
 func (in *Ingest) fetch(ctx context.Context, f *ent.File) (string, func(), error) {
-	rd, err := in.Blobs.NewReader(ctx, f.StorageKey, nil)
+	return fetchFile(ctx, in.Blobs, f)
+}
+
+// fetchFile copies an uploaded file's bytes to a temporary file, for the
+// readers that take a path; cleanup removes it.
+func fetchFile(ctx context.Context, bucket *blob.Bucket, f *ent.File) (string, func(), error) {
+	rd, err := bucket.NewReader(ctx, f.StorageKey, nil)
 	if err != nil {
 		return "", nil, fmt.Errorf("reading %s: %w", f.ID, err)
 	}
@@ -337,11 +343,15 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 
 // storeVectors keeps a page's geometry (KEY-vectors.bin, see VectorsKey).
 func (in *Ingest) storeVectors(ctx context.Context, key string, vec *vector.Page) error {
+	return putVectors(ctx, in.Blobs, key, vec)
+}
+
+func putVectors(ctx context.Context, bucket *blob.Bucket, key string, vec *vector.Page) error {
 	var b bytes.Buffer
 	if err := vec.Encode(&b); err != nil {
 		return err
 	}
-	return in.Blobs.WriteAll(ctx, VectorsKey(key), b.Bytes(), &blob.WriterOptions{ContentType: "application/octet-stream"})
+	return bucket.WriteAll(ctx, VectorsKey(key), b.Bytes(), &blob.WriterOptions{ContentType: "application/octet-stream"})
 }
 
 // storeBlock writes a block's image and words (key is BlockKey's).

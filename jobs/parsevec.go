@@ -7,6 +7,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 
 	"gocloud.dev/gcerrors"
@@ -14,6 +15,7 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/vecsym"
 	"github.com/plangraph/plangraph/vision/vector"
 )
@@ -46,10 +48,20 @@ func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, err
 		return nil, err
 	}
 	org, _ := tenant.Org(ctx)
-	data, err := v.p.Blobs.ReadAll(ctx, VectorsKey(SheetKey(org, s.DrawingID, s.PageNumber)))
+	key := SheetKey(org, s.DrawingID, s.PageNumber)
+	data, err := v.p.Blobs.ReadAll(ctx, VectorsKey(key))
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		v.pages[sheetID] = nil
-		return nil, nil
+		// a drawing ingested before pages' geometry was kept: read it now,
+		// once for all later searches
+		pg, err := v.backfill(ctx, s, key)
+		if err != nil {
+			v.p.log().Warn("sheet geometry not read; searching its pixels", "sheet", sheetID, "err", err)
+		}
+		if pg != nil && pg.Truncated {
+			pg = nil
+		}
+		v.pages[sheetID] = pg
+		return pg, nil
 	}
 	if err != nil {
 		return nil, err
@@ -65,6 +77,45 @@ func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, err
 	}
 	v.pages[sheetID] = pg
 	return pg, nil
+}
+
+// backfill reads the geometry of a sheet whose drawing was ingested before
+// pages' geometry was kept, from its file, and stores it (nil when the file
+// is not a PDF or is gone).
+func (v *vecPages) backfill(ctx context.Context, s *ent.Sheet, key string) (*vector.Page, error) {
+	d, err := v.p.R.DB.Drawing.Get(ctx, s.DrawingID)
+	if err != nil {
+		return nil, err
+	}
+	f, err := v.p.R.DB.File.Get(ctx, d.FileID)
+	if ent.IsNotFound(err) || err == nil && f.ContentType != render.TypePDF {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	path, cleanup, err := fetchFile(ctx, v.p.Blobs, f)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	lim := render.DefaultLimits()
+	if s.Dpi > 0 {
+		lim.DPI = s.Dpi
+	}
+	doc, err := render.Open(path, f.ContentType, lim)
+	if err != nil {
+		return nil, err
+	}
+	defer doc.Close()
+	pg, _, err := render.Vectors(ctx, doc, s.PageNumber-1)
+	if err != nil {
+		return nil, err
+	}
+	if pg.W != s.Width || pg.H != s.Height {
+		return nil, fmt.Errorf("page %d is %d×%d px at %d DPI, the sheet %d×%d", s.PageNumber, pg.W, pg.H, lim.DPI, s.Width, s.Height)
+	}
+	return pg, putVectors(ctx, v.p.Blobs, key, pg)
 }
 
 // blockRect is a block's image on its sheet: block images start at the

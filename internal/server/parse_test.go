@@ -615,6 +615,23 @@ func TestParse(t *testing.T) {
 				}
 			})
 
+			t.Run("a drawing ingested before geometry was kept", func(t *testing.T) {
+				// the parse reads the page's geometry from the PDF, keeps it
+				// and finds what it found with it
+				vk := jobs.VectorsKey(jobs.SheetKey(f.org, f.drawing, 1))
+				if err := s.App.Blobs.Delete(f.ctx(), vk); err != nil {
+					t.Fatal(err)
+				}
+				id := startParse(t, s, key, map[string]any{"features": []string{"symbols"}, "sheet_id": f.sheet})
+				again := waitParse(t, s, key, id, false).Results
+				if ok, err := s.App.Blobs.Exists(f.ctx(), vk); !ok || err != nil {
+					t.Errorf("the sheet's geometry was not stored again (%v)", err)
+				}
+				if again.Summary != res.Summary {
+					t.Errorf("summary %+v, the first parse %+v", again.Summary, res.Summary)
+				}
+			})
+
 			t.Run("graphql", func(t *testing.T) { parseGraphQL(t, f, oneSymbol) })
 
 			// last: deletions take what the drawings stored with them
