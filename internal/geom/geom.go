@@ -47,3 +47,33 @@ func (b Box) IoU(o Box) float64 {
 	}
 	return in / (b.Area() + o.Area() - in)
 }
+
+// ClipSegment cuts the segment from (ax, ay) to (bx, by) to the box, edges
+// included (Liang–Barsky): the part inside runs from parameter t0 to t1
+// (0 ≤ t0 ≤ t1 ≤ 1 along the segment); ok is false when no part is inside.
+func (b Box) ClipSegment(ax, ay, bx, by float64) (t0, t1 float64, ok bool) {
+	t0, t1 = 0, 1
+	clip := func(p, q float64) bool {
+		if p == 0 {
+			return q >= 0
+		}
+		t := q / p
+		if p < 0 {
+			if t > t1 {
+				return false
+			}
+			t0 = max(t0, t)
+		} else {
+			if t < t0 {
+				return false
+			}
+			t1 = min(t1, t)
+		}
+		return true
+	}
+	dx, dy := bx-ax, by-ay
+	if !clip(-dx, ax-b.XMin) || !clip(dx, b.XMax-ax) || !clip(-dy, ay-b.YMin) || !clip(dy, b.YMax-ay) {
+		return 0, 0, false
+	}
+	return t0, t1, true
+}

@@ -1,6 +1,10 @@
 package synth
 
-import "math"
+import (
+	"math"
+
+	"github.com/plangraph/plangraph/internal/geom"
+)
 
 // pt and rect are page coordinates in PDF points, origin at the top left,
 // y growing downwards (fpdf's user space).
@@ -48,29 +52,10 @@ func (r rect) contains(o rect) bool {
 
 func (r rect) containsPt(p pt) bool { return p.X >= r.X0 && p.X <= r.X1 && p.Y >= r.Y0 && p.Y <= r.Y1 }
 
-// segHitsRect reports whether segment ab meets rectangle r (Liang–Barsky).
+// segHitsRect reports whether segment ab meets rectangle r.
 func segHitsRect(a, b pt, r rect) bool {
-	t0, t1 := 0.0, 1.0
-	dx, dy := b.X-a.X, b.Y-a.Y
-	clip := func(p, q float64) bool {
-		if p == 0 {
-			return q >= 0
-		}
-		t := q / p
-		if p < 0 {
-			if t > t1 {
-				return false
-			}
-			t0 = math.Max(t0, t)
-		} else {
-			if t < t0 {
-				return false
-			}
-			t1 = math.Min(t1, t)
-		}
-		return true
-	}
-	return clip(-dx, a.X-r.X0) && clip(dx, r.X1-a.X) && clip(-dy, a.Y-r.Y0) && clip(dy, r.Y1-a.Y) && t0 <= t1
+	_, _, ok := geom.Box{XMin: r.X0, YMin: r.Y0, XMax: r.X1, YMax: r.Y1}.ClipSegment(a.X, a.Y, b.X, b.Y)
+	return ok
 }
 
 // rot turns a vector counter-clockwise as seen on the page by deg degrees

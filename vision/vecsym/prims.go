@@ -6,6 +6,7 @@ import (
 	"sort"
 	"unicode"
 
+	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/vector"
 )
 
@@ -575,33 +576,11 @@ func flatten(b bezier, emit func(a, b pt)) {
 	}
 }
 
-// clipSeg cuts a segment to r (Liang–Barsky).
+// clipSeg cuts a segment to r.
 func clipSeg(a, b pt, r vector.Rect) (pt, pt, bool) {
-	t0, t1 := 0.0, 1.0
-	dx, dy := px(b)-px(a), py(b)-py(a)
-	ok := func(p, q float64) bool {
-		if p == 0 {
-			return q >= 0
-		}
-		t := q / p
-		if p < 0 {
-			if t > t1 {
-				return false
-			}
-			if t > t0 {
-				t0 = t
-			}
-		} else {
-			if t < t0 {
-				return false
-			}
-			if t < t1 {
-				t1 = t
-			}
-		}
-		return true
-	}
-	if !ok(-dx, px(a)-float64(r.X0)) || !ok(dx, float64(r.X1)-px(a)) || !ok(-dy, py(a)-float64(r.Y0)) || !ok(dy, float64(r.Y1)-py(a)) {
+	box := geom.Box{XMin: float64(r.X0), YMin: float64(r.Y0), XMax: float64(r.X1), YMax: float64(r.Y1)}
+	t0, t1, ok := box.ClipSegment(px(a), py(a), px(b), py(b))
+	if !ok {
 		return 0, 0, false
 	}
 	d := b - a
