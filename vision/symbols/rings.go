@@ -456,15 +456,9 @@ func harmonics(m *fimg, cx, cy, n int) harmDesc {
 				continue
 			}
 			h.cnt[k]++
-			v := float64(px[x])
-			if v == 0 || k == 0 {
-				continue
+			if v := float64(px[x]); v != 0 && k != 0 {
+				h.add(k, v, e)
 			}
-			h.sum[k] += v
-			h.re1[k] += v * e.c
-			h.im1[k] += v * e.s
-			h.re2[k] += v * e.c2
-			h.im2[k] += v * e.s2
 		}
 	}
 	return h.desc(n)
@@ -524,12 +518,7 @@ func (b *inkBits) harmonics(cx, cy, n int) harmDesc {
 			if k >= n || k == 0 {
 				continue
 			}
-			v := float64(px[x])
-			h.sum[k] += v
-			h.re1[k] += v * e.c
-			h.im1[k] += v * e.s
-			h.re2[k] += v * e.c2
-			h.im2[k] += v * e.s2
+			h.add(k, float64(px[x]), e)
 		}
 	}
 	return h.desc(n)
@@ -538,6 +527,16 @@ func (b *inkBits) harmonics(cx, cy, n int) harmDesc {
 // harmSums are harmonics' per-ring sums: ink, its first two angular
 // Fourier components (real, imaginary) and pixels.
 type harmSums struct{ sum, re1, im1, re2, im2, cnt [ringCount]float64 }
+
+// add counts ink v at offset e of ring k (the one accumulation both
+// harmonics functions share, so their sums agree bit for bit).
+func (h *harmSums) add(k int, v float64, e *harmOffset) {
+	h.sum[k] += v
+	h.re1[k] += v * e.c
+	h.im1[k] += v * e.s
+	h.re2[k] += v * e.c2
+	h.im2[k] += v * e.s2
+}
 
 // desc turns the first n rings' sums into the descriptor.
 func (h harmSums) desc(n int) harmDesc {
