@@ -28,12 +28,8 @@ func TestParseCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pdf bytes.Buffer
-	if err := set.WritePDF(&pdf); err != nil {
-		t.Fatal(err)
-	}
 	drawingPath := filepath.Join(dir, "set.pdf")
-	if err := os.WriteFile(drawingPath, pdf.Bytes(), 0o600); err != nil {
+	if err := synth.WriteFile(drawingPath, set.WritePDF); err != nil {
 		t.Fatal(err)
 	}
 	legendDir := filepath.Join(dir, "legend")

@@ -62,32 +62,10 @@ func synthCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	files = append(files, output{base + ".json", set.WriteTruth})
 	for _, f := range files {
-		if err := synthWrite(f.path, f.write); err != nil {
+		if err := synth.WriteFile(f.path, f.write); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, f.path)
 	}
 	return nil
-}
-
-// synthWrite writes through a temporary file so that a failed run leaves no
-// half-written output.
-func synthWrite(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -163,10 +162,10 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 			return res, err
 		}
 		base := filepath.Join(dir, fmt.Sprintf("synth-%d", seed))
-		if err := writeWith(base+".pdf", set.WritePDF); err != nil {
+		if err := synth.WriteFile(base+".pdf", set.WritePDF); err != nil {
 			return res, err
 		}
-		if err := writeWith(base+".json", set.WriteTruth); err != nil {
+		if err := synth.WriteFile(base+".json", set.WriteTruth); err != nil {
 			return res, err
 		}
 		renderOf[i] = map[int]time.Duration{}
@@ -195,7 +194,7 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 			return res, fmt.Errorf("seed %d: %w", seed, err)
 		}
 		el := time.Since(st)
-		if err := writeWith(base+"-result.json", func(w io.Writer) error {
+		if err := synth.WriteFile(base+"-result.json", func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(parsed.Result)
@@ -516,13 +515,4 @@ func renderTime(ctx context.Context, file string, page, dpi int) (time.Duration,
 		}
 	}
 	return best, nil
-}
-
-// writeWith writes a file from a writer function.
-func writeWith(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
 }

@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -140,6 +142,29 @@ func (s *Set) WriteRevisionPDF(w io.Writer) error {
 		return errors.New("synth: set was generated without Options.Revision")
 	}
 	return s.write(w, s.revs, s.xfs)
+}
+
+// WriteFile writes one of a set's outputs (WritePDF, WriteTruth…) to path,
+// through a temporary file beside it so that a failed write leaves no
+// half-written file.
+func WriteFile(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // WriteTruth writes the ground truth as indented JSON.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -140,14 +139,9 @@ func TestSynthSheets(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "set.pdf")
-		f, err := os.Create(path)
-		if err != nil {
+		if err := synth.WriteFile(path, set.WritePDF); err != nil {
 			t.Fatal(err)
 		}
-		if err := set.WritePDF(f); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
 		lim := render.DefaultLimits()
 		lim.DPI = int(dpi)
 		doc, err := render.Open(path, "application/pdf", lim)

@@ -1,10 +1,8 @@
 package legend
 
 import (
-	"bytes"
 	"fmt"
 	"image"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -37,12 +35,8 @@ func synthLegends(t *testing.T, seed int64, sheets int) []legendCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := set.WritePDF(&buf); err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), fmt.Sprintf("synth-%d.pdf", seed))
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+	if err := synth.WriteFile(path, set.WritePDF); err != nil {
 		t.Fatal(err)
 	}
 	pages := make([]int, len(set.Truth.Sheets))

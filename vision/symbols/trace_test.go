@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -193,11 +192,7 @@ func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth, string
 		t.Fatal(err)
 	}
 	pdf := filepath.Join(t.TempDir(), "s.pdf")
-	var buf bytes.Buffer
-	if err := set.WritePDF(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(pdf, buf.Bytes(), 0o644); err != nil {
+	if err := synth.WriteFile(pdf, set.WritePDF); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := render.Open(pdf, "application/pdf", render.DefaultLimits())

@@ -38,14 +38,9 @@ func synthSheets(t testing.TB, seed int64, sheets int, vary bool) []synthSheet {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), fmt.Sprintf("synth-%d.pdf", seed))
-	f, err := os.Create(path)
-	if err != nil {
+	if err := synth.WriteFile(path, set.WritePDF); err != nil {
 		t.Fatal(err)
 	}
-	if err := set.WritePDF(f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	doc, err := render.Open(path, "application/pdf", render.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
