@@ -19,7 +19,7 @@ func synthCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("plangraph synth", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: plangraph synth --out DIR [--seed N] [--sheets K] [--revision] [--vary] [--page 36x24|42x30|24x18] [--dpi D]")
+		fmt.Fprintln(stderr, "Usage: plangraph synth --out DIR [--seed N] [--sheets K] [--revision] [--vary] [--conventions classic|mixed] [--page 36x24|42x30|24x18] [--dpi D]")
 		fmt.Fprintln(stderr, "\nWrites synthetic drawings (vector PDF) and their ground truth (JSON, pixels at --dpi).")
 		fs.PrintDefaults()
 	}
@@ -29,6 +29,7 @@ func synthCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&o.Sheets, "sheets", 3, "number of sheets")
 	fs.BoolVar(&o.Revision, "revision", false, "also write a revised set (shifted, rescaled, with known edits)")
 	fs.BoolVar(&o.Vary, "vary", false, "draw each plan instance as another CAD program might export it (lines in pieces, circles as polygons, some mirrored): the legend's geometry is not repeated")
+	fs.StringVar(&o.Conventions, "conventions", "classic", "drafting conventions: classic (one house style) or mixed (each sheet picks its title block, numbering, views, legend layout, outlined text…)")
 	fs.StringVar(&o.PageSize, "page", "36x24", "sheet size in inches: 36x24, 42x30 or 24x18")
 	fs.Float64Var(&o.DPI, "dpi", 300, "resolution of the ground truth's pixel coordinates")
 	if err := fs.Parse(args); err != nil {

@@ -57,6 +57,9 @@ type SynthOptions struct {
 	PageSize string
 	// Vary drafts plan instances unlike their legend graphic (synth.Options.Vary).
 	Vary bool
+	// Conventions are the drawings' drafting conventions
+	// (synth.Options.Conventions: "" or "classic", "mixed").
+	Conventions string
 	// Dir keeps the drawings, truths and results (default: a temporary
 	// directory, removed after).
 	Dir string
@@ -157,7 +160,7 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 	renderOf := make([]map[int]time.Duration, o.Seeds)
 	for i := range sets {
 		seed := int64(o.FirstSeed + i)
-		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: o.Sheets, PageSize: o.PageSize, DPI: float64(o.DPI), Vary: o.Vary})
+		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: o.Sheets, PageSize: o.PageSize, DPI: float64(o.DPI), Vary: o.Vary, Conventions: o.Conventions})
 		if err != nil {
 			return res, err
 		}

@@ -11,6 +11,10 @@ type block struct {
 	entries            []legendEntry // Legend
 	fields             []field       // TitleBlock
 	plan               *plan         // Plan
+	view               *viewBar      // a view's title bar (mixed), also plan.view
+	leg                *legInfo      // a mixed legend's layout facts
+	grid               []gridBubble  // grid bubbles drawn with a view (mixed)
+	sharedGrid         bool
 }
 
 type legendEntry struct {
@@ -18,11 +22,14 @@ type legendEntry struct {
 	Sym           *symbol
 	Row, Graphic  rect
 	LabelT, DescT textItem
+	Kind          string // mixed: symbol, line or text
+	Color         uint32 // mixed: rgbColor of a coloured graphic, 0 for black
 }
 
 type field struct {
 	Key, Label, Value string
 	LabelT, ValueT    textItem
+	ValueR            rect // mixed: the value's box when it spans several lines
 }
 
 // fitBox sets the block's box from its drawing.
@@ -37,6 +44,16 @@ func (b *block) translate(dx, dy float64) {
 		e.Graphic = e.Graphic.translate(dx, dy)
 		e.LabelT = e.LabelT.translate(dx, dy)
 		e.DescT = e.DescT.translate(dx, dy)
+	}
+	if b.leg != nil && b.leg.note != nil {
+		n := b.leg.note.translate(dx, dy)
+		b.leg.note = &n
+	}
+	if b.view != nil && b.plan == nil {
+		b.view.translate(dx, dy)
+	}
+	for i := range b.grid {
+		b.grid[i] = b.grid[i].translate(dx, dy)
 	}
 }
 

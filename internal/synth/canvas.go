@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"bytes"
 	"math"
 
 	"github.com/go-pdf/fpdf"
@@ -27,7 +28,30 @@ func (m *measurer) width(s string, size float64, bold bool) float64 {
 		style = "B"
 	}
 	m.f.SetFont("Helvetica", style, size)
-	return m.f.GetStringWidth(s)
+	return m.f.GetStringWidth(winAnsi(s))
+}
+
+// winAnsi encodes s for the core fonts (WinAnsi): runes up to U+00FF map
+// to their Latin-1 byte. ASCII strings come back unchanged.
+func winAnsi(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		if r > 0xff {
+			r = '?'
+		}
+		b = append(b, byte(r))
+	}
+	return string(b)
 }
 
 // textItem is one run of real PDF text, placed at its baseline's left end
@@ -128,6 +152,7 @@ const (
 	opArc
 	opText
 	opSymbol
+	opImage
 )
 
 // op is one drawing operation of a display list, in page points.
@@ -149,6 +174,14 @@ type op struct {
 	angle  float64 // symbol rotation, degrees counter-clockwise
 	vary   uint64  // symbol drafting variant (Options.Vary), 0 for none
 	mirror bool    // symbol mirrored before it is turned
+	rgb    uint32  // 0, or 1<<24 | 0xRRGGBB: stroke, fill and text colour instead of gray
+	img    *image  // opImage
+}
+
+// image is a raster drawn into r (opImage): PNG bytes registered under name.
+type image struct {
+	name string
+	png  []byte
 }
 
 // dlist is a display list: sheets are built as data, then written to PDF.
@@ -234,6 +267,8 @@ func (o op) bounds() rect {
 		return o.t.box()
 	case opSymbol:
 		return o.sym.boxM(o.c, o.half, o.angle, o.lw, o.mirror)
+	case opImage:
+		return o.r
 	}
 	return emptyRect()
 }
@@ -253,7 +288,11 @@ func arcBounds(c pt, r, a0, a1 float64) rect {
 }
 
 // render writes the list to the current page of f.
-func (d *dlist) render(f *fpdf.Fpdf) {
+func (d *dlist) render(f *fpdf.Fpdf) { d.renderTo(f, false) }
+
+// renderTo writes the list; with outlined, text is drawn as strokes of the
+// stroke font (strokefont.go) instead of PDF text.
+func (d *dlist) renderTo(f *fpdf.Fpdf, outlined bool) {
 	var st penState
 	for _, o := range d.ops {
 		st.apply(f, o)
@@ -275,9 +314,18 @@ func (d *dlist) render(f *fpdf.Fpdf) {
 		case opArc:
 			f.Arc(o.c.X, o.c.Y, o.rad, o.rad, 0, o.a0, o.a1, "D")
 		case opText:
-			renderText(f, o.t)
+			if outlined {
+				strokeText(f, o.t)
+			} else {
+				renderText(f, o.t)
+			}
 		case opSymbol:
-			o.sym.render(f, o.c, o.half, o.angle, o.vary, o.mirror)
+			o.sym.renderO(f, o.c, o.half, o.angle, o.vary, o.mirror, outlined)
+		case opImage:
+			if f.GetImageInfo(o.img.name) == nil {
+				f.RegisterImageOptionsReader(o.img.name, fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(o.img.png))
+			}
+			f.ImageOptions(o.img.name, o.r.X0, o.r.Y0, o.r.W(), o.r.H(), false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
 		}
 	}
 }
@@ -300,7 +348,7 @@ func renderText(f *fpdf.Fpdf, t textItem) {
 		f.TransformBegin()
 		f.TransformRotate(t.Rot, t.X, t.Y)
 	}
-	f.Text(t.X, t.Y, t.S)
+	f.Text(t.X, t.Y, winAnsi(t.S))
 	if t.Rot != 0 {
 		f.TransformEnd()
 	}
@@ -311,6 +359,7 @@ type penState struct {
 	init       bool
 	lw         float64
 	gray, fill int
+	rgb, frgb  uint32
 	dash       bool
 }
 
@@ -327,18 +376,29 @@ func (s *penState) apply(f *fpdf.Fpdf, o op) {
 		f.SetLineWidth(o.lw)
 		s.lw = o.lw
 	}
-	if o.gray != s.gray {
-		f.SetDrawColor(o.gray, o.gray, o.gray)
-		f.SetTextColor(o.gray, o.gray, o.gray)
-		s.gray = o.gray
+	if o.gray != s.gray || o.rgb != s.rgb {
+		if o.rgb != 0 {
+			r, g, b := rgbOf(o.rgb)
+			f.SetDrawColor(r, g, b)
+			f.SetTextColor(r, g, b)
+		} else {
+			f.SetDrawColor(o.gray, o.gray, o.gray)
+			f.SetTextColor(o.gray, o.gray, o.gray)
+		}
+		s.gray, s.rgb = o.gray, o.rgb
 	}
-	fill := o.fill
+	fill, frgb := o.fill, uint32(0)
 	if o.style != "F" {
-		fill = o.gray // filled shapes of one colour
+		fill, frgb = o.gray, o.rgb // filled shapes of one colour
 	}
-	if fill != s.fill {
-		f.SetFillColor(fill, fill, fill)
-		s.fill = fill
+	if fill != s.fill || frgb != s.frgb {
+		if frgb != 0 {
+			r, g, b := rgbOf(frgb)
+			f.SetFillColor(r, g, b)
+		} else {
+			f.SetFillColor(fill, fill, fill)
+		}
+		s.fill, s.frgb = fill, frgb
 	}
 	if o.dash != s.dash {
 		if o.dash {
@@ -349,3 +409,9 @@ func (s *penState) apply(f *fpdf.Fpdf, o op) {
 		s.dash = o.dash
 	}
 }
+
+// rgbOf splits a colour made by rgbColor.
+func rgbOf(c uint32) (r, g, b int) { return int(c >> 16 & 0xff), int(c >> 8 & 0xff), int(c & 0xff) }
+
+// rgbColor marks 0xRRGGBB as a colour for op.rgb.
+func rgbColor(c uint32) uint32 { return 1<<24 | c }

@@ -85,6 +85,10 @@ type inst struct {
 	// Vary, when not 0, seeds how the instance is drafted (Options.Vary)
 	Vary   uint64
 	Mirror bool // drawn mirrored (left for right) before it is turned
+	// Sym, when set, is drawn instead of the entry's symbol: a callout
+	// showing its own Texts (mixed).
+	Sym   *symbol
+	Texts []textItem
 }
 
 // extent is the instance with its suffix and crossing line.
@@ -114,6 +118,12 @@ type plan struct {
 	DimSize        float64
 	TitleT, ScaleT textItem
 	half, symLW    float64 // legend symbol half-size, instance stroke
+	// mixed conventions: the view title bar drawn instead of TitleT and
+	// ScaleT, grid lines (kept clear by labels and instances), metric
+	// dimensions
+	view   *viewBar
+	grid   []gridLine
+	Metric bool
 }
 
 func (p *plan) clone() *plan {
@@ -135,6 +145,11 @@ func (p *plan) snap(v, origin float64) float64 {
 
 // plan draws a floor plan inside area.
 func (g *gen) plan(r *rng, sh *sheet, area rect, floor int, title string) *block {
+	return g.planBody(r, sh, g.planGeom(r, sh, area, title, scales), floor)
+}
+
+// planGeom chooses a plan's scale and building outline inside area.
+func (g *gen) planGeom(r *rng, sh *sheet, area rect, title string, scales []scaleDef) *plan {
 	p := &plan{Title: title, half: sh.size / 2, symLW: sh.symLW}
 	avail := rect{area.X0 + 84, area.Y0 + 84, area.X1 - 16, area.Y1 - 96}
 	w := avail.W() * r.rangef(0.85, 1)
@@ -155,6 +170,13 @@ func (g *gen) plan(r *rng, sh *sheet, area rect, floor int, title string) *block
 	x0 := round(avail.X0+r.rangef(0, avail.W()-w), 1)
 	y0 := round(avail.Y0+r.rangef(0, avail.H()-h), 1)
 	p.Bldg = rect{x0, y0, x0 + w, y0 + h}
+	return p
+}
+
+// planBody fills a plan whose scale and outline are chosen: walls, rooms,
+// doors, labels, instances.
+func (g *gen) planBody(r *rng, sh *sheet, p *plan, floor int) *block {
+	title := p.Title
 	p.Te = round(min(max(0.6*p.PPF, 7), 11), 2)
 	p.Ti = round(min(max(0.4*p.PPF, 4.5), 7), 2)
 	p.WallLW = round(r.rangef(0.6, 1.1), 2)
@@ -423,7 +445,7 @@ func (g *gen) labels(r *rng, p *plan) {
 			}
 			p.setLabel(g, rm, c, size)
 			lb := rm.labelBox()
-			if !in.contains(lb.pad(18)) {
+			if !in.contains(lb.pad(18)) || p.gridHits(lb.pad(8)) {
 				continue
 			}
 			hit := false
@@ -506,6 +528,9 @@ func (p *plan) obstacles(skipID, skipWall int) *obst {
 			o.addInst(&p.Insts[i])
 		}
 	}
+	for _, gl := range p.grid {
+		o.segs = append(o.segs, [2]pt{gl.A, gl.B})
+	}
 	return o
 }
 
@@ -548,6 +573,7 @@ func (g *gen) placeAdd(r *rng, sh *sheet, p *plan, ob *obst, e int) {
 				in.Box = sym.boxM(in.C, p.half*in.Scale, in.Angle, p.symLW, true)
 			}
 		}
+		g.callout(sh, &in)
 		p.Insts = append(p.Insts, in)
 		ob.addInst(&p.Insts[len(p.Insts)-1])
 	}
@@ -583,7 +609,7 @@ func (g *gen) place(r *rng, sh *sheet, p *plan, ob *obst, e int) (inst, bool) {
 		}
 		k := round(r.rangef(0.5, 2), 3)
 		ang := round(r.rangef(0, 360), 2)
-		if ang >= 360 {
+		if ang >= 360 || sym.upright {
 			ang = 0
 		}
 		b0 := sym.box(pt{}, p.half*k, ang, p.symLW)
@@ -747,10 +773,21 @@ func (g *gen) emit(p *plan, sh *sheet) dlist {
 		}
 	}
 	for _, in := range p.Insts {
-		d.symbolV(sh.entries[in.Entry].Sym, in.C, p.half*in.Scale, in.Angle, p.symLW, in.Vary, in.Mirror)
+		sym := sh.entries[in.Entry].Sym
+		if in.Sym != nil {
+			sym = in.Sym
+		}
+		d.symbolV(sym, in.C, p.half*in.Scale, in.Angle, p.symLW, in.Vary, in.Mirror)
+		if c := sh.entries[in.Entry].Color; c != 0 {
+			d.ops[len(d.ops)-1].rgb = c
+		}
 		if in.Suffix != nil {
 			d.text(*in.Suffix)
 		}
+	}
+	if p.view != nil {
+		g.emitViewExtras(&d, p)
+		return d
 	}
 	t := p.TitleT
 	d.text(t)
@@ -807,8 +844,12 @@ func (g *gen) dims(p *plan) dlist {
 	d.line(pt{xs[0] - 6, y2}, pt{xs[len(xs)-1] + 6, y2}, lw)
 	tick(pt{xs[0], y2})
 	tick(pt{xs[len(xs)-1], y2})
+	fmtLen := ftIn
+	if p.Metric {
+		fmtLen = metres
+	}
 	htext := func(a, b, y float64) {
-		t := g.m.textC(ftIn((b-a)/p.PPF), (a+b)/2, 0, s, false)
+		t := g.m.textC(fmtLen((b-a)/p.PPF), (a+b)/2, 0, s, false)
 		t.Y = y - 3
 		if t.W+6 < b-a {
 			d.text(t)
@@ -834,7 +875,7 @@ func (g *gen) dims(p *plan) dlist {
 	tick(pt{x2, ys[0]})
 	tick(pt{x2, ys[len(ys)-1]})
 	vtext := func(a, b, x float64) {
-		str := ftIn((b - a) / p.PPF)
+		str := fmtLen((b - a) / p.PPF)
 		w := g.m.width(str, s, false)
 		if w+6 < b-a {
 			d.text(textItem{S: str, X: x - 3, Y: (a+b)/2 + w/2, Size: s, Rot: 90, W: w})

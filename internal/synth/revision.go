@@ -39,6 +39,16 @@ func (g *gen) revise(base *sheet) (*sheet, xform, []ChangeTruth) {
 			plans = append(plans, i)
 		}
 	}
+	var changes []change
+	if len(plans) > 0 {
+		changes = g.revisePlan(r, base, &rev, plans)
+	}
+	return g.reviseTitleBlock(base, &rev, xf, changes)
+}
+
+// revisePlan edits one of a sheet's plans for its revision rev.
+func (g *gen) revisePlan(r *rng, base, revp *sheet, plans []int) []change {
+	rev := revp
 	bi := pick(r, plans)
 	p := base.blocks[bi].plan.clone()
 	var changes []change
@@ -186,12 +196,13 @@ moved:
 	// Symbols are added.
 	for k, n := 0, r.irange(1, 3); k < n; k++ {
 		o := obs(-1, -1)
-		in, ok := g.place(r, &rev, p, o, r.intn(len(rev.entries)))
+		in, ok := g.place(r, rev, p, o, r.intn(len(rev.entries)))
 		if !ok {
 			continue
 		}
 		rev.nextID++
 		in.ID = rev.nextID
+		g.callout(rev, &in)
 		p.Insts = append(p.Insts, in)
 		add(change{kind: "symbol_added", desc: fmt.Sprintf("added %s %s", name(&in), roomOf(&in)), box: in.extent(0.5), id: in.ID})
 	}
@@ -199,21 +210,42 @@ moved:
 	// A wall moves; the dimension strings follow it.
 	g.moveWall(r, p, obs, add)
 
-	nb := &block{Type: "Plan", Title: p.Title, Scale: p.Scale, plan: p, framed: base.blocks[bi].framed}
-	nb.dl = g.emit(p, &rev)
+	ob := base.blocks[bi]
+	nb := &block{Type: "Plan", Title: p.Title, Scale: p.Scale, plan: p, framed: ob.framed,
+		view: ob.view, grid: ob.grid, sharedGrid: ob.sharedGrid}
+	nb.dl = g.emit(p, rev)
 	nb.fitBox()
+	if ob.sharedGrid { // boxes that abut a neighbour's keep their edges
+		nb.box = rect{max(nb.box.X0, ob.box.X0), nb.box.Y0, min(nb.box.X1, ob.box.X1), nb.box.Y1}
+	}
 	rev.blocks[bi] = nb
+	return changes
+}
 
-	// The title block shows the new revision.
+// reviseTitleBlock shows the new revision in the title block and turns
+// the changes into truth.
+func (g *gen) reviseTitleBlock(base, rev *sheet, xf xform, changes []change) (*sheet, xform, []ChangeTruth) {
 	ti := base.tbIndex()
 	otb := base.blocks[ti]
-	ntb := g.titleBlock(otb.box, g.tb, rev.Title, rev.Number, rev.rev)
-	rev.blocks[ti] = ntb
-	for i, f := range ntb.fields {
-		if f.Key == "revision" {
-			b := otb.fields[i].ValueT.box().union(f.ValueT.box()).pad(2)
-			changes = append(changes, change{kind: "title_block", block: ti, box: b,
-				desc: fmt.Sprintf("%s changed from %s to %s", f.Label, otb.fields[i].Value, f.Value)})
+	if base.mx != nil {
+		ntb := base.mx.mkTB(rev.rev)
+		rev.blocks[ti] = ntb
+		for i, f := range ntb.fields {
+			if f.Key == "revision" {
+				b := diffBounds(otb.dl, ntb.dl).pad(2)
+				changes = append(changes, change{kind: "title_block", block: ti, box: b,
+					desc: fmt.Sprintf("%s changed from %s to %s", f.Label, otb.fields[i].Value, f.Value)})
+			}
+		}
+	} else {
+		ntb := g.titleBlock(otb.box, g.tb, rev.Title, rev.Number, rev.rev)
+		rev.blocks[ti] = ntb
+		for i, f := range ntb.fields {
+			if f.Key == "revision" {
+				b := otb.fields[i].ValueT.box().union(f.ValueT.box()).pad(2)
+				changes = append(changes, change{kind: "title_block", block: ti, box: b,
+					desc: fmt.Sprintf("%s changed from %s to %s", f.Label, otb.fields[i].Value, f.Value)})
+			}
 		}
 	}
 
@@ -227,7 +259,7 @@ moved:
 		}
 		out = append(out, ct)
 	}
-	return &rev, xf, out
+	return rev, xf, out
 }
 
 // moveWall shifts one interior wall by 1–3 ft where nothing is in the way.

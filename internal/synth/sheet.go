@@ -26,6 +26,7 @@ type entryRef struct {
 	Block, Entry int // block index in the sheet, entry index in the legend
 	Sym          *symbol
 	Label        string
+	Color        uint32 // rgbColor of a coloured legend graphic (mixed)
 }
 
 // sheet is one page, as data.
@@ -42,11 +43,13 @@ type sheet struct {
 	rev           string
 	nextID        int   // last instance ID used
 	extra         dlist // revision cloud
+	mx            *mixedInfo
 }
 
 func (sh *sheet) tbIndex() int { return len(sh.blocks) - 1 }
 
 func (sh *sheet) render(f *fpdf.Fpdf) {
+	out := sh.mx != nil && sh.mx.outlined
 	var d dlist
 	d.rect(sh.frame, 2.2)
 	d.render(f)
@@ -56,9 +59,9 @@ func (sh *sheet) render(f *fpdf.Fpdf) {
 			fr.rect(b.box, 0.8)
 			fr.render(f)
 		}
-		b.dl.render(f)
+		b.dl.renderTo(f, out)
 	}
-	sh.extra.render(f)
+	sh.extra.renderTo(f, out)
 }
 
 // sheets makes the set: set-wide choices first, then each sheet from its
@@ -83,6 +86,9 @@ func (g *gen) sheets() []*sheet {
 	g.tb.rev0, g.tb.rev1 = revs[0], revs[1]
 	order := append([]string(nil), disciplineOrder...)
 	r.shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	if g.o.Conventions == "mixed" {
+		return g.mixedSheets(order)
+	}
 
 	var out []*sheet
 	used := map[string]bool{}

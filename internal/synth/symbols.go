@@ -37,6 +37,9 @@ type symbol struct {
 	Desc   string
 	Tags   []string // disciplines whose legends use it
 	prims  []prim
+	// upright symbols (callouts, mixed) are placed unturned: their letters
+	// read upright
+	upright bool
 }
 
 func ln(x1, y1, x2, y2 float64) prim { return prim{k: pLine, pts: []pt{{x1, y1}, {x2, y2}}} }
@@ -267,9 +270,15 @@ func (s *symbol) boxM(c pt, half, angle, lw float64, mirror bool) rect {
 // lines are broken, which circles and arcs are polygons and which polygons
 // are separate lines.
 func (s *symbol) render(f *fpdf.Fpdf, c pt, half, angle float64, vary uint64, mirror bool) {
+	s.renderO(f, c, half, angle, vary, mirror, false)
+}
+
+// renderO is render with the letters drawn as stroke-font outlines when
+// outlined is set.
+func (s *symbol) renderO(f *fpdf.Fpdf, c pt, half, angle float64, vary uint64, mirror, outlined bool) {
 	// fpdf tracks the font outside the q/Q pair; select it before the pair.
 	for _, p := range s.prims {
-		if p.k == pText {
+		if p.k == pText && !outlined {
 			f.SetFont("Helvetica", "B", p.size*half)
 		}
 	}
@@ -362,6 +371,10 @@ func (s *symbol) render(f *fpdf.Fpdf, c pt, half, angle float64, vary uint64, mi
 		case pText:
 			q := at(p.c)
 			size := p.size * half
+			if outlined {
+				strokeText(f, textItem{S: p.s, X: q.X - p.w*size/2, Y: q.Y + capHeight*size/2, Size: size, Bold: true, W: p.w * size})
+				continue
+			}
 			f.Text(q.X-p.w*size/2, q.Y+capHeight*size/2, p.s)
 		}
 	}

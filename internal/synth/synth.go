@@ -44,7 +44,20 @@ type Options struct {
 	// geometry no longer repeats the legend's. The choices follow the seed
 	// and the instance, so the rest of the set is the same as without Vary.
 	Vary bool
+	// Conventions selects the drafting conventions: "" or "classic" draws
+	// the one house style of earlier releases, byte for byte; "mixed" lets
+	// every sheet pick its own from the seed: title blocks (bottom strip,
+	// vertical strip, ISO box with English or German labels), NCS, plain
+	// and ISO 19650 sheet numbers, titles of one to three lines, one to
+	// four views (plans, elevations, sections, details) with title bars,
+	// legends in several layouts (columns, text left, ruled tables, notes,
+	// colours, callouts, line styles), text drawn as outlines on about a
+	// fifth of the sheets, and cover and schedule sheets.
+	Conventions string
 }
+
+// ConventionNames lists the accepted Options.Conventions values.
+var ConventionNames = []string{"classic", "mixed"}
 
 // PageSizes lists the accepted Options.PageSize names, in inches (w×h).
 var PageSizes = map[string][2]float64{"36x24": {36, 24}, "42x30": {42, 30}, "24x18": {24, 18}}
@@ -78,6 +91,14 @@ func (o Options) normalized() (Options, error) {
 		return o, fmt.Errorf("synth: unknown page size %q (have 36x24, 42x30, 24x18)", o.PageSize)
 	}
 	o.PageSize = name
+	switch c := strings.ToLower(strings.TrimSpace(o.Conventions)); c {
+	case "", "classic":
+		o.Conventions = "classic"
+	case "mixed":
+		o.Conventions = c
+	default:
+		return o, fmt.Errorf("synth: unknown conventions %q (have classic, mixed)", o.Conventions)
+	}
 	return o, nil
 }
 
@@ -263,9 +284,29 @@ type SheetTruth struct {
 	TitleBlockPosition string `json:"title_block_position"`
 	// LegendSymbolPx is the nominal legend symbol size (instances are
 	// Scale times it).
-	LegendSymbolPx float64         `json:"legend_symbol_px"`
-	Blocks         []BlockTruth    `json:"blocks"`
-	Instances      []InstanceTruth `json:"instances"`
+	LegendSymbolPx float64 `json:"legend_symbol_px"`
+	// The fields below are set only with Options.Conventions "mixed".
+	// Kind is "drawing", "cover" or "schedule".
+	Kind string `json:"kind,omitempty"`
+	// TitleBlockStyle is "strip" (along the bottom), "vertical" (stacked
+	// cells along the right edge) or "iso" (a box in the bottom right
+	// corner; TitleBlockPosition is then "bottom_right").
+	TitleBlockStyle string `json:"title_block_style,omitempty"`
+	// TitleLines are the sheet title's lines as printed (Title joins them
+	// with single spaces).
+	TitleLines []string `json:"title_lines,omitempty"`
+	// NumberStyle is "ncs" (A-201, E201A, A1.1: Discipline from the
+	// prefix), "plain" (500-00, 5.1.00) or "iso19650"
+	// (RMB-HPE-ZZ-01-DR-E-20001); for the last two Discipline comes from the
+	// title's words.
+	NumberStyle string `json:"number_style,omitempty"`
+	// Language is "de" when the sheet's labels and legend are German.
+	Language string `json:"language,omitempty"`
+	// OutlinedText: every text of the page is drawn as vector strokes; the
+	// page has no text layer.
+	OutlinedText bool            `json:"outlined_text,omitempty"`
+	Blocks       []BlockTruth    `json:"blocks"`
+	Instances    []InstanceTruth `json:"instances"`
 	// Revision is set when the set was generated with a revision.
 	Revision *RevisionTruth `json:"revision,omitempty"`
 }
@@ -284,6 +325,29 @@ type BlockTruth struct {
 	Fields []FieldTruth `json:"fields,omitempty"`
 	// Rooms of a Plan.
 	Rooms []RoomTruth `json:"rooms,omitempty"`
+	// The fields below are set only with Options.Conventions "mixed".
+	// A view (Plan, Elevation, Section, Detail) has a title bar under it:
+	// a bubble split by a line with ViewNumber above and ViewSheet (the
+	// sheet number, or the last field of a long one) below, the title
+	// (TitleBox) and the scale line (ScaleBox, e.g. "SCALE: 1/4" = 1'-0"";
+	// Scale holds the value only).
+	ViewNumber string    `json:"view_number,omitempty"`
+	ViewSheet  string    `json:"view_sheet,omitempty"`
+	BubbleBox  *geom.Box `json:"bubble_box,omitempty"`
+	TitleBox   *geom.Box `json:"title_box,omitempty"`
+	ScaleBox   *geom.Box `json:"scale_box,omitempty"`
+	// Grid are the grid-line bubbles drawn with a plan (their labels and
+	// circles; grid bubbles are not symbols). SharedGrid: the lettered grid
+	// lines run on through the neighbouring plan, and the two boxes abut.
+	Grid       []TextTruth `json:"grid,omitempty"`
+	SharedGrid bool        `json:"shared_grid,omitempty"`
+	// Columns of a Legend (1–3), TextSide "right" or "left" of the
+	// graphic, Header the header row of a ruled legend table (not an
+	// entry) and Note the line under a legend (not an entry).
+	Columns  int        `json:"columns,omitempty"`
+	TextSide string     `json:"text_side,omitempty"`
+	Header   []string   `json:"header,omitempty"`
+	Note     *TextTruth `json:"note,omitempty"`
 }
 
 // LegendEntryTruth is one legend row: a graphic (absent for text-only
@@ -297,16 +361,23 @@ type LegendEntryTruth struct {
 	LabelBox       geom.Box  `json:"label_box"`
 	DescriptionBox geom.Box  `json:"description_box"`
 	Box            geom.Box  `json:"box"`
+	// Kind is "symbol" (instances may refer to it), "line" (a line style:
+	// wall type, dashed or hatched line) or "text" (no graphic); set only
+	// with Conventions "mixed".
+	Kind string `json:"kind,omitempty"`
+	// Color of a coloured graphic, "#rrggbb" (its instances share it).
+	Color string `json:"color,omitempty"`
 }
 
 // FieldTruth is a labelled title-block field. Key is a stable name
 // (project, sheet_title, sheet_number, date, drawn_by, checked_by,
 // revision, scale, project_number); Label is the text printed.
 type FieldTruth struct {
-	Key      string   `json:"key"`
-	Label    string   `json:"label"`
-	Value    string   `json:"value"`
-	LabelBox geom.Box `json:"label_box"`
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	Value string `json:"value"`
+	// LabelBox is absent for an unlabelled field (Label "", mixed only).
+	LabelBox geom.Box `json:"label_box,omitzero"`
 	ValueBox geom.Box `json:"value_box"`
 }
 
@@ -341,6 +412,10 @@ type InstanceTruth struct {
 	// Crossed is "line" when a line crosses the symbol, "wall" when it
 	// straddles a wall, "" otherwise.
 	Crossed string `json:"crossed,omitempty"`
+	// Texts of a callout (section, detail or elevation marker; mixed
+	// only): the letters this instance shows in place of the legend's
+	// ("3" over "A5"), top first. Callouts are drawn upright (Angle 0).
+	Texts []TextTruth `json:"texts,omitempty"`
 }
 
 // Point is a pixel position.

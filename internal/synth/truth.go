@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"fmt"
+
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 )
@@ -21,7 +23,7 @@ func (g *gen) px(xf xform) (func(rect) geom.Box, func(pt) Point) {
 
 func (g *gen) sheetTruth(sh *sheet) SheetTruth {
 	blocks, insts := g.truthOf(sh, identity)
-	return SheetTruth{
+	st := SheetTruth{
 		Page:               sh.Index + 1,
 		SheetNumber:        sh.Number,
 		Title:              sh.Title,
@@ -31,6 +33,12 @@ func (g *gen) sheetTruth(sh *sheet) SheetTruth {
 		Blocks:             blocks,
 		Instances:          insts,
 	}
+	if mx := sh.mx; mx != nil {
+		st.Discipline, st.TitleBlockPosition = mx.discipline, mx.tbPos
+		st.Kind, st.TitleBlockStyle, st.NumberStyle = mx.kind, mx.tbStyle, mx.numStyle
+		st.TitleLines, st.Language, st.OutlinedText = mx.titleLines, mx.lang, mx.outlined
+	}
+	return st
 }
 
 func (g *gen) truthOf(sh *sheet, xf xform) ([]BlockTruth, []InstanceTruth) {
@@ -48,12 +56,24 @@ func (g *gen) truthOf(sh *sheet, xf xform) ([]BlockTruth, []InstanceTruth) {
 				gb := box(e.Graphic)
 				et.Symbol, et.GraphicBox = e.Sym.Key, &gb
 			}
+			et.Kind = e.Kind
+			if e.Color != 0 {
+				et.Color = fmt.Sprintf("#%06x", e.Color&0xffffff)
+			}
 			bt.Entries = append(bt.Entries, et)
 		}
 		for _, f := range b.fields {
-			bt.Fields = append(bt.Fields, FieldTruth{Key: f.Key, Label: f.Label, Value: f.Value,
-				LabelBox: box(f.LabelT.box()), ValueBox: box(f.ValueT.box())})
+			ft := FieldTruth{Key: f.Key, Label: f.Label, Value: f.Value,
+				LabelBox: box(f.LabelT.box()), ValueBox: box(f.ValueT.box())}
+			if f.Label == "" {
+				ft.LabelBox = geom.Box{}
+			}
+			if !f.ValueR.empty() {
+				ft.ValueBox = box(f.ValueR)
+			}
+			bt.Fields = append(bt.Fields, ft)
 		}
+		g.mixedBlockTruth(&bt, b, box)
 		if p := b.plan; p != nil {
 			for _, rm := range p.Rooms {
 				bt.Rooms = append(bt.Rooms, RoomTruth{Name: rm.Name, Number: rm.Number, Box: box(rm.R), LabelBox: box(rm.labelBox())})
@@ -67,6 +87,9 @@ func (g *gen) truthOf(sh *sheet, xf xform) ([]BlockTruth, []InstanceTruth) {
 				}
 				if in.Suffix != nil {
 					it.Suffix = &TextTruth{Text: in.Suffix.S, Box: box(in.Suffix.box())}
+				}
+				for _, t := range in.Texts {
+					it.Texts = append(it.Texts, TextTruth{Text: t.S, Box: box(t.box())})
 				}
 				insts = append(insts, it)
 			}

@@ -133,10 +133,12 @@ var keyedNotes = []string{
 }
 
 // scales are printed drawing scales and their points per foot.
-var scales = []struct {
+type scaleDef struct {
 	Text string
 	PPF  float64
-}{
+}
+
+var scales = []scaleDef{
 	{"1/4\" = 1'-0\"", 18}, {"3/16\" = 1'-0\"", 13.5}, {"1/8\" = 1'-0\"", 9}, {"3/32\" = 1'-0\"", 6.75},
 }
 
