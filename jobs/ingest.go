@@ -29,9 +29,9 @@ import (
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/vision/layout"
-	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
+	"github.com/plangraph/plangraph/vision/sheetread"
 	"github.com/plangraph/plangraph/vision/text"
 	"github.com/plangraph/plangraph/vision/vector"
 )
@@ -298,11 +298,11 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 		storec <- err
 	}()
 	tr := <-textc
-	words, textSource, err := tr.words, "pdf", tr.err
-	if err == nil && ocr.Needed(words, w, h) {
-		// a scan, or text drawn as outlines: read the page image instead
-		textSource = "ocr"
-		words, err = ocr.Words(ctx, img, dpi, ocr.Options{})
+	err = tr.err
+	var sh sheetread.Sheet
+	if err == nil {
+		// a scan, or text drawn as outlines, is read by OCR
+		sh, err = sheetread.Read(ctx, img, dpi, tr.words)
 	}
 	if serr := <-storec; err == nil {
 		err = serr
@@ -310,7 +310,7 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	info := sheetinfo.Read(words, float64(w), float64(h))
+	words, textSource, info := sh.Words, sh.TextSource, sh.Info
 	wb, _ := json.Marshal(words)
 	if err := in.Blobs.WriteAll(ctx, key+"-words.json", wb, &blob.WriterOptions{ContentType: "application/json"}); err != nil {
 		return nil, err
@@ -407,8 +407,11 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 	if wb, err := in.Blobs.ReadAll(ctx, key+"-words.json"); err == nil {
 		_ = json.Unmarshal(wb, &words)
 	}
-	info := sheetinfo.Read(words, float64(s.Width), float64(s.Height))
-	found := layout.Segment(img, words, info.NumberBox)
+	pg, info := sheetread.Analyze(img, words)
+	var found []layout.Block
+	if pg != nil {
+		found = pg.Blocks(info.NumberBox)
+	}
 	type made struct {
 		res   BlockResult
 		crop  *image.Gray

@@ -113,8 +113,10 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	case "synth":
 		return benchSynth(ctx, args[1:], stdout, stderr)
+	case "real":
+		return benchReal(ctx, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown benchmark %q (have: api, render, sesyd, synth)", args[0])
+	return fmt.Errorf("unknown benchmark %q (have: api, real, render, sesyd, synth)", args[0])
 }
 
 // benchSynth scores the parse pipeline on synthetic sheets: each seed's
@@ -130,6 +132,7 @@ func benchSynth(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&o.DPI, "dpi", 300, "render DPI, also the ground truth's")
 	fs.StringVar(&o.PageSize, "page", "36x24", "sheet size: 36x24, 42x30 or 24x18")
 	fs.BoolVar(&o.Vary, "vary", false, "plan instances drafted unlike the legend (synth --vary): lines in pieces, circles as polygons, some mirrored")
+	fs.StringVar(&o.Conventions, "conventions", "classic", "drafting conventions of the drawings (synth --conventions): classic or mixed")
 	fs.StringVar(&o.Dir, "out", "", "keep the drawings, truths and parse results here (default: a temporary directory, removed after)")
 	fs.IntVar(&o.Examples, "examples", 5, "false positives and misses listed for each of the worst labels")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
@@ -137,7 +140,7 @@ func benchSynth(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("usage: plangraph bench synth [--seeds N] [--first-seed S] [--sheets K] [--dpi D] [--page SIZE] [--vary] [--out DIR]")
+		return fmt.Errorf("usage: plangraph bench synth [--seeds N] [--first-seed S] [--sheets K] [--dpi D] [--page SIZE] [--vary] [--conventions classic|mixed] [--out DIR]")
 	}
 	if o.Examples == 0 {
 		o.Examples = -1

@@ -73,3 +73,47 @@ func Discipline(number string) string {
 	}
 	return ""
 }
+
+// titleDisciplines name disciplines by words of a sheet's title, for sheet
+// numbers without a designator ("500-00", "5.1.00", "WD-1/01").
+var titleDisciplines = []struct {
+	words      []string
+	discipline string
+}{
+	{[]string{"ELECTRICAL", "ELECT.", "ELEC.", "LIGHTING", "POWER", "ELEKTRO", "BELEUCHTUNG", "電気", "照明"}, "electrical"},
+	{[]string{"PLUMBING", "PIPING", "DRAINAGE", "SANITARY", "COLD WATER", "HOT WATER", "WATER SUPPLY", "SANITÄR", "給排水", "衛生"}, "plumbing"},
+	{[]string{"MECHANICAL", "HVAC", "VENTILATION", "AIR CONDITIONING", "LÜFTUNG", "HEIZUNG", "換気", "空調", "機器表"}, "mechanical"},
+	{[]string{"FIRE PROTECTION", "SPRINKLER", "BRANDSCHUTZ"}, "fire_protection"},
+	{[]string{"STRUCTURAL", "FOUNDATION", "FOOTING", "FRAMING", "SLAB", "SHORING", "TRAGWERK", "STATIK", "構造"}, "structural"},
+	{[]string{"LANDSCAPE", "PLANTING", "IRRIGATION"}, "landscape"},
+	{[]string{"CIVIL", "GRADING", "SITE UTILITIES", "EARTHWORK"}, "civil"},
+	{[]string{"FLOOR PLAN", "CEILING", "ELEVATION", "SECTION", "ROOF PLAN", "SITE PLAN", "DOOR", "WINDOW", "FINISH", "GRUNDRISS",
+		"ANSICHT", "SCHNITT", "平面図", "立面図", "断面図"}, "architectural"},
+}
+
+// DisciplineOfTitle infers a discipline from a sheet title's words, "" when
+// none names one: the discipline named first ("FLOOR PLAN / ELECT. PLAN" is
+// an architect's sheet), structural framing and foundations before the
+// architectural words they come with ("ROOF FRAMING PLAN").
+func DisciplineOfTitle(title string) string {
+	t := " " + strings.ToUpper(title) + " "
+	best, at := "", len(t)+1
+	for _, d := range titleDisciplines {
+		for _, w := range d.words {
+			i := strings.Index(t, " "+w+" ")
+			if w[0] > 0x7f || strings.HasSuffix(w, ".") {
+				i = strings.Index(t, w)
+			}
+			if i < 0 {
+				continue
+			}
+			if d.discipline == "structural" {
+				i -= len(t) // ahead of any other
+			}
+			if i < at {
+				best, at = d.discipline, i
+			}
+		}
+	}
+	return best
+}

@@ -43,6 +43,9 @@ type Options struct {
 	// MinConf drops words whose confidence (0..1) is lower (default 0.4).
 	// A negative value keeps every word.
 	MinConf float64
+	// Block reads each region as one block of text (a title-block field's
+	// cell) rather than as text scattered among linework.
+	Block bool
 }
 
 func (o Options) withDefaults() Options {
@@ -153,7 +156,11 @@ func newClient(opt Options, dpi int) (*gosseract.Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("ocr: %w", err)
 	}
-	if err := c.SetVariable("tessedit_pageseg_mode", strconv.Itoa(int(pageSegMode))); err != nil {
+	mode := pageSegMode
+	if opt.Block {
+		mode = gosseract.PSM_SINGLE_BLOCK
+	}
+	if err := c.SetVariable("tessedit_pageseg_mode", strconv.Itoa(int(mode))); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("ocr: %w", err)
 	}

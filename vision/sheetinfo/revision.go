@@ -1,11 +1,3 @@
-// Package sheetinfo reads a sheet's number, title and discipline from the
-// words of its title block.
-//
-// The sheet number is the sheet-number-shaped word printed largest in the
-// title-block zones (right strip, bottom strip); a "SHEET NO." / "DRAWING
-// NUMBER" label next to a candidate makes it win. The title is what follows
-// a "DRAWING TITLE" / "SHEET TITLE" label; without such a label, it is the
-// largest-type text near the number that is not a label, date or stamp.
 package sheetinfo
 
 import (
@@ -17,52 +9,8 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/vision/text"
 )
-
-// Info is what was read.
-type Info struct {
-	Number     string `json:"sheet_number"`
-	Title      string `json:"title"`
-	Discipline string `json:"discipline"`
-	// Revision is the sheet's current revision mark ("0", "3", "B") when a
-	// REV / REVISION field of the title block shows one.
-	Revision  string   `json:"revision"`
-	NumberBox geom.Box `json:"number_box"`
-	TitleBox  geom.Box `json:"title_box"`
-}
-
-var (
-	numberRE      = regexp.MustCompile(`^[A-Z]{1,3}[-.]?\d{1,4}(?:\.\d{1,3})?[A-Z]?$`)
-	numberLabelRE = regexp.MustCompile(`(?i)^(sheet|drawing|dwg)\.?\s*(no\.?|number|num\.?|#)\s*:?$`)
-	titleLabelRE  = regexp.MustCompile(`(?i)^((sheet|drawing|dwg)\.?\s+)?title\s*:?$`)
-	revLabelRE    = regexp.MustCompile(`(?i)^(rev\.?|revision)\s*(no\.?|#)?\s*:?\s*([A-Z0-9]{1,3})?$`)
-	revValueRE    = regexp.MustCompile(`^[A-Z0-9]{1,3}$`)
-	dateRE        = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}[/-]\d{1,2}[/-]\d{2,4}\b`)
-	// words that label title-block fields rather than fill them
-	labelWords = []string{"date", "drawn", "checked", "approved", "project", "scale", "issue", "phase", "location",
-		"building", "number", "revision", "rev", "sheet", "drawing", "title", "job", "client", "owner", "architect",
-		"engineer", "consultant", "seal", "stamp", "copyright", "construction documents", "not for construction",
-		"key plan", "north", "description", "by", "no."}
-)
-
-// Read finds the sheet's metadata in words on a page of width × height
-// pixels.
-func Read(words []text.Word, width, height float64) Info {
-	lines := text.Lines(words)
-	num, numBox := findNumber(words, lines, width, height)
-	info := Info{Number: num, NumberBox: numBox, Discipline: sheetmeta.Discipline(num)}
-	if num == "" {
-		return info
-	}
-	info.Title, info.TitleBox = findTitle(lines, numBox, width, height)
-	info.Revision = findRevision(lines, numBox, width, height)
-	if info.Revision == "" {
-		info.Revision = revisionTable(words, width, height)
-	}
-	return info
-}
 
 var (
 	revHeaderRE = regexp.MustCompile(`^(REV|REVISION|REVS?|MARK|NO|NUM|#)\.?(#|NO\.?)?$`)
@@ -76,14 +24,14 @@ var (
 // DESCRIPTION or DATE column, and rows above or below it with a short mark
 // under the mark column and more text beside it. The latest row is the one
 // with the latest date; without dates, the highest mark.
-func revisionTable(words []text.Word, w, h float64) string {
+func revisionTable(words []text.Word, inTB func(geom.Box) bool) string {
 	type row struct {
 		mark string
 		date time.Time
 	}
 	best := row{}
 	for _, hd := range words {
-		if !revHeaderRE.MatchString(strings.TrimRight(cleanToken(hd.Text), ":")) || zoneWeight(hd.Box, w, h) < 1.5 {
+		if !revHeaderRE.MatchString(strings.TrimRight(cleanToken(hd.Text), ":")) || !inTB(hd.Box) {
 			continue
 		}
 		lh := hd.Box.Height()
@@ -212,220 +160,24 @@ func later(a string, da time.Time, b string, db time.Time) bool {
 	return a > b
 }
 
-// findRevision reads the REV / REVISION field nearest the sheet number: a
-// value on the label's line ("REV 3") or the short token just below it.
-func findRevision(lines []text.Line, num geom.Box, w, h float64) string {
-	best, bestD := "", math.Inf(1)
-	for _, l := range lines {
-		m := revLabelRE.FindStringSubmatch(strings.TrimSpace(l.Text))
-		if m == nil {
+// revValueRE is a revision mark: a letter or number, or a letter and number
+// (P01, C2).
+var revValueRE = regexp.MustCompile(`^[A-Z]{0,2}\d{0,3}$`)
+
+// revision reads the REV / REVISION / INDEX field, else the latest row of
+// a revision table in the title block.
+func (r *reader) revision() string {
+	for _, lb := range r.labels {
+		if lb.kind != fieldRevision {
 			continue
 		}
-		d := math.Hypot(l.Box.XMin-num.XMin, l.Box.YMin-num.YMin)
-		if d > 0.5*math.Max(w, h) || d >= bestD {
-			continue
-		}
-		val := strings.ToUpper(m[3])
-		if val == "" {
-			lh := l.Box.Height()
-			below := math.Inf(1)
-			for _, v := range lines {
-				t := strings.ToUpper(strings.TrimSpace(v.Text))
-				dy := v.Box.YMin - l.Box.YMax
-				if revValueRE.MatchString(t) && dy > -0.2*lh && dy < 4*lh && math.Abs(v.Box.XMin-l.Box.XMin) < 2*lh && dy < below {
-					val, below = t, dy
-				}
+		for _, w := range r.valueWords(lb) {
+			tok := cleanToken(w.Text)
+			if tok != "" && len(tok) <= 4 && revValueRE.MatchString(tok) {
+				return tok
 			}
-		}
-		if val != "" {
-			best, bestD = val, d
+			break // only the first word of its value
 		}
 	}
-	return best
-}
-
-func cleanToken(s string) string {
-	return strings.Trim(strings.ToUpper(s), " :;,()[]")
-}
-
-// zoneWeight favours the title-block zones of a sheet.
-func zoneWeight(b geom.Box, w, h float64) float64 {
-	cx, cy := (b.XMin+b.XMax)/2/w, (b.YMin+b.YMax)/2/h
-	switch {
-	case cx > 0.75 && cy > 0.75:
-		return 3
-	case cx > 0.8 || cy > 0.85:
-		return 1.5
-	}
-	return 0.2
-}
-
-func findNumber(words []text.Word, lines []text.Line, w, h float64) (string, geom.Box) {
-	var labels []geom.Box
-	for _, l := range lines {
-		if numberLabelRE.MatchString(strings.TrimSpace(l.Text)) {
-			labels = append(labels, l.Box)
-		}
-	}
-	best, bestScore := -1, 0.0
-	for i, wd := range words {
-		tok := cleanToken(wd.Text)
-		if !numberRE.MatchString(tok) {
-			continue
-		}
-		score := wd.Box.Height() * zoneWeight(wd.Box, w, h)
-		if sheetmeta.Discipline(tok) == "" {
-			score *= 0.3 // not an NCS designator: possible, but less likely
-		}
-		for _, lb := range labels {
-			if near(lb, wd.Box, 6*lb.Height()) {
-				score *= 3
-				break
-			}
-		}
-		if score > bestScore {
-			best, bestScore = i, score
-		}
-	}
-	if best < 0 {
-		return "", geom.Box{}
-	}
-	return cleanToken(words[best].Text), words[best].Box
-}
-
-// near reports whether b starts within d below or right of label.
-func near(label, b geom.Box, d float64) bool {
-	dx := b.XMin - label.XMin
-	dy := b.YMin - label.YMin
-	return dx > -d && dx < 4*d && dy > -label.Height() && dy < d
-}
-
-func isLabel(s string) bool {
-	t := strings.ToLower(strings.TrimSpace(s))
-	if strings.HasSuffix(t, ":") || numberLabelRE.MatchString(t) || titleLabelRE.MatchString(t) {
-		return true
-	}
-	for _, lw := range labelWords {
-		if t == lw || (strings.HasPrefix(t, lw+" ") && len(strings.Fields(t)) <= 3) {
-			return true
-		}
-	}
-	return strings.HasPrefix(t, "copyright") || strings.HasPrefix(t, "©")
-}
-
-func hasLetters(s string) bool {
-	for _, r := range s {
-		if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' {
-			return true
-		}
-	}
-	return false
-}
-
-func findTitle(lines []text.Line, num geom.Box, w, h float64) (string, geom.Box) {
-	// labelled: the lines under the "Drawing Title" label nearest the number
-	var label *text.Line
-	bestD := math.Inf(1)
-	for i := range lines {
-		l := &lines[i]
-		if !titleLabelRE.MatchString(strings.TrimSpace(l.Text)) {
-			continue
-		}
-		d := math.Hypot(l.Box.XMin-num.XMin, l.Box.YMin-num.YMin)
-		if d < bestD && d < 0.25*math.Max(w, h) {
-			label, bestD = l, d
-		}
-	}
-	if label != nil {
-		var picked []text.Line
-		bottom := label.Box.YMax
-		lh := label.Box.Height()
-		for _, l := range sortedByY(lines) {
-			if l.Box.YMin < label.Box.YMax-0.3*lh || math.Abs(l.Box.XMin-label.Box.XMin) > 3*lh {
-				continue
-			}
-			if l.Box.YMin-bottom > 2.5*lh || isLabel(l.Text) || numberRE.MatchString(cleanToken(l.Text)) {
-				if len(picked) > 0 || l.Box.YMin-bottom > 2.5*lh {
-					break
-				}
-				continue
-			}
-			picked = append(picked, l)
-			bottom = l.Box.YMax
-		}
-		if len(picked) > 0 {
-			return joinLines(picked)
-		}
-	}
-	// unlabelled: the largest type in a window around the number
-	win := geom.Box{XMin: num.XMin - 0.25*w, YMin: num.YMin - 0.15*h, XMax: w, YMax: h}
-	var cands []text.Line
-	for _, l := range lines {
-		if !inside(l.Box, win) || l.Box == num || !hasLetters(l.Text) || isLabel(l.Text) || dateRE.MatchString(l.Text) ||
-			numberRE.MatchString(cleanToken(l.Text)) {
-			continue
-		}
-		cands = append(cands, l)
-	}
-	if len(cands) == 0 {
-		return "", geom.Box{}
-	}
-	maxH := 0.0
-	for _, l := range cands {
-		maxH = math.Max(maxH, l.Box.Height())
-	}
-	var big []text.Line
-	for _, l := range cands {
-		if l.Box.Height() >= 0.9*maxH {
-			big = append(big, l)
-		}
-	}
-	big = sortedByY(big)
-	// keep the vertically contiguous run closest to the number
-	runs := [][]text.Line{{big[0]}}
-	for _, l := range big[1:] {
-		last := runs[len(runs)-1][len(runs[len(runs)-1])-1]
-		if l.Box.YMin-last.Box.YMax < 1.2*maxH && overlapX(l.Box, last.Box) {
-			runs[len(runs)-1] = append(runs[len(runs)-1], l)
-		} else {
-			runs = append(runs, []text.Line{l})
-		}
-	}
-	sort.SliceStable(runs, func(i, j int) bool { return dist(runs[i], num) < dist(runs[j], num) })
-	return joinLines(runs[0])
-}
-
-func dist(run []text.Line, b geom.Box) float64 {
-	best := math.Inf(1)
-	for _, l := range run {
-		best = math.Min(best, math.Hypot((l.Box.XMin+l.Box.XMax-b.XMin-b.XMax)/2, (l.Box.YMin+l.Box.YMax-b.YMin-b.YMax)/2))
-	}
-	return best
-}
-
-func overlapX(a, b geom.Box) bool { return a.XMin < b.XMax && b.XMin < a.XMax }
-
-func inside(b, win geom.Box) bool {
-	return b.XMin >= win.XMin && b.YMin >= win.YMin && b.XMax <= win.XMax && b.YMax <= win.YMax
-}
-
-func sortedByY(ls []text.Line) []text.Line {
-	out := append([]text.Line(nil), ls...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if math.Abs(out[i].Box.YMin-out[j].Box.YMin) > 0.5*out[i].Box.Height() {
-			return out[i].Box.YMin < out[j].Box.YMin
-		}
-		return out[i].Box.XMin < out[j].Box.XMin
-	})
-	return out
-}
-
-func joinLines(ls []text.Line) (string, geom.Box) {
-	parts := make([]string, len(ls))
-	box := ls[0].Box
-	for i, l := range ls {
-		parts[i] = strings.TrimSpace(l.Text)
-		box = geom.Box{XMin: math.Min(box.XMin, l.Box.XMin), YMin: math.Min(box.YMin, l.Box.YMin), XMax: math.Max(box.XMax, l.Box.XMax), YMax: math.Max(box.YMax, l.Box.YMax)}
-	}
-	return strings.Join(strings.Fields(strings.Join(parts, " ")), " "), box
+	return revisionTable(r.words, r.inTB)
 }

@@ -1,0 +1,107 @@
+//go:build devtools
+
+// layoutdev runs the sheet metadata reader and the block segmenter on the
+// labelled real sets in-process (no service, no storage) and prints what
+// differs from the labels, drawing each page's blocks into -debug. It is a
+// development aid: go run -tags devtools ./internal/devtools/layoutdev DIR
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plangraph/plangraph/internal/bench"
+	"github.com/plangraph/plangraph/internal/bench/labels"
+	"github.com/plangraph/plangraph/vision/layout"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/sheetinfo"
+	"github.com/plangraph/plangraph/vision/sheetread"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+func main() {
+	only := flag.String("only", "", "comma-separated parts of file names")
+	debug := flag.String("debug", "", "write page pictures with blocks here")
+	dpi := flag.Int("dpi", 150, "render DPI")
+	dump := flag.Bool("dump", false, "print the title-block reader's labels, values and lines")
+	pages := flag.String("pages", "", "comma-separated page numbers (default: all)")
+	flag.Parse()
+	dir := flag.Arg(0)
+	sets, err := labels.Embedded()
+	if err != nil {
+		panic(err)
+	}
+	total := bench.RealScore{Set: "overall"}
+	for _, set := range sets {
+		if *only != "" && !any(strings.Split(*only, ","), set.File) {
+			continue
+		}
+		path := filepath.Join(dir, set.File)
+		lim := render.DefaultLimits()
+		lim.DPI = *dpi
+		doc, err := render.Open(path, "application/pdf", lim)
+		if err != nil {
+			fmt.Println(set.File, err)
+			continue
+		}
+		var p bench.RealParsed
+		for _, sh := range set.Sheets {
+			if *pages != "" && !any(strings.Split(*pages, ","), fmt.Sprint(sh.Page)) {
+				continue
+			}
+			img, err := render.RenderContext(context.Background(), doc, sh.Page-1)
+			if err != nil {
+				panic(err)
+			}
+			pg, err := text.PDFPage(context.Background(), path, sh.Page, float64(*dpi)/72)
+			if err != nil {
+				panic(err)
+			}
+			sr, err := sheetread.Read(context.Background(), img, *dpi, pg.Words)
+			if err != nil {
+				panic(err)
+			}
+			a, info := sr.Layout, sr.Info
+			if *dump {
+				var hints sheetinfo.Hints
+				if tb, ok := a.TitleBlock(); ok {
+					hints.TitleBlock = tb
+				}
+				hints.Cells = a.Cell
+				fmt.Printf("== %s p%d (%s text) title block %v\n", set.File, sh.Page, sr.TextSource, hints.TitleBlock)
+				sheetinfo.Dump(os.Stdout, sr.Words, float64(img.Bounds().Dx()), float64(img.Bounds().Dy()), hints)
+			}
+			blocks := a.Blocks(info.NumberBox)
+			rs := bench.RealSheet{Page: sh.Page, DPI: float64(*dpi), Number: info.Number, Title: info.Title, Discipline: info.Discipline, Revision: info.Revision}
+			for _, bl := range blocks {
+				rs.Blocks = append(rs.Blocks, bench.RealBlock{Type: bl.Type, Title: bl.Title, Scale: bl.Scale, Box: bl.Box})
+			}
+			p.Sheets = append(p.Sheets, rs)
+			if *debug != "" {
+				os.MkdirAll(*debug, 0o755)
+				f, _ := os.Create(filepath.Join(*debug, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(set.File, ".pdf"), sh.Page)))
+				png.Encode(f, layout.Draw(img, blocks, 1))
+				f.Close()
+			}
+		}
+		doc.Close()
+		sc := bench.ScoreReal(set, p)
+		total.Add(sc)
+		bench.PrintReal(os.Stdout, sc, p, true)
+	}
+	bench.PrintReal(os.Stdout, total, bench.RealParsed{}, false)
+}
+
+func any(subs []string, s string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,187 @@
+package layout
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+func wordsIn(r rect, words []text.Word) []text.Word {
+	var out []text.Word
+	for _, w := range words {
+		cx, cy := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
+		if cx >= float64(r.x0) && cx < float64(r.x1) && cy >= float64(r.y0) && cy < float64(r.y1) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// viewKinds are drawn views, whose titles are printed under them; other
+// kinds (legends, notes, schedules) carry a heading above.
+var viewKinds = map[string]bool{"Plan": true, "Elevation": true, "Section": true, "Detail": true, "Diagram": true}
+
+// headingKind is the kind named by r's title or heading, "" when none.
+func headingKind(r rect, words []text.Word, em float64) string {
+	b := classify(r, words, em)
+	if b.Title == "" || kindOf(b.Title) != b.Type {
+		return ""
+	}
+	return b.Type
+}
+
+var (
+	scaleRE = regexp.MustCompile(`(?i)(\d+(?:\s*/\s*\d+)?\s*(?:"|”|''|IN\b)\s*=\s*\d+\s*'\s*-?\s*\d*(?:\s*/\s*\d+)?\s*"?|\b1\s*:\s*\d+\b|\bN\.?\s*T\.?\s*S\.?\b|\bNOT TO SCALE\b|\bAS NOTED\b)`)
+	// kinds in order of precedence: the first that matches a title wins.
+	kinds = []struct {
+		typ string
+		re  *regexp.Regexp
+	}{
+		{"KeyNotes", regexp.MustCompile(`\bKEY(ED)?\s*NOTES?\b`)},
+		{"GeneralNotes", regexp.MustCompile(`\bGENERAL\s+NOTES?\b`)},
+		{"SheetNotes", regexp.MustCompile(`\bSHEET\s+NOTES?\b`)},
+		{"RevisionHistory", regexp.MustCompile(`\bREVISIONS?\b`)},
+		{"Schedule", regexp.MustCompile(`\bSCHEDULES?\b`)},
+		{"Legend", regexp.MustCompile(`\bLEGENDS?\b|\bSYMBOLS?\b|\bABBREVIATIONS\b`)},
+		{"Diagram", regexp.MustCompile(`\bDIAGRAMS?\b|\bRISERS?\b|\bONE[- ]LINE\b|\bSINGLE[- ]LINE\b`)},
+		{"Elevation", regexp.MustCompile(`\bELEVATIONS?\b`)},
+		{"Section", regexp.MustCompile(`\bSECTIONS?\b`)},
+		{"Detail", regexp.MustCompile(`\bDETAILS?\b`)},
+		{"Plan", regexp.MustCompile(`\bPLANS?\b`)},
+		{"GeneralNotes", regexp.MustCompile(`\bNOTES?\b`)},
+	}
+)
+
+func kindOf(s string) string {
+	s = strings.ToUpper(s)
+	for _, k := range kinds {
+		if k.re.MatchString(s) {
+			return k.typ
+		}
+	}
+	return ""
+}
+
+// continued is a title line joined with the line under it when the title
+// ends with a connector ("ROOM FINISH LEGEND &" / "ABBREVIATIONS"): the
+// next line of the same type size, starting within a line height of it.
+func continued(t text.Line, ls []text.Line) string {
+	txt := strings.TrimSpace(t.Text)
+	up := strings.ToUpper(txt)
+	if !(strings.HasSuffix(up, "&") || strings.HasSuffix(up, " AND") || strings.HasSuffix(up, "-") || strings.HasSuffix(up, ",")) {
+		return txt
+	}
+	h := lineHeight(t)
+	for _, l := range ls {
+		dy := l.Box.YMin - t.Box.YMax
+		if dy >= -0.2*h && dy < 0.8*h && math.Abs(l.Box.XMin-t.Box.XMin) < 1.5*h && math.Abs(lineHeight(l)-h) < 0.25*h && hasLetters(l.Text) {
+			return txt + " " + strings.TrimSpace(l.Text)
+		}
+	}
+	return txt
+}
+
+// classify types a region from its heading or title line.
+func classify(r rect, words []text.Word, em float64) Block {
+	ws := wordsIn(r, words)
+	ls := text.Lines(ws)
+	var blk Block
+	// Title candidates: the largest-type lines, then the top line. Body
+	// text (room names, descriptions) is smaller than headings.
+	type cand struct {
+		l     text.Line
+		score float64
+	}
+	var cs []cand
+	for _, l := range ls {
+		if !hasLetters(l.Text) {
+			continue
+		}
+		h := lineHeight(l)
+		s := h / em
+		if l.Box.YMin-float64(r.y0) < 3*em && l.Box.XMin-float64(r.x0) < 3*em {
+			s += 0.5 // heading at the top left
+		}
+		cs = append(cs, cand{l, s})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	title := -1
+	for i, c := range cs {
+		if c.score < cs[0].score-0.35 { // only headline-sized lines
+			break
+		}
+		if kindOf(c.l.Text) != "" {
+			title = i
+			break
+		}
+	}
+	if title >= 0 {
+		blk.Title = continued(cs[title].l, ls)
+		blk.Type = kindOf(blk.Title)
+	} else {
+		// fallback by content
+		textArea := 0.0
+		for _, w := range ws {
+			textArea += w.Box.Area()
+		}
+		if float64(r.area()) > 0 && textArea/float64(r.area()) > 0.12 {
+			blk.Type = "GeneralNotes"
+		} else {
+			blk.Type = "Plan"
+		}
+		if len(cs) > 0 {
+			blk.Title = cs[0].l.Text
+		}
+	}
+	// scale nearest the title
+	if title >= 0 {
+		tb := cs[title].l.Box
+		best := math.Inf(1)
+		for _, l := range ls {
+			loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text))
+			if loc == nil {
+				continue
+			}
+			d := boxDist(l.Box, tb)
+			if d < best && d < 4*em {
+				best = d
+				blk.Scale = strings.TrimSpace(l.Text[loc[0]:loc[1]])
+			}
+		}
+	}
+	return blk
+}
+
+func lineHeight(l text.Line) float64 {
+	hs := make([]float64, 0, len(l.Words))
+	for _, w := range l.Words {
+		hs = append(hs, w.Box.Height())
+	}
+	sort.Float64s(hs)
+	return hs[len(hs)/2]
+}
+
+func hasLetters(s string) bool {
+	n := 0
+	for _, c := range s {
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			n++
+		}
+	}
+	return n >= 3
+}
+
+// boxDist is the gap between two boxes (0 when they touch or overlap).
+func boxDist(a, b geom.Box) float64 {
+	dx := max(0, a.XMin-b.XMax, b.XMin-a.XMax)
+	dy := max(0, a.YMin-b.YMax, b.YMin-a.YMax)
+	return math.Hypot(dx, dy)
+}
+
+func boxUnion(a, b geom.Box) geom.Box {
+	return geom.Box{XMin: min(a.XMin, b.XMin), YMin: min(a.YMin, b.YMin), XMax: max(a.XMax, b.XMax), YMax: max(a.YMax, b.YMax)}
+}

@@ -1,0 +1,301 @@
+package layout
+
+import (
+	"math"
+	"sort"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// headingKinds are the kinds whose heading sits above a body of text or a
+// table, and so may start a block inside a larger region.
+var headingKinds = map[string]bool{"KeyNotes": true, "GeneralNotes": true, "SheetNotes": true, "Schedule": true, "Legend": true}
+
+// isHeading reports whether l reads as a notes', legend's or schedule's
+// heading: a short line of headline-sized type naming such a kind.
+func isHeading(l text.Line, em float64) bool {
+	return len(l.Words) <= 8 && hasLetters(l.Text) && headingKinds[kindOf(l.Text)] && lineHeight(l) >= 1.3*em
+}
+
+// splitHeadings splits cells that hold more than their own block: a
+// heading below a cell's top starts another block. A heading centred over
+// the cell (stacked schedules) cuts it across; any other (a notes column
+// beside a plan it is not separated from by a clear gap) takes its text
+// body out of the cell as a block of its own. Returns the cells and the
+// blocks taken out.
+func (m *mask) splitHeadings(cells []rect, words []text.Word, em float64, gap int) (out, carved []rect) {
+	used := map[geom.Box]bool{}
+	queue := append([]rect(nil), cells...)
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		ls := text.Lines(wordsIn(c, words))
+		sort.SliceStable(ls, func(i, j int) bool { return ls[i].Box.YMin < ls[j].Box.YMin })
+		hi := -1
+		for i, l := range ls {
+			if !used[l.Box] && isHeading(l, em) && l.Box.YMin-float64(c.y0) > 3*em {
+				hi = i
+				break
+			}
+		}
+		if hi < 0 {
+			out = append(out, c)
+			continue
+		}
+		h := ls[hi]
+		used[h.Box] = true
+		if hc, cc := (h.Box.XMin+h.Box.XMax)/2, float64(c.x0+c.x1)/2; math.Abs(hc-cc) <= 0.1*float64(c.w()) {
+			y := int(h.Box.YMin - 0.3*em)
+			queue = append(queue, m.xycut(rect{c.x0, c.y0, c.x1, y}, gap)...)
+			queue = append(queue, m.xycut(rect{c.x0, y, c.x1, c.y1}, gap)...)
+			continue
+		}
+		bx := growText(h, ls, em)
+		pad := 0.8 * em
+		r := rect{int(bx.XMin - pad), int(bx.YMin - pad), int(math.Ceil(bx.XMax + pad)), int(math.Ceil(bx.YMax + pad))}
+		r = rect{max(r.x0, c.x0), max(r.y0, c.y0), min(r.x1, c.x1), min(r.y1, c.y1)}
+		if r.area() > c.area()/2 {
+			out = append(out, c)
+			continue
+		}
+		if ib := m.bbox(r); !ib.empty() {
+			carved = append(carved, ib)
+		}
+		m.clearRect(r)
+		queue = append(queue, m.xycut(c, gap)...)
+	}
+	return out, carved
+}
+
+// growText is the box of heading h and the text below it: lines starting
+// in its column, each within a few line gaps of the last, up to the next
+// heading; then the item numbers printed left of those lines.
+func growText(h text.Line, ls []text.Line, em float64) geom.Box {
+	cur := h.Box
+	lim := max(2.5*em, 2*lineHeight(h))
+	for _, l := range ls {
+		if l.Box.YMin < h.Box.YMax-0.5*em || !hasLetters(l.Text) {
+			continue
+		}
+		if l.Box.XMin < cur.XMin-15*em || l.Box.XMin > cur.XMax+3*em {
+			continue
+		}
+		if l.Box.YMin-cur.YMax > lim || isHeading(l, em) {
+			break
+		}
+		cur = boxUnion(cur, l.Box)
+		lim = 2.5 * em
+	}
+	for _, l := range ls {
+		if !hasLetters(l.Text) && l.Box.YMin >= cur.YMin && l.Box.YMax <= cur.YMax+0.5*em &&
+			l.Box.XMax <= cur.XMax && l.Box.XMin >= cur.XMin-4*em {
+			cur = boxUnion(cur, l.Box)
+		}
+	}
+	return cur
+}
+
+// attachCaptions merges short text regions into the block they label: a
+// view's title (and scale) into the view just above it, a legend's, notes'
+// or schedule's heading into the body just below it.
+func attachCaptions(rs []region, words []text.Word, em float64) []region {
+	for changed := true; changed; {
+		changed = false
+		for i := range rs {
+			c := rs[i]
+			if c.tb || c.framed || float64(c.r.h()) > 10*em {
+				continue
+			}
+			ls := text.Lines(wordsIn(c.r, words))
+			lettered := 0 // a scale bar's figures are not caption lines
+			for _, l := range ls {
+				if hasLetters(l.Text) {
+					lettered++
+				}
+			}
+			if len(ls) == 0 || lettered > 3 {
+				continue
+			}
+			kind := headingKind(c.r, words, em)
+			up := kind == "" || viewKinds[kind]
+			best, bestGap := -1, 8*em
+			if !up {
+				bestGap = 5 * em
+			}
+			for j := range rs {
+				a := rs[j]
+				if j == i || a.tb || a.r.area() <= c.r.area() {
+					continue
+				}
+				var g float64
+				if up {
+					if a.r.y1 > c.r.y0 {
+						continue
+					}
+					g = float64(c.r.y0 - a.r.y1)
+				} else {
+					if a.r.y0 < c.r.y1 || headingKind(a.r, words, em) != "" {
+						continue
+					}
+					g = float64(a.r.y0 - c.r.y1)
+				}
+				ov := min(a.r.x1, c.r.x1) - max(a.r.x0, c.r.x0)
+				if float64(ov) < 0.5*float64(min(c.r.w(), a.r.w())) {
+					continue
+				}
+				if up && kind != "" && float64(ov) >= 0.8*float64(a.r.w()) {
+					// a view's title bar, ruled under its whole width,
+					// may sit further below it
+					g /= 2
+				}
+				if g < bestGap {
+					best, bestGap = j, g
+				}
+			}
+			if best < 0 {
+				continue
+			}
+			rs[best].r = rs[best].r.union(c.r)
+			rs[best].framed = false
+			rs = append(rs[:i], rs[i+1:]...)
+			changed = true
+			break
+		}
+	}
+	return rs
+}
+
+// joinFragments merges an untitled region into a titled neighbour beside,
+// above or below it when the two are close and aligned: the symbol column
+// of a legend, a table's body cut off by a wide gutter.
+func joinFragments(rs []region, words []text.Word, em float64) []region {
+	for changed := true; changed; {
+		changed = false
+		for i := range rs {
+			f := rs[i]
+			if f.tb || headingKind(f.r, words, em) != "" {
+				continue
+			}
+			best, bestGap := -1, 5*em
+			for j := range rs {
+				a := rs[j]
+				if j == i || a.tb {
+					continue
+				}
+				yov := min(a.r.y1, f.r.y1) - max(a.r.y0, f.r.y0)
+				xov := min(a.r.x1, f.r.x1) - max(a.r.x0, f.r.x0)
+				if xov > 0 && yov > 0 && 5*xov*yov >= 4*a.r.area() {
+					// a block taken out of f (a notes column within a
+					// plan's extent) is not a fragment's neighbour
+					continue
+				}
+				var g float64
+				switch {
+				case yov > 0 && float64(yov) >= 0.6*float64(min(a.r.h(), f.r.h())):
+					g = float64(max(a.r.x0-f.r.x1, f.r.x0-a.r.x1))
+				case xov > 0 && float64(xov) >= 0.8*float64(f.r.w()):
+					g = float64(max(a.r.y0-f.r.y1, f.r.y0-a.r.y1))
+				default:
+					continue
+				}
+				if g < bestGap {
+					best, bestGap = j, g
+				}
+			}
+			if best < 0 {
+				continue
+			}
+			rs[best].r = rs[best].r.union(f.r)
+			rs[best].framed = false
+			rs = append(rs[:i], rs[i+1:]...)
+			changed = true
+			break
+		}
+	}
+	return rs
+}
+
+// absorbSmall folds regions too small to be a block into their nearest
+// neighbour, so that every inked pixel belongs to some block.
+func absorbSmall(rs []region, em float64) []region {
+	small := func(r region) bool {
+		return !r.tb && (float64(r.r.w()) < 4*em || float64(r.r.h()) < 2*em) && float64(r.r.area()) < 40*em*em
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range rs {
+			if !small(rs[i]) {
+				continue
+			}
+			best, bestD := -1, math.Inf(1)
+			for j := range rs {
+				if j == i || rs[j].tb {
+					continue
+				}
+				if d := dist(rs[i].r, rs[j].r); d < bestD {
+					best, bestD = j, d
+				}
+			}
+			switch {
+			case best >= 0 && bestD <= 3*cutGapEm*em:
+				rs[best].r = rs[best].r.union(rs[i].r)
+			case float64(rs[i].r.area()) < em*em:
+				// a speck far from everything: residue of a border or
+				// separator line, not content
+			default:
+				continue
+			}
+			rs = append(rs[:i], rs[i+1:]...)
+			changed = true
+			break
+		}
+	}
+	return rs
+}
+
+// ownWords is the words of region i, less those of any other region lying
+// within it (a notes column taken out of a plan's extent).
+func ownWords(rs []region, i int, words []text.Word) []text.Word {
+	r := rs[i].r
+	var inside []rect
+	for j, o := range rs {
+		if j == i {
+			continue
+		}
+		ix := rect{max(r.x0, o.r.x0), max(r.y0, o.r.y0), min(r.x1, o.r.x1), min(r.y1, o.r.y1)}
+		if !ix.empty() && 5*ix.area() >= 4*o.r.area() {
+			inside = append(inside, o.r)
+		}
+	}
+	if len(inside) == 0 {
+		return words
+	}
+	var out []text.Word
+	for _, w := range wordsIn(r, words) {
+		cx, cy := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
+		in := false
+		for _, o := range inside {
+			in = in || cx >= float64(o.x0) && cx < float64(o.x1) && cy >= float64(o.y0) && cy < float64(o.y1)
+		}
+		if !in {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// dropStrips removes long thin regions, a few text heights across and
+// many times as long: a line of margin text (a file path printed up the
+// sheet's edge) or the residue of a rule, never a block of its own.
+func dropStrips(rs []region, em float64) []region {
+	out := rs[:0]
+	for _, r := range rs {
+		short, long := min(r.r.w(), r.r.h()), max(r.r.w(), r.r.h())
+		if !r.tb && float64(short) < 4*em && long > 15*short {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}

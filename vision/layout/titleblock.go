@@ -1,0 +1,419 @@
+package layout
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// titleBlock picks the strip beyond the separator nearest the sheet number
+// (or, without a number, the outermost strip within the last 30% of the
+// sheet's width or height). rest is what remains for drawing.
+func titleBlock(inner, frame rect, vs, hs []line, num geom.Box) (tb, rest rect, ok bool) {
+	type cand struct{ tb, rest rect }
+	var cs []cand
+	if num.Valid() {
+		cx, cy := (num.XMin+num.XMax)/2, (num.YMin+num.YMax)/2
+		for i := len(vs) - 1; i >= 0; i-- {
+			if float64(vs[i].b) < cx && cx-float64(vs[i].b) < 0.5*float64(inner.w()) {
+				// the strip nearest the number on its right
+				if cx > float64(inner.x0+inner.w()/2) {
+					cs = append(cs, cand{rect{(vs[i].a + vs[i].b) / 2, frame.y0, frame.x1, frame.y1}, rect{inner.x0, inner.y0, vs[i].a, inner.y1}})
+				}
+				break
+			}
+		}
+		for i := len(hs) - 1; i >= 0; i-- {
+			if float64(hs[i].b) < cy && cy-float64(hs[i].b) < 0.5*float64(inner.h()) {
+				if cy > float64(inner.y0+inner.h()/2) {
+					cs = append(cs, cand{rect{frame.x0, (hs[i].a + hs[i].b) / 2, frame.x1, frame.y1}, rect{inner.x0, inner.y0, inner.x1, hs[i].a}})
+				}
+				break
+			}
+		}
+	} else {
+		for _, v := range vs {
+			if v.a > inner.x0+inner.w()*7/10 {
+				cs = append(cs, cand{rect{(v.a + v.b) / 2, frame.y0, frame.x1, frame.y1}, rect{inner.x0, inner.y0, v.a, inner.y1}})
+				break
+			}
+		}
+		for _, h := range hs {
+			if h.a > inner.y0+inner.h()*7/10 {
+				cs = append(cs, cand{rect{frame.x0, (h.a + h.b) / 2, frame.x1, frame.y1}, rect{inner.x0, inner.y0, inner.x1, h.a}})
+				break
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return rect{}, inner, false
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		if c.tb.area() < best.tb.area() {
+			best = c
+		}
+	}
+	return best.tb, best.rest, true
+}
+
+// numberStrip finds the title block from the sheet number when no line
+// spans the whole frame: the strip below the nearest long horizontal line
+// above the number, or right of the nearest long vertical line left of it
+// (a line crossing the number's centre and spanning stripFrac of the
+// frame; title strips are often built of separate cells, so the dividing
+// line may stop short of the border). The smaller strip wins.
+func (m *mask) numberStrip(inner, frame rect, num geom.Box, gapEm float64) (tb, rest rect, ok bool) {
+	cx, cy := int((num.XMin+num.XMax)/2), int((num.YMin+num.YMax)/2)
+	if cx < inner.x0 || cx >= inner.x1 || cy < inner.y0 || cy >= inner.y1 {
+		return rect{}, inner, false
+	}
+	// the line through (cx, y) or (x, cy), bridging gaps of up to g
+	// between a strip's cells; a line is nearly all ink, text is not
+	g := max(int(gapEm), 1)
+	span := func(at func(int) bool, c, lo, hi int) int {
+		if !at(c) {
+			return 0
+		}
+		a, b, n := c, c, 1
+		for i, last := c-1, c; i >= lo && last-i <= g; i-- {
+			if at(i) {
+				a, last = i, i
+				n++
+			}
+		}
+		for i, last := c+1, c; i < hi && i-last <= g; i++ {
+			if at(i) {
+				b, last = i, i
+				n++
+			}
+		}
+		if float64(n) < 0.9*float64(b-a+1) {
+			return 0
+		}
+		return b - a + 1
+	}
+	runH := func(y int) int { return span(func(x int) bool { return m.at(x, y) }, cx, inner.x0, inner.x1) }
+	runV := func(x int) int { return span(func(y int) bool { return m.at(x, y) }, cy, inner.y0, inner.y1) }
+	type cand struct{ tb, rest rect }
+	var cs []cand
+	if cy > inner.y0+inner.h()/2 {
+		for y := int(num.YMin) - 1; y > inner.y0+inner.h()/2; y-- {
+			if float64(runH(y)) < stripFrac*float64(inner.w()) {
+				continue
+			}
+			a := y
+			for a-1 > inner.y0 && float64(runH(a-1)) >= stripFrac*float64(inner.w()) {
+				a--
+			}
+			cs = append(cs, cand{rect{frame.x0, (a + y) / 2, frame.x1, frame.y1}, rect{inner.x0, inner.y0, inner.x1, a}})
+			break
+		}
+	}
+	if cx > inner.x0+inner.w()/2 {
+		for x := int(num.XMin) - 1; x > inner.x0+inner.w()/2; x-- {
+			if float64(runV(x)) < stripFrac*float64(inner.h()) {
+				continue
+			}
+			a := x
+			for a-1 > inner.x0 && float64(runV(a-1)) >= stripFrac*float64(inner.h()) {
+				a--
+			}
+			cs = append(cs, cand{rect{(a + x) / 2, frame.y0, frame.x1, frame.y1}, rect{inner.x0, inner.y0, a, inner.y1}})
+			break
+		}
+	}
+	if len(cs) == 0 {
+		return rect{}, inner, false
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		if c.tb.area() < best.tb.area() {
+			best = c
+		}
+	}
+	return best.tb, best.rest, true
+}
+
+// numberCluster makes a title block, when no line set one apart, of the
+// region holding the sheet number and the small regions stacked with it
+// in its column (an unframed title block's name, date and number cells).
+func numberCluster(rs []region, num geom.Box, inner rect, em float64, words []text.Word) []region {
+	cx, cy := (num.XMin+num.XMax)/2, (num.YMin+num.YMax)/2
+	small := func(r rect) bool { return r.area() <= inner.area()/12 }
+	ti := -1
+	for i, rg := range rs {
+		if cx >= float64(rg.r.x0) && cx < float64(rg.r.x1) && cy >= float64(rg.r.y0) && cy < float64(rg.r.y1) && small(rg.r) {
+			ti = i
+			break
+		}
+	}
+	if ti < 0 {
+		return rs
+	}
+	rs[ti].tb = true
+	for changed := true; changed; {
+		changed = false
+		for i, rg := range rs {
+			t := rs[ti].r
+			if i == ti || !small(rg.r) || headingKinds[headingKind(rg.r, words, em)] {
+				continue
+			}
+			ov := min(t.x1, rg.r.x1) - max(t.x0, rg.r.x0)
+			g := max(t.y0-rg.r.y1, rg.r.y0-t.y1)
+			if float64(ov) < 0.5*float64(min(t.w(), rg.r.w())) || float64(g) > 4*cutGapEm*em || !small(t.union(rg.r)) {
+				continue
+			}
+			rs[ti].r = t.union(rg.r)
+			rs = append(rs[:i], rs[i+1:]...)
+			if i < ti {
+				ti--
+			}
+			changed = true
+			break
+		}
+	}
+	return rs
+}
+
+// tbLabelRE matches words title blocks print as field labels, in the
+// languages drawings are made in.
+var tbLabelRE = regexp.MustCompile(`(?i)^(date|scale|drawn|checked|approved|designed|project|job|client|owner|sheet|drawing|dwg|drg|title|rev|revision|revisions|issue|number|architect|architects|engineer|engineers|consultant|contractor|seal|stamp|phase|datum|maßstab|massstab|gezeichnet|geprüft|projekt|bauherr|vorhabenträger|auftraggeber|plannummer|planinhalt|index|blatt|format|description|status|copyright|日付|縮尺|図面番号|図番|図面名称|図名|設計|承認|工事名称)[:.#]?$`)
+
+// tbNumberRE is a word shaped like a sheet number.
+var tbNumberRE = regexp.MustCompile(`^[A-Z]{1,3}[-.]?\d{1,4}(?:\.\d{1,3})?[A-Z]?$|^[A-Z0-9]{1,10}(?:[-_][A-Z0-9]{1,10}){3,}$`)
+
+// findTitleBlock looks for the title block by its ruling: a strip along
+// the right, bottom or left edge set off by a line over most of the frame,
+// or a ruled box in the bottom-right corner; the candidate holding the most
+// title-block labels and a sheet number, for its size, wins. A strip whose
+// upper cells are other blocks (notes, a legend stacked above the title
+// block) keeps only the cells from the sheet number's up to the first such.
+func (p *Page) findTitleBlock() {
+	in := p.inner
+	W, H := in.w(), in.h()
+	if W < 20 || H < 20 {
+		return
+	}
+	type cand struct {
+		r      rect
+		rest   rect
+		corner bool
+		strip  string // "right", "bottom", "left" or ""
+	}
+	var cs []cand
+	tol := 2
+	for _, cl := range clusters(p.rules.v, tol) {
+		cov := cover(p.rules.v, cl, tol, in.y0, in.y1)
+		switch {
+		case cl > in.x0+W*55/100 && cl < in.x1-W*3/100 && cov >= H*55/100:
+			cs = append(cs, cand{r: rect{cl, in.y0, in.x1, in.y1}, rest: rect{in.x0, in.y0, cl, in.y1}, strip: "right"})
+		case cl < in.x0+W*30/100 && cl > in.x0+W*3/100 && cov >= H*55/100:
+			cs = append(cs, cand{r: rect{in.x0, in.y0, cl, in.y1}, rest: rect{cl, in.y0, in.x1, in.y1}, strip: "left"})
+		}
+		// a box in the bottom-right corner: a line down to the bottom from a
+		// line across to the right edge
+		if cl > in.x0+W*40/100 && cl < in.x1-W*5/100 {
+			if top, ok := runToEnd(p.rules.v, cl, tol, in.y1, H/100); ok && top > in.y0+H*25/100 {
+				// its top line runs from it to the right edge, not on across the
+				// frame (that would be a strip's cell divider)
+				if cover(p.rules.h, top, tol+1, cl, in.x1) >= (in.x1-cl)*80/100 &&
+					cover(p.rules.h, top, tol+1, in.x0, cl) < (cl-in.x0)*30/100 {
+					cs = append(cs, cand{r: rect{cl, top, in.x1, in.y1}, rest: in, corner: true})
+				}
+			}
+		}
+	}
+	for _, cl := range clusters(p.rules.h, tol) {
+		if cl > in.y0+H*55/100 && cl < in.y1-H*3/100 && cover(p.rules.h, cl, tol, in.x0, in.x1) >= W*55/100 {
+			cs = append(cs, cand{r: rect{in.x0, cl, in.x1, in.y1}, rest: rect{in.x0, in.y0, in.x1, cl}, strip: "bottom"})
+		}
+	}
+	best, bestScore := -1, 0.0
+	for i, c := range cs {
+		labels, number := p.tbContent(c.r)
+		frac := float64(c.r.area()) / float64(in.area())
+		if frac > 0.4 || (labels < 2 && !number) {
+			continue
+		}
+		score := float64(labels) - 12*frac
+		if number {
+			score += 3
+		}
+		if best < 0 || score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if best < 0 {
+		// nothing reads as a title block (its lettering may be outlines a
+		// text layer lacks): the widest ruled strip or corner box with
+		// cells is the guess to read by OCR (TitleBlockGuess)
+		guessCells := 0
+		for _, c := range cs {
+			if float64(c.r.area()) > 0.3*float64(in.area()) {
+				continue
+			}
+			n := 0
+			if c.strip == "bottom" {
+				for _, v := range clusters(p.rules.v, tol) {
+					if v > c.r.x0+2 && v < c.r.x1-2 && cover(p.rules.v, v, tol, c.r.y0, c.r.y1) >= c.r.h()*80/100 {
+						n++
+					}
+				}
+			} else {
+				for _, h := range clusters(p.rules.h, tol) {
+					if h > c.r.y0+2 && h < c.r.y1-2 && cover(p.rules.h, h, tol, c.r.x0, c.r.x1) >= c.r.w()*80/100 {
+						n++
+					}
+				}
+			}
+			if n >= 3 && (n > guessCells || n == guessCells && c.r.area() > p.tbGuess.area()) {
+				p.tbGuess, guessCells = c.r, n
+			}
+		}
+		return
+	}
+	c := cs[best]
+	p.tb, p.tbRest, p.tbOK, p.tbCorner = c.r, c.rest, true, c.corner
+	if c.strip == "right" || c.strip == "left" {
+		p.trimStrip()
+	}
+}
+
+// tbContent counts the distinct title-block label words in r and tells
+// whether a sheet-number-shaped word is there.
+func (p *Page) tbContent(r rect) (labels int, number bool) {
+	seen := map[string]bool{}
+	for _, w := range wordsIn(r, p.mw) {
+		t := strings.TrimSpace(w.Text)
+		if tbLabelRE.MatchString(t) {
+			k := strings.ToLower(strings.TrimRight(t, ":.#"))
+			if !seen[k] {
+				seen[k] = true
+				labels++
+			}
+		}
+		if tbNumberRE.MatchString(strings.Trim(strings.ToUpper(t), " :;,()")) {
+			number = true
+		}
+	}
+	return labels, number
+}
+
+// trimStrip keeps of a vertical title strip the cells (between lines across
+// it) from the bottom up to the last that reads as part of a title block:
+// above a cell that holds a notes', legend's or schedule's heading or
+// running text, the strip's cells are blocks of their own (a notes column,
+// a legend or a revision index stacked over the title block). Empty cells
+// (a stamp's space) are kept only when a title-block part lies above them.
+func (p *Page) trimStrip() {
+	s := p.tb
+	ys := []int{s.y0}
+	for _, cl := range clusters(p.rules.h, 2) {
+		if cl > s.y0+2 && cl < s.y1-2 && cover(p.rules.h, cl, 2, s.x0, s.x1) >= s.w()*90/100 {
+			ys = append(ys, cl)
+		}
+	}
+	ys = append(ys, s.y1)
+	if len(ys) < 3 {
+		return
+	}
+	top := s.y1
+	for i := len(ys) - 2; i >= 0; i-- {
+		c := rect{s.x0, ys[i], s.x1, ys[i+1]}
+		part, empty := p.titlePart(c)
+		if !part {
+			break
+		}
+		if !empty {
+			top = ys[i]
+		}
+	}
+	if top <= s.y0+2 || s.y1-top < s.h()/10 {
+		return
+	}
+	p.tbOthers = append(p.tbOthers, rect{s.x0, s.y0, s.x1, top})
+	p.tb = rect{s.x0, top, s.x1, s.y1}
+}
+
+// titlePart reports whether a cell of a title strip reads as part of a
+// title block rather than a block of its own — no notes', legend's or
+// schedule's heading, no running text (three lines of four words or more,
+// unless a copyright notice) — and whether it holds no words at all.
+func (p *Page) titlePart(c rect) (part, empty bool) {
+	ws := wordsIn(c, p.mw)
+	if len(ws) == 0 {
+		return true, true
+	}
+	ls := text.Lines(ws)
+	running := 0
+	notice := false
+	for _, l := range ls {
+		if len(l.Words) >= 4 {
+			running++
+		}
+		if noticeRE.MatchString(l.Text) {
+			notice = true
+		}
+		if isHeading(l, p.em) || (headingKinds[kindOf(l.Text)] && len(l.Words) <= 6) {
+			return false, false
+		}
+	}
+	return running < 3 || notice, false
+}
+
+// noticeRE marks the small print title blocks carry (copyright, use of the
+// drawings), which reads as running text but belongs to them.
+var noticeRE = regexp.MustCompile(`(?i)copyright|©|reproduc|property of|written consent|urheberrecht|these drawings|this drawing`)
+
+// clusters are the positions of rules grouped within tol: one position per
+// group of rules lying along the same line.
+func clusters(ss []seg, tol int) []int {
+	if len(ss) == 0 {
+		return nil
+	}
+	pos := make([]int, len(ss))
+	for i, s := range ss {
+		pos[i] = s.pos
+	}
+	sort.Ints(pos)
+	var out []int
+	start := pos[0]
+	last := pos[0]
+	for _, x := range pos[1:] {
+		if x-last > tol {
+			out = append(out, (start+last)/2)
+			start = x
+		}
+		last = x
+	}
+	return append(out, (start+last)/2)
+}
+
+// runToEnd follows the rules along pos (within tol) up from end, bridging
+// gaps up to gap, and returns where the run starts when it reaches end.
+func runToEnd(ss []seg, pos, tol, end, gap int) (int, bool) {
+	var iv [][2]int
+	for _, s := range ss {
+		if s.pos >= pos-tol && s.pos <= pos+tol {
+			iv = append(iv, [2]int{s.a, s.b})
+		}
+	}
+	if len(iv) == 0 {
+		return 0, false
+	}
+	sort.Slice(iv, func(i, j int) bool { return iv[i][1] > iv[j][1] })
+	if iv[0][1] < end-gap-2 {
+		return 0, false
+	}
+	top := iv[0][0]
+	for _, x := range iv[1:] {
+		if x[1] >= top-gap {
+			top = min(top, x[0])
+		}
+	}
+	return top, true
+}

@@ -1,0 +1,165 @@
+// Package sheetread reads a rendered sheet as a whole: its words (the text
+// layer, or OCR where the layer lacks them), its layout (border, ruling,
+// title block) and its metadata (number, title, discipline, revision).
+// Ingestion calls Read once per page; the block stage calls Analyze on the
+// words Read kept.
+package sheetread
+
+import (
+	"context"
+	"image"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/layout"
+	"github.com/plangraph/plangraph/vision/ocr"
+	"github.com/plangraph/plangraph/vision/sheetinfo"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// Text sources.
+const (
+	SourcePDF = "pdf" // the PDF's text layer
+	SourceOCR = "ocr" // the whole page read by OCR
+	// SourceMixed is the text layer with regions it lacked (a title block
+	// drawn in outlined lettering) read by OCR.
+	SourceMixed = "pdf+ocr"
+)
+
+// Sheet is what Read found.
+type Sheet struct {
+	Words      []text.Word
+	TextSource string
+	Layout     *layout.Page // nil for a blank page
+	Info       sheetinfo.Info
+}
+
+// Read reads a sheet rendered at dpi whose text layer holds words (nil for
+// a raster file). The whole page is read by OCR when the layer is missing
+// or unusable; a title block whose lettering the layer lacks is read by OCR
+// alone.
+func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (Sheet, error) {
+	b := img.Bounds()
+	s := Sheet{Words: words, TextSource: SourcePDF}
+	if ocr.Needed(words, b.Dx(), b.Dy()) {
+		var err error
+		if s.Words, err = ocr.Words(ctx, img, dpi, ocr.Options{}); err != nil {
+			return s, err
+		}
+		s.TextSource = SourceOCR
+	}
+	s.Layout = layout.Analyze(img, s.Words)
+	if s.TextSource == SourcePDF {
+		tb, ok := s.Layout.TitleBlock()
+		if !ok {
+			tb, ok = s.Layout.TitleBlockGuess()
+		}
+		// read it by OCR when the layer lacks its lettering
+		if unread, total := s.Layout.UnreadText(tb); ok && unread >= 12 && 3*unread >= total {
+			filled, read, err := ocr.Fill(ctx, img, dpi, s.Words, tb, ocr.Options{})
+			if err != nil {
+				return s, err
+			}
+			if read {
+				s.Words, s.TextSource = filled, SourceMixed
+				s.Layout = layout.Analyze(img, s.Words)
+			}
+		}
+	}
+	s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
+	// a labelled field without a readable value, where lettering no word
+	// covers (or only OCR's) lies: read its cell again, closely, as one
+	// block of text
+	var regions []geom.Box
+	for _, r := range s.Info.Unread {
+		if unread, _ := s.Layout.UnreadText(r); unread > 0 || s.TextSource == SourceOCR {
+			regions = append(regions, r)
+		}
+	}
+	if len(regions) > 0 {
+		again, err := ocr.Regions(ctx, img, dpi, regions, ocr.Options{Block: true})
+		if err != nil {
+			return s, err
+		}
+		if len(again) > 0 {
+			s.Words = replaceIn(s.Words, again, regions)
+			if s.TextSource == SourcePDF {
+				s.TextSource = SourceMixed
+			}
+			s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
+		}
+	}
+	return s, nil
+}
+
+// replaceIn is words with again's added (renumbered to follow words'
+// lines), less the words in regions that again's overlap: a closer reading
+// replaces what the first read there, and keeps what it did not read again.
+func replaceIn(words, again []text.Word, regions []geom.Box) []text.Word {
+	in := func(w text.Word) bool {
+		for _, r := range regions {
+			if centreIn(w.Box, r) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []text.Word
+	maxLine := 0
+	for _, w := range words {
+		maxLine = max(maxLine, w.Line)
+		// a word of the text layer (confidence 1) is exact and stays; an
+		// OCR word is replaced where the closer reading found one over it
+		replaced := false
+		if in(w) && w.Conf < 1 {
+			for _, a := range again {
+				if ov := w.Box.Intersect(a.Box); ov.Valid() && 2*ov.Area() > min(w.Box.Area(), a.Box.Area()) {
+					replaced = true
+					break
+				}
+			}
+		}
+		if !replaced {
+			out = append(out, w)
+		}
+	}
+	for _, w := range again {
+		// and a new word over a text-layer word adds nothing
+		dup := false
+		for _, o := range out {
+			if o.Conf >= 1 && centreIn(w.Box, o.Box) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			w.Line += maxLine
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func centreIn(b, r geom.Box) bool {
+	cx, cy := (b.XMin+b.XMax)/2, (b.YMin+b.YMax)/2
+	return cx >= r.XMin && cx <= r.XMax && cy >= r.YMin && cy <= r.YMax
+}
+
+// Analyze is the layout and metadata of a sheet whose words are known.
+func Analyze(img *image.Gray, words []text.Word) (*layout.Page, sheetinfo.Info) {
+	pg := layout.Analyze(img, words)
+	b := img.Bounds()
+	return pg, Info(pg, words, b.Dx(), b.Dy())
+}
+
+// Info reads the sheet's metadata from its words in the title block its
+// layout found (pg may be nil).
+func Info(pg *layout.Page, words []text.Word, w, h int) sheetinfo.Info {
+	var hints sheetinfo.Hints
+	if tb, ok := pg.TitleBlock(); ok {
+		hints.TitleBlock = tb
+	}
+	if pg != nil {
+		hints.Cells = pg.Cell
+	}
+	return sheetinfo.ReadHints(words, float64(w), float64(h), hints)
+}

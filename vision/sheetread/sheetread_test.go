@@ -1,0 +1,82 @@
+package sheetread
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plangraph/plangraph/internal/bench/labels"
+	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// TestMixedConventions reads the number, title and discipline of synthetic
+// sheets drawn as other offices draw them (synth's mixed conventions:
+// vertical strips with rotated text, ISO and German labelled boxes, stacked
+// titles, numbers without designators, outlined lettering read by OCR) and
+// checks them against the generator's truth.
+func TestMixedConventions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders and OCRs synthetic sheets")
+	}
+	const dpi = 300
+	var n, num, title, disc int
+	styles := map[string]bool{}
+	for seed := int64(1); seed <= 6; seed++ {
+		set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 2, PageSize: "24x18", DPI: dpi, Conventions: "mixed"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "set.pdf")
+		if err := synth.WriteFile(path, set.WritePDF); err != nil {
+			t.Fatal(err)
+		}
+		lim := render.DefaultLimits()
+		lim.DPI = dpi
+		doc, err := render.Open(path, "application/pdf", lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range set.Truth.Sheets {
+			img, err := render.RenderContext(context.Background(), doc, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pg, err := text.PDFPage(context.Background(), path, i+1, dpi/72.0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Read(context.Background(), img, dpi, pg.Words)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			styles[st.TitleBlockStyle] = true
+			ok := func(got, want string, same func(a, b string) bool, c *int, what string) {
+				if same(got, want) {
+					*c++
+					return
+				}
+				t.Logf("seed %d sheet %d (%s title block, %s text): %s %q, want %q", seed, i+1, st.TitleBlockStyle, s.TextSource, what, got, want)
+			}
+			ok(s.Info.Number, st.SheetNumber, labels.SameNumber, &num, "number")
+			ok(s.Info.Title, st.Title, labels.SameText, &title, "title")
+			ok(s.Info.Discipline, st.Discipline, func(a, b string) bool { return a == b }, &disc, "discipline")
+		}
+		doc.Close()
+	}
+	t.Logf("%d sheets (%s title blocks): number %d, title %d, discipline %d right", n, strings.Join(keys(styles), ", "), num, title, disc)
+	if float64(num) < 0.9*float64(n) || float64(title) < 0.8*float64(n) || float64(disc) < 0.8*float64(n) {
+		t.Errorf("number %d/%d, title %d/%d, discipline %d/%d: want ≥ 90%%, 80%%, 80%%", num, n, title, n, disc, n)
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
