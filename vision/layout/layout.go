@@ -49,6 +49,7 @@ type Block struct {
 const (
 	maxSide   = 2000 // long side of the working mask, pixels
 	inkLevel  = 200  // grey below this is ink
+	darkLevel = 128  // grey below this is dark ink (linework, not a faint background)
 	cutGapEm  = 2.6  // whitespace gap (in em) that may separate blocks (≈0.25 in)
 	marginEm  = 0.9  // margin reported around a block's ink (≈1/9 in)
 	sepFrac   = 0.97 // a separator spans (nearly) all of its area, end to end
@@ -61,6 +62,11 @@ type region struct {
 	r      rect
 	framed bool
 	tb     bool
+	// boxed: a frame of rules standing alone encloses it (a table, a
+	// legend's or notes' box): its box is the frame, and a heading printed
+	// just over it names it without joining it
+	boxed   bool
+	heading []text.Word
 }
 
 // Segment splits img into blocks. words are the page's words in img's
@@ -108,6 +114,10 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	// one pixel in from the border and separator lines, whose
 	// anti-aliased edges are not content
 	work = rect{work.x0 + 1, work.y0 + 1, work.x1 - 1, work.y1 - 1}
+	if p.tbCorner {
+		// a title box in a corner leaves the drawing area round it
+		m.clearRect(rect{tb.x0 - 1, tb.y0 - 1, tb.x1 + 1, tb.y1 + 1})
+	}
 	// the parts of a title strip that are not the title block (notes or a
 	// legend stacked above it) are cut on their own
 	var stripCells []rect
@@ -122,7 +132,22 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	var cells []rect
 	parts := []rect{work}
 	if bordered {
-		parts = m.splitBySeparators(work)
+		// separators drawn light count too
+		parts = m.splitBySeparators(work, p.m)
+	}
+	// boxes of rules standing alone (tables, legends' and notes' boxes)
+	// are blocks by their frames: judged on the linework of the work area's
+	// parts, less the border and separators that join everything
+	ag := p.allGraphics().keepOnly(parts)
+	for _, b := range p.m.borderLines(work) {
+		ag.clearRect(b)
+	}
+	if p.tbCorner {
+		ag.clearRect(rect{tb.x0 - 1, tb.y0 - 1, tb.x1 + 1, tb.y1 + 1})
+	}
+	for _, fr := range p.standaloneFrames(work, ag) {
+		regions = append(regions, region{r: fr, framed: true, boxed: true})
+		m.clearRect(rect{fr.x0 - 1, fr.y0 - 1, fr.x1 + 2, fr.y1 + 2})
 	}
 	mw := p.mw
 	for _, c := range parts {
@@ -144,22 +169,57 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		regions = numberCluster(regions, num, inner, em, mw)
 	}
 
+	traceMask("cut", m)
+	trace("cut", regions)
 	regions = attachCaptions(regions, mw, em)
+	trace("captions", regions)
 	regions = joinFragments(regions, mw, em)
+	trace("fragments", regions)
 	regions = absorbSmall(regions, em)
+	trace("small", regions)
 	regions = dropStrips(regions, em)
+
+	// a region holding several view titles holds several views: cut it
+	// between them, where dark ink leaves gaps (faint context — a site's
+	// trees, screened backgrounds — behind two views does not join them)
+	titles := p.viewTitles()
+	dm := p.dark.and(m)
+	var views []region
+	for _, rg := range regions {
+		ts := titlesIn(rg.r, titles)
+		if rg.tb || rg.framed || len(ts) < 2 {
+			views = append(views, rg)
+			continue
+		}
+		for _, r := range p.splitViews(dm, rg.r, ts) {
+			views = append(views, region{r: r})
+		}
+	}
+	regions = views
 
 	margin := marginEm * em
 	out := make([]Block, 0, len(regions))
 	for i, rg := range regions {
 		bx := geom.Box{XMin: float64(rg.r.x0), YMin: float64(rg.r.y0), XMax: float64(rg.r.x1), YMax: float64(rg.r.y1)}
-		if !rg.tb && !p.m.framed(rg.r) { // a frame is the block's edge; else add the margin
+		if rg.boxed {
+			// its frame, and the heading printed over it
+			r := rg.r.union(boxOfWords(rg.heading))
+			bx = geom.Box{XMin: float64(r.x0), YMin: float64(r.y0), XMax: float64(r.x1), YMax: float64(r.y1)}
+		} else if !rg.tb && !p.m.framed(rg.r) { // a frame is the block's edge; else add the margin
 			bx = geom.Box{XMin: bx.XMin - margin, YMin: bx.YMin - margin, XMax: bx.XMax + margin, YMax: bx.YMax + margin}
 		}
 		var blk Block
-		if rg.tb {
+		switch ts := titlesIn(rg.r, titles); {
+		case rg.tb:
 			blk.Type = "TitleBlock"
-		} else {
+		case len(ts) == 1 && !rg.framed:
+			blk = Block{Type: ts[0].kind, Title: ts[0].title, Scale: ts[0].scale}
+			if blk.Type == "" {
+				blk.Type = "Plan"
+			}
+		case rg.boxed:
+			blk = classify(rg.r.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)
+		default:
 			blk = classify(rg.r, ownWords(regions, i, mw), em)
 		}
 		blk.Box = geom.Box{
@@ -180,3 +240,8 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 }
 
 func clampF(v, lo, hi float64) float64 { return min(max(v, lo), hi) }
+
+var (
+	trace     = func(string, []region) {}
+	traceMask = func(string, *mask) {}
+)

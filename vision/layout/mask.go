@@ -37,22 +37,29 @@ func (r rect) union(o rect) rect {
 	return rect{min(r.x0, o.x0), min(r.y0, o.y0), max(r.x1, o.x1), max(r.y1, o.y1)}
 }
 
-// pool makes the ink mask, each cell inked when any of its f×f pixels is.
-func pool(img *image.Gray, f int) *mask {
+// pool makes the ink mask, each cell inked when any of its f×f pixels is,
+// and the dark mask of the cells where dark ink is (grey below darkLevel:
+// linework, not the screened backgrounds and faint context behind it).
+func pool(img *image.Gray, f int) (all, dark *mask) {
 	b := img.Bounds()
 	W, H := b.Dx(), b.Dy()
-	m := &mask{w: (W + f - 1) / f, h: (H + f - 1) / f}
-	m.ink = make([]bool, m.w*m.h)
+	all = &mask{w: (W + f - 1) / f, h: (H + f - 1) / f}
+	all.ink = make([]bool, all.w*all.h)
+	dark = &mask{w: all.w, h: all.h, ink: make([]bool, all.w*all.h)}
 	for y := 0; y < H; y++ {
 		row := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:W]
-		out := m.ink[(y/f)*m.w:][:m.w]
+		out := all.ink[(y/f)*all.w:][:all.w]
+		dout := dark.ink[(y/f)*all.w:][:all.w]
 		for x, v := range row {
 			if v < inkLevel {
 				out[x/f] = true
+				if v < darkLevel {
+					dout[x/f] = true
+				}
 			}
 		}
 	}
-	return m
+	return all, dark
 }
 
 // emHeight is the median word height, or a guess from the page size (a
@@ -172,6 +179,7 @@ func (m *mask) frame() (inner, frame rect, ok bool) {
 	tol := max(all.w(), all.h()) / 50
 	near := func(a, b int) bool { return a-b <= tol && b-a <= tol }
 	bestArea := -1
+	var cands [][2]rect
 	for _, t := range hs {
 		if t.a > all.y0+bandH {
 			continue
@@ -193,6 +201,7 @@ func (m *mask) frame() (inner, frame rect, ok bool) {
 						!near(l.s, fr.y0) || !near(l.e, fr.y1) || !near(r.s, fr.y0) || !near(r.e, fr.y1) {
 						continue
 					}
+					cands = append(cands, [2]rect{fr, {l.b + 1, t.b + 1, r.a, bo.a}})
 					if a := fr.area(); a > bestArea {
 						bestArea = a
 						frame = fr
@@ -203,6 +212,23 @@ func (m *mask) frame() (inner, frame rect, ok bool) {
 		}
 	}
 	if bestArea >= 0 {
+		// a rectangle inside the outermost with nothing between the two (the
+		// page's edge drawn round the sheet's border): the border is the
+		// inner one
+		for moved := true; moved; {
+			moved = false
+			for _, c := range cands {
+				f, in := c[0], c[1]
+				if f.x0 <= inner.x0 || f.y0 <= inner.y0 || f.x1 >= inner.x1 || f.y1 >= inner.y1 {
+					continue
+				}
+				band := m.count(rect{inner.x0 + 2, inner.y0 + 2, inner.x1 - 2, inner.y1 - 2}) - m.count(rect{f.x0 - 2, f.y0 - 2, f.x1 + 3, f.y1 + 3})
+				if band <= (inner.w()+inner.h())/20 {
+					frame, inner, moved = f, in, true
+					break
+				}
+			}
+		}
 		return inner, frame, true
 	}
 	// no four lines meet: the outermost line on each side
@@ -295,9 +321,12 @@ func (m *mask) separators(r rect) (vs, hs []line) {
 }
 
 // splitBySeparators cuts r at lines spanning it, clearing the lines.
-func (m *mask) splitBySeparators(r rect) []rect {
-	vs, hs := m.separators(r)
+func (m *mask) splitBySeparators(r rect, on *mask) []rect {
+	vs, hs := on.separators(r)
 	edge := max(r.w(), r.h()) / 50
+	for _, b := range on.borderLines(r) {
+		m.clearRect(b)
+	}
 	var xs, ys []int
 	xs = append(xs, r.x0)
 	for _, v := range vs {
@@ -325,6 +354,9 @@ func (m *mask) splitBySeparators(r rect) []rect {
 }
 
 func (m *mask) clearRect(r rect) {
+	if max(r.x0, 0) >= min(r.x1, m.w) {
+		return
+	}
 	for y := max(r.y0, 0); y < min(r.y1, m.h); y++ {
 		clear(m.ink[y*m.w+max(r.x0, 0) : y*m.w+min(r.x1, m.w)])
 	}
@@ -428,4 +460,46 @@ func (m *mask) inkOutside(r, fr rect) (total, outside int) {
 		}
 	}
 	return total, outside
+}
+
+// keepOnly is a copy of m with ink only inside the rects.
+func (m *mask) keepOnly(rs []rect) *mask {
+	out := &mask{w: m.w, h: m.h, ink: make([]bool, len(m.ink))}
+	for _, r := range rs {
+		r = rect{max(r.x0, 0), max(r.y0, 0), min(r.x1, m.w), min(r.y1, m.h)}
+		for y := r.y0; y < r.y1; y++ {
+			copy(out.ink[y*m.w+r.x0:y*m.w+r.x1], m.ink[y*m.w+r.x0:y*m.w+r.x1])
+		}
+	}
+	return out
+}
+
+// borderLines are the rows and columns near r's edges (within a fiftieth of
+// it) that a line runs along over half their length: a border inside the
+// one found (the page's edge drawn round the sheet's), or what is left of
+// one beside a title block taken out. They separate nothing and join
+// everything.
+func (m *mask) borderLines(r rect) []rect {
+	edge := max(r.w(), r.h()) / 50
+	var out []rect
+	for x := r.x0; x < r.x1; x++ {
+		if (x-r.x0 <= edge || r.x1-1-x <= edge) && m.vRun(x, r.y0, r.y1) >= r.h()/2 {
+			out = append(out, rect{x, r.y0, x + 1, r.y1})
+		}
+	}
+	for y := r.y0; y < r.y1; y++ {
+		if (y-r.y0 <= edge || r.y1-1-y <= edge) && m.hRun(y, r.x0, r.x1) >= r.w()/2 {
+			out = append(out, rect{r.x0, y, r.x1, y + 1})
+		}
+	}
+	return out
+}
+
+// and is the ink of m that o also has.
+func (m *mask) and(o *mask) *mask {
+	out := &mask{w: m.w, h: m.h, ink: make([]bool, len(m.ink))}
+	for i, v := range m.ink {
+		out.ink[i] = v && o.ink[i]
+	}
+	return out
 }

@@ -135,7 +135,7 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 					}
 					g = float64(c.r.y0 - a.r.y1)
 				} else {
-					if a.r.y0 < c.r.y1 || headingKind(a.r, words, em) != "" {
+					if a.r.y0 < c.r.y1 || !a.boxed && headingKind(a.r, words, em) != "" {
 						continue
 					}
 					g = float64(a.r.y0 - c.r.y1)
@@ -156,8 +156,15 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 			if best < 0 {
 				continue
 			}
-			rs[best].r = rs[best].r.union(c.r)
-			rs[best].framed = false
+			if rs[best].boxed {
+				// a box keeps its frame; a heading over it names it
+				if !up {
+					rs[best].heading = append(rs[best].heading, wordsIn(c.r, words)...)
+				}
+			} else {
+				rs[best].r = rs[best].r.union(c.r)
+				rs[best].framed = false
+			}
 			rs = append(rs[:i], rs[i+1:]...)
 			changed = true
 			break
@@ -174,13 +181,13 @@ func joinFragments(rs []region, words []text.Word, em float64) []region {
 		changed = false
 		for i := range rs {
 			f := rs[i]
-			if f.tb || headingKind(f.r, words, em) != "" {
+			if f.tb || f.boxed || headingKind(f.r, words, em) != "" {
 				continue
 			}
 			best, bestGap := -1, 5*em
 			for j := range rs {
 				a := rs[j]
-				if j == i || a.tb {
+				if j == i || a.tb || a.boxed {
 					continue
 				}
 				yov := min(a.r.y1, f.r.y1) - max(a.r.y0, f.r.y0)
@@ -238,6 +245,8 @@ func absorbSmall(rs []region, em float64) []region {
 				}
 			}
 			switch {
+			case best >= 0 && bestD <= 3*cutGapEm*em && rs[best].boxed:
+				// a box keeps its frame
 			case best >= 0 && bestD <= 3*cutGapEm*em:
 				rs[best].r = rs[best].r.union(rs[i].r)
 			case float64(rs[i].r.area()) < em*em:
@@ -298,4 +307,13 @@ func dropStrips(rs []region, em float64) []region {
 		out = append(out, r)
 	}
 	return out
+}
+
+// boxOfWords is the box (mask pixels) of words; empty for none.
+func boxOfWords(ws []text.Word) rect {
+	var r rect
+	for _, w := range ws {
+		r = r.union(rect{int(w.Box.XMin), int(w.Box.YMin), int(math.Ceil(w.Box.XMax)), int(math.Ceil(w.Box.YMax))})
+	}
+	return r
 }

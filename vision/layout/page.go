@@ -13,7 +13,7 @@ import (
 // Analyze makes it; sheetinfo reads fields in its cells (Cell), Blocks cuts
 // the blocks.
 type Page struct {
-	m            *mask
+	m, dark      *mask
 	k            float64 // mask pixels per image pixel
 	em           float64 // median word height, mask pixels
 	bounds       image.Rectangle
@@ -29,6 +29,8 @@ type Page struct {
 	tbCorner   bool // tb is a box in a corner: the area beside it is not one rectangle
 	tbOthers   []rect
 	tbGuess    rect // a ruled strip or box that may be the title block, when none was found
+
+	gfx, agfx *mask // dark ink, all ink, less the words (graphics)
 }
 
 // Analyze finds a page's border, ruling and title block. words are the
@@ -43,7 +45,8 @@ func Analyze(img *image.Gray, words []text.Word) *Page {
 		return nil
 	}
 	f := (max(W, H) + maxSide - 1) / maxSide
-	p := &Page{m: pool(img, f), k: 1 / float64(f), bounds: b}
+	p := &Page{k: 1 / float64(f), bounds: b}
+	p.m, p.dark = pool(img, f)
 	p.em = emHeight(words, W, H) * p.k
 	if p.m.bbox(rect{0, 0, p.m.w, p.m.h}).empty() {
 		return nil

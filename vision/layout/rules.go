@@ -199,3 +199,67 @@ func covered(iv [][2]int, a, b int) int {
 	}
 	return n
 }
+
+// frames are the rectangles the rules draw within r: a top and a bottom rule
+// and a left and a right one that meet at the corners (each side covered to
+// 95 % by rules, pieces of cell edges included). Nested rectangles are
+// returned too; callers keep the outermost they want.
+func (rs *rules) frames(r rect, tol int) []rect {
+	var out []rect
+	seen := map[rect]bool{}
+	for _, t := range rs.h {
+		if t.pos < r.y0 || t.pos >= r.y1 {
+			continue
+		}
+		for _, l := range rs.v {
+			// a left side starting at the top rule's left end
+			if abs(l.pos-t.a) > tol || abs(l.a-t.pos) > tol || l.pos < r.x0 {
+				continue
+			}
+			x0, y0 := l.pos, t.pos
+			x1 := runFrom(rs.h, y0, tol, t.a, 2*tol)
+			y1 := runFrom(rs.v, x0, tol, l.a, 2*tol)
+			if x1-x0 < 4 || y1-y0 < 4 || x1 > r.x1 || y1 > r.y1 {
+				continue
+			}
+			c := rect{x0, y0, x1, y1}
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			w, h := x1-x0, y1-y0
+			if cover(rs.h, y1, tol, x0, x1) < w*95/100 || cover(rs.v, x1, tol, y0, y1) < h*95/100 {
+				continue
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// runFrom follows the rules along pos (within tol) from start onwards,
+// bridging gaps up to gap, and returns where the run ends.
+func runFrom(ss []seg, pos, tol, start, gap int) int {
+	var iv [][2]int
+	for _, s := range ss {
+		if s.pos >= pos-tol && s.pos <= pos+tol && s.b > start {
+			iv = append(iv, [2]int{s.a, s.b})
+		}
+	}
+	sort.Slice(iv, func(i, j int) bool { return iv[i][0] < iv[j][0] })
+	end := start
+	for _, x := range iv {
+		if x[0] > end+gap {
+			break
+		}
+		end = max(end, x[1])
+	}
+	return end
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

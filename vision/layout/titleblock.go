@@ -352,8 +352,8 @@ func (p *Page) titlePart(c rect) (part, empty bool) {
 	running := 0
 	notice := false
 	for _, l := range ls {
-		if len(l.Words) >= 4 {
-			running++
+		if len(l.Words) >= 4 && l.Box.Width() > l.Box.Height() {
+			running++ // lines set sideways (a firm's address up the strip) are not notes
 		}
 		if noticeRE.MatchString(l.Text) {
 			notice = true
@@ -416,4 +416,141 @@ func runToEnd(ss []seg, pos, tol, end, gap int) (int, bool) {
 		}
 	}
 	return top, true
+}
+
+// standaloneFrames are the outermost rectangles of rules within work that
+// stand alone: the linework joined to a frame (its connected piece) is the
+// frame itself, or frames side by side (tables touching) — not a room's
+// outline joined to the walls and grid of a plan — and no line runs through
+// their sides. Specks and most of the sheet are not blocks.
+func (p *Page) standaloneFrames(work rect, g *mask) []rect {
+	em := p.em
+	fs := p.rules.frames(work, 2)
+	sort.Slice(fs, func(i, j int) bool { return fs[i].area() > fs[j].area() })
+	var outer []rect
+	for _, f := range fs {
+		// a table or a legend holds lines of text; a framed view is large
+		// (a piece of furniture drawn as a rectangle is neither)
+		if float64(f.w()) < 8*em || float64(f.h()) < 4*em || f.area() > work.area()*6/10 ||
+			len(wordsIn(f, p.mw)) < 3 && float64(f.area()) < 300*em*em {
+			continue
+		}
+		inside := false
+		for _, o := range outer {
+			if f.x0 >= o.x0-1 && f.y0 >= o.y0-1 && f.x1 <= o.x1+1 && f.y1 <= o.y1+1 {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			outer = append(outer, f)
+		}
+	}
+	if len(outer) == 0 {
+		return nil
+	}
+	lab, boxes := g.components()
+	var out []rect
+	for _, f := range outer {
+		// the piece of linework the frame's top side belongs to
+		id := int32(-1)
+		for x := f.x0; x <= f.x1 && id < 0; x++ {
+			for y := f.y0 - 1; y <= f.y0+1; y++ {
+				if x >= 0 && y >= 0 && x < g.w && y < g.h && lab[y*g.w+x] >= 0 {
+					id = lab[y*g.w+x]
+					break
+				}
+			}
+		}
+		if id < 0 {
+			continue
+		}
+		c := boxes[id]
+		covered := 0
+		for _, o := range outer {
+			if o.x0 >= c.x0-2 && o.y0 >= c.y0-2 && o.x1 <= c.x1+2 && o.y1 <= c.y1+2 {
+				covered += o.area()
+			}
+		}
+		if 10*covered < 9*c.area() || crossings(g, f) > max(4, (f.w()+f.h())/50) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// components labels the 8-connected pieces of ink (-1 where none) and
+// gives each piece's box.
+func (m *mask) components() ([]int32, []rect) {
+	lab := make([]int32, len(m.ink))
+	for i := range lab {
+		lab[i] = -1
+	}
+	var boxes []rect
+	var stack []int
+	for i, v := range m.ink {
+		if !v || lab[i] >= 0 {
+			continue
+		}
+		id := int32(len(boxes))
+		b := rect{i % m.w, i / m.w, i%m.w + 1, i/m.w + 1}
+		lab[i] = id
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := j%m.w, j/m.w
+			b = rect{min(b.x0, x), min(b.y0, y), max(b.x1, x+1), max(b.y1, y+1)}
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= m.w || ny >= m.h {
+						continue
+					}
+					if k := ny*m.w + nx; m.ink[k] && lab[k] < 0 {
+						lab[k] = id
+						stack = append(stack, k)
+					}
+				}
+			}
+		}
+		boxes = append(boxes, b)
+	}
+	return lab, boxes
+}
+
+// crossings counts the places where linework runs through a frame's sides:
+// dark graphics (not lettering) just outside and just inside at once.
+func crossings(g *mask, f rect) int {
+	at := func(x, y int) bool { return x >= 0 && y >= 0 && x < g.w && y < g.h && g.ink[y*g.w+x] }
+	n := 0
+	const d = 3
+	run := false
+	count := func(out, in bool) {
+		if out && in {
+			if !run {
+				n++
+			}
+			run = true
+		} else {
+			run = false
+		}
+	}
+	for x := f.x0 + d; x < f.x1-d; x++ {
+		count(at(x, f.y0-d), at(x, f.y0+d))
+	}
+	run = false
+	for x := f.x0 + d; x < f.x1-d; x++ {
+		count(at(x, f.y1+d), at(x, f.y1-d))
+	}
+	run = false
+	for y := f.y0 + d; y < f.y1-d; y++ {
+		count(at(f.x0-d, y), at(f.x0+d, y))
+	}
+	run = false
+	for y := f.y0 + d; y < f.y1-d; y++ {
+		count(at(f.x1+d, y), at(f.x1-d, y))
+	}
+	return n
 }

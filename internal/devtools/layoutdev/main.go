@@ -74,6 +74,10 @@ func main() {
 				}
 				hints.Cells = a.Cell
 				fmt.Printf("== %s p%d (%s text) title block %v\n", set.File, sh.Page, sr.TextSource, hints.TitleBlock)
+				a.Dump(os.Stdout)
+				a.DumpSeparators(os.Stdout)
+				layout.Tracing = true
+				a.DumpFrames(os.Stdout)
 				sheetinfo.Dump(os.Stdout, sr.Words, float64(img.Bounds().Dx()), float64(img.Bounds().Dy()), hints)
 			}
 			blocks := a.Blocks(info.NumberBox)
@@ -86,6 +90,13 @@ func main() {
 				os.MkdirAll(*debug, 0o755)
 				f, _ := os.Create(filepath.Join(*debug, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(set.File, ".pdf"), sh.Page)))
 				png.Encode(f, layout.Draw(img, blocks, 1))
+				f.Close()
+				var lb []layout.Block
+				for _, b := range sh.Blocks {
+					lb = append(lb, layout.Block{Type: b.Type, Title: b.Title, Box: b.Box.At(float64(*dpi))})
+				}
+				f, _ = os.Create(filepath.Join(*debug, fmt.Sprintf("%s-%d-labels.png", strings.TrimSuffix(set.File, ".pdf"), sh.Page)))
+				png.Encode(f, layout.Draw(img, lb, 1))
 				f.Close()
 			}
 		}

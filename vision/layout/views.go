@@ -1,0 +1,366 @@
+package layout
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// viewTitle is a drawn view's title as drawings print it: a line of
+// headline type naming the view ("UPPER FLOOR PLAN", "SECTION A-A",
+// "DETAIL 3"), with its scale on the line or under it, often underlined and
+// led by a view-number bubble. Boxes are in mask pixels.
+type viewTitle struct {
+	line  text.Line
+	bar   rect // the title with its bubble, underline and scale
+	kind  string
+	title string
+	scale string
+	// below: the title is printed under its view (the usual way); else
+	// over it
+	below bool
+}
+
+// viewTitles finds the view titles of the page: lines that name a view
+// (or carry a scale) and are set apart as titles are — a scale under or
+// beside them, an underline, a bubble or item number before them, type
+// larger than the notes' — and are not a line of a paragraph.
+func (p *Page) viewTitles() []viewTitle {
+	em := p.em
+	ls := text.Lines(p.mw)
+	var out []viewTitle
+	for i, l := range ls {
+		if len(l.Words) > 12 || !hasLetters(l.Text) || l.Box.Height() > 2.5*l.Box.Width() {
+			continue
+		}
+		lh := lineHeight(l)
+		kind := kindOf(l.Text)
+		if kind != "" && !viewKinds[kind] && kind != "Image" {
+			continue // a notes', legend's or schedule's heading
+		}
+		score := 0
+		if kind != "" {
+			score += 2
+		}
+		bar := rect{int(l.Box.XMin), int(l.Box.YMin), int(math.Ceil(l.Box.XMax)), int(math.Ceil(l.Box.YMax))}
+		scale := ""
+		if loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text)); loc != nil {
+			scale = strings.TrimSpace(l.Text[loc[0]:loc[1]])
+			score += 2
+		} else {
+			// a scale line just under the title, starting near its start
+			for j, o := range ls {
+				if j == i {
+					continue
+				}
+				dy := o.Box.YMin - l.Box.YMax
+				if dy < -0.2*lh || dy > 2.5*lh || o.Box.XMin > l.Box.XMin+6*lh || o.Box.XMax < l.Box.XMin-2*lh {
+					continue
+				}
+				if loc := scaleRE.FindStringIndex(strings.ToUpper(o.Text)); loc != nil && len(o.Words) <= 6 {
+					scale = strings.TrimSpace(o.Text[loc[0]:loc[1]])
+					score += 2
+					bar = bar.union(rect{int(o.Box.XMin), int(o.Box.YMin), int(math.Ceil(o.Box.XMax)), int(math.Ceil(o.Box.YMax))})
+					break
+				}
+			}
+		}
+		// an underline
+		for _, s := range p.rules.h {
+			if float64(s.pos) >= l.Box.YMax-1 && float64(s.pos) <= l.Box.YMax+0.9*lh &&
+				float64(min(s.b, int(l.Box.XMax))-max(s.a, int(l.Box.XMin))) >= 0.6*l.Box.Width() {
+				score++
+				bar = bar.union(rect{s.a, s.pos - 1, s.b, s.pos + 1})
+				break
+			}
+		}
+		// a view-number bubble (a number ringed by ink) or an item number
+		// ("2.") just before it
+		for _, w := range p.mw {
+			t := strings.TrimSpace(w.Text)
+			if len(t) == 0 || len(t) > 5 || w.Box.XMax > l.Box.XMin || l.Box.XMin-w.Box.XMax > 4*lh ||
+				math.Abs((w.Box.YMin+w.Box.YMax)/2-(l.Box.YMin+l.Box.YMax)/2) > 1.5*lh ||
+				strings.IndexAny(t, "0123456789") < 0 {
+				continue
+			}
+			item := itemNumberRE.MatchString(t) && l.Box.XMin-w.Box.XMax < 1.5*lh
+			g := int(0.8 * lh)
+			around := rect{int(w.Box.XMin) - g, int(w.Box.YMin) - g, int(math.Ceil(w.Box.XMax)) + g, int(math.Ceil(w.Box.YMax)) + g}
+			if !item && !p.ringed(w.Box, lh) {
+				continue
+			}
+			score++
+			bar = bar.union(around)
+			break
+		}
+		if lh >= 1.25*em {
+			score++
+		}
+		if p.inParagraph(l, ls, lh) {
+			continue
+		}
+		// a title names its view; one without a kind word needs a scale and
+		// words of its own
+		if score < 3 || kind == "" && (scale == "" || letterCount(scaleWordRE.ReplaceAllString(scaleRE.ReplaceAllString(l.Text, ""), "")) < 4) {
+			continue
+		}
+		if p.tbOK && rectContains(p.tb, bar) {
+			continue // the sheet's title in the title block
+		}
+		title := strings.TrimSpace(l.Text)
+		if scale != "" && strings.Contains(title, scale) {
+			title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.Replace(title, scale, "", 1)), ":"))
+			title = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(title), "SCALE"))
+			title = strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(title, "Scale")), ":")
+		}
+		vt := viewTitle{line: l, bar: bar, kind: kind, title: strings.TrimSpace(title), scale: scale}
+		// printed under its view unless nothing is drawn over it and
+		// something under it
+		vt.below = !(p.inkAbove(vt.bar, lh)*20 < p.inkBelow(vt.bar, lh))
+		out = append(out, vt)
+	}
+	return out
+}
+
+// inParagraph reports whether l is a line of running text: a line of a
+// like type size and three or more words directly above or under it, in
+// its column.
+func (p *Page) inParagraph(l text.Line, ls []text.Line, lh float64) bool {
+	for _, o := range ls {
+		if o.Box == l.Box || len(o.Words) < 3 {
+			continue
+		}
+		oh := lineHeight(o)
+		if oh < 0.75*lh || oh > 1.33*lh {
+			continue
+		}
+		gap := math.Max(o.Box.YMin-l.Box.YMax, l.Box.YMin-o.Box.YMax)
+		if gap < -0.3*lh || gap > 0.8*lh {
+			continue
+		}
+		if math.Abs(o.Box.XMin-l.Box.XMin) < 2*lh {
+			return true
+		}
+	}
+	return false
+}
+
+// inkAbove and inkBelow count the dark linework (not lettering) in a band
+// four lines high over and under a title bar, from its left to well beyond
+// its right (a view spreads right of its title).
+func (p *Page) inkAbove(b rect, lh float64) int {
+	h := int(4 * lh)
+	return p.graphics().count(rect{b.x0 - int(2*lh), b.y0 - h, b.x1 + int(10*lh), b.y0 - 1})
+}
+
+func (p *Page) inkBelow(b rect, lh float64) int {
+	h := int(4 * lh)
+	return p.graphics().count(rect{b.x0 - int(2*lh), b.y1 + 1, b.x1 + int(10*lh), b.y1 + h})
+}
+
+// graphics is the dark mask less the words' boxes: the page's linework.
+func (p *Page) graphics() *mask {
+	if p.gfx == nil {
+		p.gfx = p.dark.lessWords(p.mw)
+	}
+	return p.gfx
+}
+
+// allGraphics is the whole ink mask less the words' boxes: linework, faint
+// frames and backgrounds included.
+func (p *Page) allGraphics() *mask {
+	if p.agfx == nil {
+		p.agfx = p.m.lessWords(p.mw)
+	}
+	return p.agfx
+}
+
+// lessWords is a copy of m without the insides of words' boxes (a pixel
+// in, so that a frame line a word touches stays whole).
+func (m *mask) lessWords(words []text.Word) *mask {
+	g := m.clone()
+	for _, w := range words {
+		g.clearRect(rect{int(w.Box.XMin) + 1, int(w.Box.YMin) + 1, int(math.Ceil(w.Box.XMax)) - 1, int(math.Ceil(w.Box.YMax)) - 1})
+	}
+	return g
+}
+
+// ringed reports whether ink surrounds b on all four sides within a line's
+// height: the circle or box of a view-number bubble around its number.
+func (p *Page) ringed(b geom.Box, lh float64) bool {
+	g := p.graphics()
+	cx, cy := int((b.XMin+b.XMax)/2), int((b.YMin+b.YMax)/2)
+	d, hw := int(math.Ceil(1.3*lh)), max(int(0.5*lh), 1)
+	x0, y0, x1, y1 := int(b.XMin), int(b.YMin), int(math.Ceil(b.XMax)), int(math.Ceil(b.YMax))
+	return g.count(rect{x0 - d, cy - hw, x0, cy + hw}) > 0 && g.count(rect{x1, cy - hw, x1 + d, cy + hw}) > 0 &&
+		g.count(rect{cx - hw, y0 - d, cx + hw, y0}) > 0 && g.count(rect{cx - hw, y1, cx + hw, y1 + d}) > 0
+}
+
+// scaleWordRE is the word a scale is labelled with.
+var scaleWordRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|échelle|escala|scala|schaal|skala|ukuran|縮尺)\b`)
+
+// itemNumberRE is a title's item number ("2.", "12)").
+var itemNumberRE = regexp.MustCompile(`^\d{1,2}[.)]$`)
+
+func rectContains(outer, inner rect) bool {
+	cx, cy := (inner.x0+inner.x1)/2, (inner.y0+inner.y1)/2
+	return cx >= outer.x0 && cx < outer.x1 && cy >= outer.y0 && cy < outer.y1
+}
+
+func letterCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// count is the number of inked pixels of r (clipped to the mask).
+func (m *mask) count(r rect) int {
+	r = rect{max(r.x0, 0), max(r.y0, 0), min(r.x1, m.w), min(r.y1, m.h)}
+	n := 0
+	for y := r.y0; y < r.y1; y++ {
+		for _, v := range m.ink[y*m.w+r.x0 : y*m.w+r.x1] {
+			if v {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// titlesIn are the titles whose bars' centres lie in r.
+func titlesIn(r rect, ts []viewTitle) []viewTitle {
+	var out []viewTitle
+	for _, t := range ts {
+		cx, cy := (t.bar.x0+t.bar.x1)/2, (t.bar.y0+t.bar.y1)/2
+		if cx >= r.x0 && cx < r.x1 && cy >= r.y0 && cy < r.y1 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// splitViews cuts r, which holds several view titles, into one part per
+// view: recursively along the straight line — across under a row of titles
+// printed under their views (over them when printed over), or down beside a
+// column of titles — that crosses the least dark ink, until each part holds
+// one title. Parts are trimmed to their ink.
+func (p *Page) splitViews(m *mask, r rect, ts []viewTitle) []rect {
+	r = m.bbox(r)
+	if r.empty() {
+		return nil
+	}
+	if len(ts) < 2 {
+		return []rect{r}
+	}
+	type cut struct {
+		horiz bool
+		at    int
+		cost  float64
+	}
+	best := cut{cost: math.Inf(1)}
+	// across: titles above the line and titles below it
+	byY := append([]viewTitle(nil), ts...)
+	sort.Slice(byY, func(i, j int) bool { return byY[i].bar.y1 < byY[j].bar.y1 })
+	for i := 0; i+1 < len(byY); i++ {
+		u := byY[i].bar.y1
+		l := math.MaxInt
+		for _, t := range byY[i+1:] {
+			l = min(l, t.bar.y0)
+		}
+		for _, t := range byY[:i+1] {
+			u = max(u, t.bar.y1)
+		}
+		if l <= u+1 {
+			continue
+		}
+		below := 0
+		for _, t := range ts {
+			if t.below {
+				below++
+			}
+		}
+		// under titles printed below their views, the cut follows the upper
+		// titles; over titles printed above, it precedes the lower ones
+		lo, hi := u+1, u+1+(l-u)/2
+		if 2*below < len(ts) {
+			lo, hi = l-1-(l-u)/2, l-1
+		}
+		at, ink := m.minRow(r, lo, hi, 2*below >= len(ts))
+		if c := float64(ink) / float64(r.w()); c < best.cost {
+			best = cut{true, at, c}
+		}
+	}
+	// down: titles left of the line and titles right of it
+	byX := append([]viewTitle(nil), ts...)
+	sort.Slice(byX, func(i, j int) bool { return byX[i].bar.x0 < byX[j].bar.x0 })
+	for i := 0; i+1 < len(byX); i++ {
+		lx := 0
+		for _, t := range byX[:i+1] {
+			lx = max(lx, t.bar.x1)
+		}
+		rx := math.MaxInt
+		for _, t := range byX[i+1:] {
+			rx = min(rx, t.bar.x0)
+		}
+		if rx <= lx+1 {
+			continue
+		}
+		at, ink := m.minCol(r, lx+1, rx-1)
+		if c := float64(ink) / float64(r.h()); c < best.cost {
+			best = cut{false, at, c}
+		}
+	}
+	if math.IsInf(best.cost, 1) {
+		return []rect{r}
+	}
+	var a, b rect
+	if best.horiz {
+		a, b = rect{r.x0, r.y0, r.x1, best.at}, rect{r.x0, best.at + 1, r.x1, r.y1}
+	} else {
+		a, b = rect{r.x0, r.y0, best.at, r.y1}, rect{best.at + 1, r.y0, r.x1, r.y1}
+	}
+	return append(p.splitViews(m, a, titlesIn(a, ts)), p.splitViews(m, b, titlesIn(b, ts))...)
+}
+
+// minRow is the row of [lo, hi] within r's columns with the least ink, the
+// first such (last when !first), and its ink.
+func (m *mask) minRow(r rect, lo, hi int, first bool) (int, int) {
+	lo, hi = max(lo, r.y0), min(hi, r.y1-1)
+	at, best := lo, math.MaxInt
+	for y := lo; y <= hi; y++ {
+		n := m.count(rect{r.x0, y, r.x1, y + 1})
+		if n < best || n == best && !first {
+			at, best = y, n
+		}
+	}
+	return at, best
+}
+
+// minCol is the column of [lo, hi] within r's rows with the least ink, the
+// last such (nearest the right-hand titles, whose views start just left of
+// them), and its ink.
+func (m *mask) minCol(r rect, lo, hi int) (int, int) {
+	lo, hi = max(lo, r.x0), min(hi, r.x1-1)
+	at, best := hi, math.MaxInt
+	for x := hi; x >= lo; x-- {
+		n := 0
+		for y := r.y0; y < r.y1; y++ {
+			if m.ink[y*m.w+x] {
+				n++
+			}
+		}
+		if n < best {
+			at, best = x, n
+		}
+	}
+	return at, best
+}
