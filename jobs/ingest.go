@@ -485,7 +485,7 @@ func describeBlock(b layout.Block) string {
 	kind := map[string]string{
 		"Plan": "Plan view", "Elevation": "Elevation", "Section": "Section", "Detail": "Detail", "Schedule": "Schedule",
 		"Legend": "Legend", "GeneralNotes": "General notes", "KeyNotes": "Key notes", "SheetNotes": "Sheet notes",
-		"TitleBlock": "Title block", "RevisionHistory": "Revision history", "Diagram": "Diagram",
+		"TitleBlock": "Title block", "RevisionHistory": "Revision history", "Diagram": "Diagram", "Image": "Image",
 	}[b.Type]
 	if kind == "" {
 		kind = b.Type

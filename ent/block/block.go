@@ -128,6 +128,7 @@ const (
 	TypeTitleBlock      Type = "TitleBlock"
 	TypeRevisionHistory Type = "RevisionHistory"
 	TypeDiagram         Type = "Diagram"
+	TypeImage           Type = "Image"
 )
 
 func (_type Type) String() string {
@@ -137,7 +138,7 @@ func (_type Type) String() string {
 // TypeValidator is a validator for the "type" field enum values. It is called by the builders before save.
 func TypeValidator(_type Type) error {
 	switch _type {
-	case TypePlan, TypeElevation, TypeSection, TypeDetail, TypeSchedule, TypeLegend, TypeGeneralNotes, TypeKeyNotes, TypeSheetNotes, TypeTitleBlock, TypeRevisionHistory, TypeDiagram:
+	case TypePlan, TypeElevation, TypeSection, TypeDetail, TypeSchedule, TypeLegend, TypeGeneralNotes, TypeKeyNotes, TypeSheetNotes, TypeTitleBlock, TypeRevisionHistory, TypeDiagram, TypeImage:
 		return nil
 	default:
 		return fmt.Errorf("block: invalid enum value for type field: %q", _type)

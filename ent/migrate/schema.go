@@ -47,7 +47,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "org_id", Type: field.TypeString},
 		{Name: "project_id", Type: field.TypeString},
-		{Name: "type", Type: field.TypeEnum, Enums: []string{"Plan", "Elevation", "Section", "Detail", "Schedule", "Legend", "GeneralNotes", "KeyNotes", "SheetNotes", "TitleBlock", "RevisionHistory", "Diagram"}},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"Plan", "Elevation", "Section", "Detail", "Schedule", "Legend", "GeneralNotes", "KeyNotes", "SheetNotes", "TitleBlock", "RevisionHistory", "Diagram", "Image"}},
 		{Name: "title", Type: field.TypeString, Default: ""},
 		{Name: "description", Type: field.TypeString, Default: ""},
 		{Name: "scale", Type: field.TypeString, Default: ""},

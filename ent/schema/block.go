@@ -12,10 +12,12 @@ import (
 	"github.com/plangraph/plangraph/internal/ids"
 )
 
-// BlockTypes are the kinds of region a sheet is segmented into.
+// BlockTypes are the kinds of region a sheet is segmented into. Image is a
+// picture placed on a sheet (a photograph, a rendering, a perspective):
+// not a drawn view, and not searched for symbols.
 var BlockTypes = []string{
 	"Plan", "Elevation", "Section", "Detail", "Schedule", "Legend", "GeneralNotes",
-	"KeyNotes", "SheetNotes", "TitleBlock", "RevisionHistory", "Diagram",
+	"KeyNotes", "SheetNotes", "TitleBlock", "RevisionHistory", "Diagram", "Image",
 }
 
 // Block is a region of a sheet: a plan view, detail, schedule, legend…

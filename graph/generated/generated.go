@@ -2511,6 +2511,7 @@ enum BlockType @goModel(model: "github.com/plangraph/plangraph/ent/block.Type") 
   TitleBlock
   RevisionHistory
   Diagram
+  Image
 }
 """
 BlockWhereInput is used for filtering Block objects.

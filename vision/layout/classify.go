@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -42,17 +43,18 @@ var (
 		re  *regexp.Regexp
 	}{
 		{"KeyNotes", regexp.MustCompile(`\bKEY(ED)?\s*NOTES?\b`)},
-		{"GeneralNotes", regexp.MustCompile(`\bGENERAL\s+NOTES?\b`)},
+		{"GeneralNotes", regexp.MustCompile(`\bGENERAL\s+NOTES?\b|\bALLGEMEINE\s+HINWEISE\b|\bNOTES\s+G[ÉE]N[ÉE]RALES\b|\bNOTAS\s+GENERALES\b`)},
 		{"SheetNotes", regexp.MustCompile(`\bSHEET\s+NOTES?\b`)},
-		{"RevisionHistory", regexp.MustCompile(`\bREVISIONS?\b`)},
-		{"Schedule", regexp.MustCompile(`\bSCHEDULES?\b`)},
-		{"Legend", regexp.MustCompile(`\bLEGENDS?\b|\bSYMBOLS?\b|\bABBREVIATIONS\b`)},
-		{"Diagram", regexp.MustCompile(`\bDIAGRAMS?\b|\bRISERS?\b|\bONE[- ]LINE\b|\bSINGLE[- ]LINE\b`)},
-		{"Elevation", regexp.MustCompile(`\bELEVATIONS?\b`)},
-		{"Section", regexp.MustCompile(`\bSECTIONS?\b`)},
-		{"Detail", regexp.MustCompile(`\bDETAILS?\b`)},
-		{"Plan", regexp.MustCompile(`\bPLANS?\b`)},
-		{"GeneralNotes", regexp.MustCompile(`\bNOTES?\b`)},
+		{"RevisionHistory", regexp.MustCompile(`\bREVISIONS?\b|\bREVISION\s+(HISTORY|INDEX)\b|\bÄNDERUNGS(INDEX|VERZEICHNIS)\b`)},
+		{"Schedule", regexp.MustCompile(`\bSCHEDULES?\b|\bSHEET\s+INDEX\b|\bDRAWING\s+(INDEX|LIST)\b|\bINDEX\s+OF\s+(DRAWINGS|DOCUMENTS|SHEETS)\b|\bJADUAL\b|\bTABELLE\b|\bLISTE\b|機器表|一覧表|リスト`)},
+		{"Legend", regexp.MustCompile(`\bLEGENDS?\b|\bSYMBOLS?\b|\bABBREVIATIONS\b|\bLEGENDE\b|\bZEICHENERKL[ÄA]RUNG\b|\bSYMBOLE\b|\bABK[ÜU]RZUNGEN\b|\bL[ÉE]GENDE\b|\bLEYENDA\b|\bSIMBOLOGIA\b|\bPETUNJUK\b|\bKEY\s+TO\b|^\s*KEY\s*:?\s*$|凡例`)},
+		{"Image", regexp.MustCompile(`\bPERSPECTIVES?\b|\bRENDERINGS?\b|\bPHOTO(GRAPH)?S?\b|\bBIRD'?S?\s*EYE\b|\b3D\s+VIEW\b|\bVISUALI[SZ]ATION\b|\bPERSPEKTIVE\b|パース`)},
+		{"Diagram", regexp.MustCompile(`\bDIAGRAM(MATIC|ATIC)?S?\b|\bRISERS?\b|\bONE[- ]LINE\b|\bSINGLE[- ]LINE\b|\bSCHEMATIC\b|\bSCHEMA\b|\bSTRANGSCHEMA\b|系統図|結線図`)},
+		{"Elevation", regexp.MustCompile(`\bELEVATIONS?\b|\bANSICHTE?N?\b|\bFA[ÇC]ADES?\b|\bALZADOS?\b|\bPANDANGAN\b|立面図`)},
+		{"Section", regexp.MustCompile(`\bSECTIONS?\b|\bSCHNITTE?\b|\bCOUPES?\b|\bCORTES?\b|\bKERATAN\b|断面図|矩計図`)},
+		{"Detail", regexp.MustCompile(`\bDETAILS?\b|\bDETALLES?\b|\bD[ÉE]TAILS?\b|\bBUTIRAN\b|詳細図`)},
+		{"Plan", regexp.MustCompile(`\bPLANS?\b|\bLAYOUT\b|\bGRUNDRISS\b|\bLAGEPLAN\b|\bDRAUFSICHT\b|\bPLANTA\b|\bPELAN\b|平面図|配置図|伏図`)},
+		{"GeneralNotes", regexp.MustCompile(`\bNOTES?\b|\bHINWEISE?\b|\bANMERKUNGEN\b|\bNOTAS\b|\bREMARQUES\b|\bCATATAN\b|注記|特記事項`)},
 	}
 )
 
@@ -63,7 +65,51 @@ func kindOf(s string) string {
 			return k.typ
 		}
 	}
+	// a kind word misspelt by a letter or two swapped ("ELEVAITON")
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) < 6 {
+			continue
+		}
+		for _, f := range fuzzyKinds {
+			if w != f.word && editDistance(w, f.word) <= 1 {
+				return f.typ
+			}
+		}
+	}
 	return ""
+}
+
+// fuzzyKinds are the kind words long enough to recognise misspelt.
+var fuzzyKinds = []struct{ word, typ string }{
+	{"ELEVATION", "Elevation"}, {"ELEVATIONS", "Elevation"}, {"SECTION", "Section"}, {"SECTIONS", "Section"},
+	{"SCHEDULE", "Schedule"}, {"LEGEND", "Legend"}, {"DIAGRAM", "Diagram"}, {"DETAILS", "Detail"},
+}
+
+// editDistance is the Damerau–Levenshtein distance of a and b (adjacent
+// letters swapped count one).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range rb {
+		d[0][j+1] = j + 1
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+c)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }
 
 // continued is a title line joined with the line under it when the title
@@ -114,7 +160,9 @@ func classify(r rect, words []text.Word, em float64) Block {
 		if c.score < cs[0].score-0.35 { // only headline-sized lines
 			break
 		}
-		if kindOf(c.l.Text) != "" {
+		// a heading names its block; a note pointing elsewhere ("TO LATER
+		// DETAIL", "SEE SECTION 3") or a sentence does not
+		if kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) {
 			title = i
 			break
 		}
@@ -123,18 +171,19 @@ func classify(r rect, words []text.Word, em float64) Block {
 		blk.Title = continued(cs[title].l, ls)
 		blk.Type = kindOf(blk.Title)
 	} else {
-		// fallback by content
+		// untitled: by what it holds
 		textArea := 0.0
 		for _, w := range ws {
 			textArea += w.Box.Area()
 		}
 		if float64(r.area()) > 0 && textArea/float64(r.area()) > 0.12 {
 			blk.Type = "GeneralNotes"
+			// a heading at its top names it
+			if len(cs) > 0 && cs[0].score >= 1.5 && len(cs[0].l.Words) <= 6 {
+				blk.Title = cs[0].l.Text
+			}
 		} else {
 			blk.Type = "Plan"
-		}
-		if len(cs) > 0 {
-			blk.Title = cs[0].l.Text
 		}
 	}
 	// scale nearest the title

@@ -16,6 +16,7 @@ var typeColors = map[string]color.RGBA{
 	"Detail": {0, 90, 60, 255}, "Schedule": {213, 94, 0, 255}, "Legend": {204, 121, 167, 255},
 	"GeneralNotes": {230, 159, 0, 255}, "KeyNotes": {160, 100, 0, 255}, "SheetNotes": {200, 140, 40, 255},
 	"TitleBlock": {220, 20, 60, 255}, "RevisionHistory": {120, 0, 160, 255}, "Diagram": {90, 90, 90, 255},
+	"Image": {150, 150, 0, 255},
 }
 
 // Draw returns a colour copy of page with each block's box outlined and

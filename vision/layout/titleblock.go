@@ -362,7 +362,9 @@ func (p *Page) titlePart(c rect) (part, empty bool) {
 			return false, false
 		}
 	}
-	return running < 3 || notice, false
+	// a copyright notice runs to a few lines; a column of numbered notes
+	// that mentions copyright is notes
+	return running < 3 || notice && len(ls) <= 8, false
 }
 
 // noticeRE marks the small print title blocks carry (copyright, use of the

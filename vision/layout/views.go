@@ -43,15 +43,12 @@ func (p *Page) viewTitles() []viewTitle {
 		if kind != "" && !viewKinds[kind] && kind != "Image" {
 			continue // a notes', legend's or schedule's heading
 		}
-		score := 0
-		if kind != "" {
-			score += 2
-		}
+		var hasScale, underlined, bubbled bool
 		bar := rect{int(l.Box.XMin), int(l.Box.YMin), int(math.Ceil(l.Box.XMax)), int(math.Ceil(l.Box.YMax))}
 		scale := ""
 		if loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text)); loc != nil {
 			scale = strings.TrimSpace(l.Text[loc[0]:loc[1]])
-			score += 2
+			hasScale = true
 		} else {
 			// a scale line just under the title, starting near its start
 			for j, o := range ls {
@@ -64,7 +61,7 @@ func (p *Page) viewTitles() []viewTitle {
 				}
 				if loc := scaleRE.FindStringIndex(strings.ToUpper(o.Text)); loc != nil && len(o.Words) <= 6 {
 					scale = strings.TrimSpace(o.Text[loc[0]:loc[1]])
-					score += 2
+					hasScale = true
 					bar = bar.union(rect{int(o.Box.XMin), int(o.Box.YMin), int(math.Ceil(o.Box.XMax)), int(math.Ceil(o.Box.YMax))})
 					break
 				}
@@ -74,7 +71,7 @@ func (p *Page) viewTitles() []viewTitle {
 		for _, s := range p.rules.h {
 			if float64(s.pos) >= l.Box.YMax-1 && float64(s.pos) <= l.Box.YMax+0.9*lh &&
 				float64(min(s.b, int(l.Box.XMax))-max(s.a, int(l.Box.XMin))) >= 0.6*l.Box.Width() {
-				score++
+				underlined = true
 				bar = bar.union(rect{s.a, s.pos - 1, s.b, s.pos + 1})
 				break
 			}
@@ -94,19 +91,21 @@ func (p *Page) viewTitles() []viewTitle {
 			if !item && !p.ringed(w.Box, lh) {
 				continue
 			}
-			score++
+			bubbled = true
 			bar = bar.union(around)
 			break
 		}
-		if lh >= 1.25*em {
-			score++
-		}
-		if p.inParagraph(l, ls, lh) {
+		big := lh >= 1.25*em
+		if p.inParagraph(l, ls, lh) || annotationRE.MatchString(l.Text) {
 			continue
 		}
-		// a title names its view; one without a kind word needs a scale and
-		// words of its own
-		if score < 3 || kind == "" && (scale == "" || letterCount(scaleWordRE.ReplaceAllString(scaleRE.ReplaceAllString(l.Text, ""), "")) < 4) {
+		// a title names its view and is set apart as one: by its scale, or
+		// by headline type with an underline or a bubble, or by both of
+		// those; one without a kind word needs a scale and words of its own
+		named := kind != "" && (hasScale || big && (underlined || bubbled) || underlined && bubbled)
+		unnamed := kind == "" && hasScale && (big || underlined || bubbled) &&
+			letterCount(scaleWordRE.ReplaceAllString(scaleRE.ReplaceAllString(l.Text, ""), "")) >= 4
+		if !named && !unnamed {
 			continue
 		}
 		if p.tbOK && rectContains(p.tb, bar) {
@@ -200,6 +199,10 @@ func (p *Page) ringed(b geom.Box, lh float64) bool {
 	return g.count(rect{x0 - d, cy - hw, x0, cy + hw}) > 0 && g.count(rect{x1, cy - hw, x1 + d, cy + hw}) > 0 &&
 		g.count(rect{cx - hw, y0 - d, cx + hw, y0}) > 0 && g.count(rect{cx - hw, y1, cx + hw, y1 + d}) > 0
 }
+
+// annotationRE is a note pointing elsewhere ("SEE DETAIL 3", "TO LATER
+// DETAIL", "REFER TO SECTION"), not a view's title.
+var annotationRE = regexp.MustCompile(`(?i)^(to|see|refer|as|per|for|with|by|on|in|from|at|and|or|the)\b|\b(see|refer|typ\.?|typical of)\b`)
 
 // scaleWordRE is the word a scale is labelled with.
 var scaleWordRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|échelle|escala|scala|schaal|skala|ukuran|縮尺)\b`)
