@@ -139,13 +139,15 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	// are blocks by their frames: judged on the linework of the work area's
 	// parts, less the border and separators that join everything
 	ag := p.allGraphics().keepOnly(parts)
-	for _, b := range p.m.borderLines(work) {
-		ag.clearRect(b)
+	if bordered {
+		for _, b := range p.m.borderLines(work) {
+			ag.clearRect(b)
+		}
 	}
 	if p.tbCorner {
 		ag.clearRect(rect{tb.x0 - 1, tb.y0 - 1, tb.x1 + 1, tb.y1 + 1})
 	}
-	for _, fr := range p.standaloneFrames(work, ag) {
+	for _, fr := range p.standaloneFrames(rect{work.x0 - 1, work.y0 - 1, work.x1 + 1, work.y1 + 1}, ag) {
 		regions = append(regions, region{r: fr, framed: true, boxed: true})
 		m.clearRect(rect{fr.x0 - 1, fr.y0 - 1, fr.x1 + 2, fr.y1 + 2})
 	}
@@ -219,8 +221,13 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			}
 		case rg.boxed:
 			blk = classify(rg.r.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)
+			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)
 		default:
 			blk = classify(rg.r, ownWords(regions, i, mw), em)
+			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)
+		}
+		if blk.Type == "" {
+			continue // an empty frame: nothing in it
 		}
 		blk.Box = geom.Box{
 			XMin: clampF(bx.XMin/k+float64(b.Min.X), float64(b.Min.X), float64(b.Max.X)),

@@ -99,11 +99,16 @@ func TestTwoFramedBoxes(t *testing.T) {
 }
 
 // TestNoBorder: two framed views side by side on a page without a border
-// or title block stay two blocks.
+// or title block stay two blocks; an empty frame beside them is none.
 func TestNoBorder(t *testing.T) {
-	img := blank(600, 300)
+	img := blank(700, 300)
 	rectOutline(img, 20, 20, 280, 280, 2)
 	rectOutline(img, 320, 20, 580, 280, 2)
+	for _, x := range []int{20, 320} { // what each view draws
+		rectOutline(img, x+40, 60, x+200, 200, 3)
+		fillRect(img, x+40, 120, x+120, 123)
+	}
+	rectOutline(img, 620, 200, 680, 260, 2) // an empty box
 	got := Segment(img, nil, geom.Box{})
 	if len(got) != 2 {
 		t.Fatalf("got %d blocks %+v, want 2", len(got), got)

@@ -39,27 +39,57 @@ func (r rect) union(o rect) rect {
 
 // pool makes the ink mask, each cell inked when any of its f×f pixels is,
 // and the dark mask of the cells where dark ink is (grey below darkLevel:
-// linework, not the screened backgrounds and faint context behind it).
-func pool(img *image.Gray, f int) (all, dark *mask) {
+// linework, not the screened backgrounds and faint context behind it), and
+// the tone mask of the cells in continuous tone (see toneOf).
+func pool(img *image.Gray, f int) (all, dark *mask, tone []bool) {
 	b := img.Bounds()
 	W, H := b.Dx(), b.Dy()
 	all = &mask{w: (W + f - 1) / f, h: (H + f - 1) / f}
 	all.ink = make([]bool, all.w*all.h)
 	dark = &mask{w: all.w, h: all.h, ink: make([]bool, all.w*all.h)}
+	// tone statistics over blocks of t×t pixels
+	t := max(f, 4)
+	tw, th := (W+t-1)/t, (H+t-1)/t
+	mid := make([]int32, tw*th)
+	sum := make([]int64, tw*th)
+	sq := make([]int64, tw*th)
 	for y := 0; y < H; y++ {
 		row := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:W]
 		out := all.ink[(y/f)*all.w:][:all.w]
 		dout := dark.ink[(y/f)*all.w:][:all.w]
+		tb := (y / t) * tw
 		for x, v := range row {
 			if v < inkLevel {
 				out[x/f] = true
 				if v < darkLevel {
 					dout[x/f] = true
 				}
+				if v >= 60 {
+					mid[tb+x/t]++
+				}
+			}
+			if v < 250 {
+				k := tb + x/t
+				sum[k] += int64(v)
+				sq[k] += int64(v) * int64(v)
 			}
 		}
 	}
-	return all, dark
+	tone = make([]bool, all.w*all.h)
+	for my := 0; my < all.h; my++ {
+		for mx := 0; mx < all.w; mx++ {
+			k := (my*f/t)*tw + mx*f/t
+			n := int64(t * t)
+			if 2*int64(mid[k]) < n {
+				continue
+			}
+			mean := float64(sum[k]) / float64(n)
+			if v := float64(sq[k])/float64(n) - mean*mean; v > 36 {
+				tone[my*all.w+mx] = true
+			}
+		}
+	}
+	return all, dark, tone
 }
 
 // emHeight is the median word height, or a guess from the page size (a

@@ -31,6 +31,8 @@ type Page struct {
 	tbGuess    rect // a ruled strip or box that may be the title block, when none was found
 
 	gfx, agfx *mask // dark ink, all ink, less the words (graphics)
+	// tone marks the cells in continuous tone (photographs, renderings)
+	tone []bool
 }
 
 // Analyze finds a page's border, ruling and title block. words are the
@@ -46,7 +48,7 @@ func Analyze(img *image.Gray, words []text.Word) *Page {
 	}
 	f := (max(W, H) + maxSide - 1) / maxSide
 	p := &Page{k: 1 / float64(f), bounds: b}
-	p.m, p.dark = pool(img, f)
+	p.m, p.dark, p.tone = pool(img, f)
 	p.em = emHeight(words, W, H) * p.k
 	if p.m.bbox(rect{0, 0, p.m.w, p.m.h}).empty() {
 		return nil

@@ -49,6 +49,18 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 	}
 	s.Layout = layout.Analyze(img, s.Words)
 	if s.TextSource == SourcePDF {
+		// most of the lettering drawn as outlines, a few fonts kept as text:
+		// read the whole page, keeping the layer's words
+		if unread, total := s.Layout.UnreadText(pageBox(img)); unread >= 40 && 2*unread >= total {
+			got, err := ocr.Words(ctx, img, dpi, ocr.Options{})
+			if err != nil {
+				return s, err
+			}
+			s.Words, s.TextSource = addUncovered(s.Words, got), SourceMixed
+			s.Layout = layout.Analyze(img, s.Words)
+		}
+	}
+	if s.TextSource == SourcePDF {
 		tb, ok := s.Layout.TitleBlock()
 		if !ok {
 			tb, ok = s.Layout.TitleBlockGuess()
@@ -162,4 +174,33 @@ func Info(pg *layout.Page, words []text.Word, w, h int) sheetinfo.Info {
 		hints.Cells = pg.Cell
 	}
 	return sheetinfo.ReadHints(words, float64(w), float64(h), hints)
+}
+
+func pageBox(img *image.Gray) geom.Box {
+	b := img.Bounds()
+	return geom.Box{XMin: 0, YMin: 0, XMax: float64(b.Dx()), YMax: float64(b.Dy())}
+}
+
+// addUncovered is words with the OCR words over which no word of words
+// lies added, numbered after words' lines.
+func addUncovered(words, got []text.Word) []text.Word {
+	maxLine := 0
+	for _, w := range words {
+		maxLine = max(maxLine, w.Line)
+	}
+	out := append([]text.Word(nil), words...)
+	for _, g := range got {
+		covered := false
+		for _, w := range words {
+			if centreIn(g.Box, w.Box) || centreIn(w.Box, g.Box) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			g.Line += maxLine
+			out = append(out, g)
+		}
+	}
+	return out
 }

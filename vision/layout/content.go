@@ -1,0 +1,82 @@
+package layout
+
+import (
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// byContent types a region its heading did not name (blk is what classify
+// made of it) by what it holds: a table of ruled rows and columns holding
+// text is a schedule (a legend when a column heading says so); a picture (a
+// photograph, a rendering) is an Image; an empty frame is nothing ("").
+// Else classify's reading stands.
+func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
+	ws := wordsIn(r, words)
+	if len(ws) == 0 && p.m.count(rect{r.x0 + 3, r.y0 + 3, r.x1 - 3, r.y1 - 3}) < r.area()/400 {
+		return ""
+	}
+	if blk.Title != "" && kindOf(blk.Title) == blk.Type {
+		return blk.Type // named by its heading
+	}
+	if p.picture(r) {
+		return "Image"
+	}
+	if rows, cols := p.tableRules(r); rows >= 3 && cols >= 2 && len(ws) >= 8 {
+		for _, l := range text.Lines(ws) {
+			if kindOf(l.Text) == "Legend" && len(l.Words) <= 4 {
+				return "Legend"
+			}
+		}
+		return "Schedule"
+	}
+	return blk.Type
+}
+
+// tableRules counts the rules that cross r from side to side (rows) and
+// from top to bottom (columns), pieces of cell edges joined.
+func (p *Page) tableRules(r rect) (rows, cols int) {
+	for _, y := range clusters(p.rules.h, 1) {
+		if y > r.y0+2 && y < r.y1-2 && cover(p.rules.h, y, 1, r.x0, r.x1) >= r.w()*6/10 {
+			rows++
+		}
+	}
+	for _, x := range clusters(p.rules.v, 1) {
+		if x > r.x0+2 && x < r.x1-2 && cover(p.rules.v, x, 1, r.y0, r.y1) >= r.h()*5/10 {
+			cols++
+		}
+	}
+	return rows, cols
+}
+
+// ruleInk is the ink of the rules inside r (their length times thickness).
+func (p *Page) ruleInk(r rect) int {
+	n := 0
+	for _, s := range p.rules.h {
+		if s.pos >= r.y0 && s.pos < r.y1 {
+			n += max(0, min(s.b, r.x1)-max(s.a, r.x0)) * s.thick
+		}
+	}
+	for _, s := range p.rules.v {
+		if s.pos >= r.x0 && s.pos < r.x1 {
+			n += max(0, min(s.b, r.y1)-max(s.a, r.y0)) * s.thick
+		}
+	}
+	return n
+}
+
+// picture reports whether r is mostly continuous tone: cells of the page
+// whose pixels are mostly mid-grey and vary (a photograph, a rendering),
+// not line art (black and white) nor flat fills (one grey).
+func (p *Page) picture(r rect) bool {
+	if p.tone == nil || r.area() == 0 {
+		return false
+	}
+	n := 0
+	for y := max(r.y0, 0); y < min(r.y1, p.m.h); y++ {
+		for _, v := range p.tone[y*p.m.w+max(r.x0, 0) : y*p.m.w+min(r.x1, p.m.w)] {
+			if v {
+				n++
+			}
+		}
+	}
+	return 10*n >= 4*r.area()
+}
