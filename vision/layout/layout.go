@@ -107,25 +107,16 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			tb, rest, ok = m.numberStrip(inner, frame, num, em)
 		}
 	}
+	// the drawing area is what the title block leaves of the frame (a
+	// strip's cells above the title block — notes, a legend — included),
+	// one pixel in from the border, whose anti-aliased edges are not content
+	work = rect{work.x0 + 1, work.y0 + 1, work.x1 - 1, work.y1 - 1}
 	if ok {
 		regions = append(regions, region{r: tb, tb: true})
-		work = rest
-	}
-	// one pixel in from the border and separator lines, whose
-	// anti-aliased edges are not content
-	work = rect{work.x0 + 1, work.y0 + 1, work.x1 - 1, work.y1 - 1}
-	if p.tbCorner {
-		// a title box in a corner leaves the drawing area round it
+		if !p.tbOK {
+			work = rect{rest.x0 + 1, rest.y0 + 1, rest.x1 - 1, rest.y1 - 1}
+		}
 		m.clearRect(rect{tb.x0 - 1, tb.y0 - 1, tb.x1 + 1, tb.y1 + 1})
-	}
-	// the parts of a title strip that are not the title block (notes or a
-	// legend stacked above it) are cut on their own
-	var stripCells []rect
-	for _, o := range p.tbOthers {
-		mo := p.m.clone()
-		o = rect{o.x0 + 1, o.y0 + 1, o.x1 - 1, o.y1 - 1}
-		mo.clearOutside(o)
-		stripCells = append(stripCells, mo.xycut(o, gap)...)
 	}
 	m.clearOutside(work)
 	// split the work area at separators that span it, then XY-cut
@@ -144,7 +135,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			ag.clearRect(b)
 		}
 	}
-	if p.tbCorner {
+	if ok {
 		ag.clearRect(rect{tb.x0 - 1, tb.y0 - 1, tb.x1 + 1, tb.y1 + 1})
 	}
 	for _, fr := range p.standaloneFrames(rect{work.x0 - 1, work.y0 - 1, work.x1 + 1, work.y1 + 1}, ag) {
@@ -155,7 +146,6 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	for _, c := range parts {
 		cells = append(cells, m.xycut(c, gap)...)
 	}
-	cells = append(cells, stripCells...)
 	cells, carved := m.splitHeadings(cells, mw, em, gap)
 	for _, c := range cells {
 		regions = append(regions, region{r: c, framed: p.m.framed(c)})

@@ -203,6 +203,7 @@ func (p *Page) findTitleBlock() {
 		rest   rect
 		corner bool
 		strip  string // "right", "bottom", "left" or ""
+		top    int    // where a strip's title-block cells begin
 	}
 	var cs []cand
 	tol := 2
@@ -232,19 +233,45 @@ func (p *Page) findTitleBlock() {
 			cs = append(cs, cand{r: rect{in.x0, cl, in.x1, in.y1}, rest: rect{in.x0, in.y0, in.x1, cl}, strip: "bottom"})
 		}
 	}
+	// a vertical strip keeps its cells from the bottom up while they read
+	// as title-block parts (notes or a legend stacked over it are not)
+	for i := range cs {
+		if cs[i].strip == "right" || cs[i].strip == "left" {
+			cs[i].top = p.stripTop(cs[i].r)
+		} else {
+			cs[i].top = cs[i].r.y0
+		}
+	}
+	score := func(c cand) (float64, bool) {
+		r := rect{c.r.x0, c.top, c.r.x1, c.r.y1}
+		labels, number := p.tbContent(r)
+		frac := float64(r.area()) / float64(in.area())
+		if frac > 0.4 || (labels < 2 && !number) {
+			return 0, false
+		}
+		sc := float64(labels) - 12*frac - 0.2*float64(p.runningLines(r))
+		if number {
+			sc += 3
+		}
+		return sc, sc >= 2
+	}
 	best, bestScore := -1, 0.0
 	for i, c := range cs {
-		labels, number := p.tbContent(c.r)
-		frac := float64(c.r.area()) / float64(in.area())
-		if frac > 0.4 || (labels < 2 && !number) {
-			continue
+		if sc, ok := score(c); ok && (best < 0 || sc > bestScore) {
+			best, bestScore = i, sc
 		}
-		score := float64(labels) - 12*frac
-		if number {
-			score += 3
-		}
-		if best < 0 || score > bestScore {
-			best, bestScore = i, score
+	}
+	if best >= 0 && cs[best].corner {
+		// a box in the corner that is the foot of a title strip whose cells
+		// above are title-block parts too: the title block is that strip's
+		for _, c := range cs {
+			if c.strip == "right" && c.r.x0 <= cs[best].r.x0+2 && c.r.x0 >= cs[best].r.x0-p.inner.w()/20 &&
+				c.top < cs[best].r.y0-2 {
+				if _, ok := score(c); ok {
+					best = slicesIndex(cs, c)
+					break
+				}
+			}
 		}
 	}
 	if best < 0 {
@@ -278,9 +305,31 @@ func (p *Page) findTitleBlock() {
 	}
 	c := cs[best]
 	p.tb, p.tbRest, p.tbOK, p.tbCorner = c.r, c.rest, true, c.corner
-	if c.strip == "right" || c.strip == "left" {
-		p.trimStrip()
+	if c.top > c.r.y0+2 {
+		p.tbOthers = append(p.tbOthers, rect{c.r.x0, c.r.y0, c.r.x1, c.top})
+		p.tb.y0 = c.top
 	}
+}
+
+func slicesIndex[T comparable](xs []T, x T) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// runningLines counts the lines of running text (four words or more,
+// across the page) in r.
+func (p *Page) runningLines(r rect) int {
+	n := 0
+	for _, l := range text.Lines(wordsIn(r, p.mw)) {
+		if len(l.Words) >= 4 && l.Box.Width() > l.Box.Height() && !noticeRE.MatchString(l.Text) {
+			n++
+		}
+	}
+	return n
 }
 
 // tbContent counts the distinct title-block label words in r and tells
@@ -303,14 +352,14 @@ func (p *Page) tbContent(r rect) (labels int, number bool) {
 	return labels, number
 }
 
-// trimStrip keeps of a vertical title strip the cells (between lines across
-// it) from the bottom up to the last that reads as part of a title block:
-// above a cell that holds a notes', legend's or schedule's heading or
-// running text, the strip's cells are blocks of their own (a notes column,
-// a legend or a revision index stacked over the title block). Empty cells
-// (a stamp's space) are kept only when a title-block part lies above them.
-func (p *Page) trimStrip() {
-	s := p.tb
+// stripTop is where the title block of a vertical title strip s begins:
+// of its cells (between lines across it), those from the bottom up to the
+// last that reads as part of a title block. Above a cell that holds a
+// notes', legend's or schedule's heading or running text, the strip's
+// cells are blocks of their own (a notes column, a legend or a revision
+// index stacked over the title block). Empty cells (a stamp's space) are
+// kept only when a title-block part lies above them.
+func (p *Page) stripTop(s rect) int {
 	ys := []int{s.y0}
 	for _, cl := range clusters(p.rules.h, 2) {
 		if cl > s.y0+2 && cl < s.y1-2 && cover(p.rules.h, cl, 2, s.x0, s.x1) >= s.w()*90/100 {
@@ -319,7 +368,7 @@ func (p *Page) trimStrip() {
 	}
 	ys = append(ys, s.y1)
 	if len(ys) < 3 {
-		return
+		return s.y0
 	}
 	top := s.y1
 	for i := len(ys) - 2; i >= 0; i-- {
@@ -333,10 +382,9 @@ func (p *Page) trimStrip() {
 		}
 	}
 	if top <= s.y0+2 || s.y1-top < s.h()/10 {
-		return
+		return s.y0
 	}
-	p.tbOthers = append(p.tbOthers, rect{s.x0, s.y0, s.x1, top})
-	p.tb = rect{s.x0, top, s.x1, s.y1}
+	return top
 }
 
 // titlePart reports whether a cell of a title strip reads as part of a
