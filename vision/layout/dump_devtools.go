@@ -15,6 +15,15 @@ import (
 func (p *Page) Dump(out io.Writer) {
 	fmt.Fprintf(out, "mask %dx%d k=%.3f em=%.1f inner %v frame %v bordered %v\n", p.m.w, p.m.h, p.k, p.em, p.inner, p.frame, p.bordered)
 	fmt.Fprintf(out, "title block %v (found %v, corner %v) others %v guess %v\n", p.tb, p.tbOK, p.tbCorner, p.tbOthers, p.tbGuess)
+	for _, c := range p.tbCandidates() {
+		top := c.r.y0
+		if c.strip == "right" || c.strip == "left" {
+			top = p.stripTop(c.r)
+		}
+		r := rect{c.r.x0, top, c.r.x1, c.r.y1}
+		l, n := p.tbContent(r)
+		fmt.Fprintf(out, "  candidate %s corner=%v %v top %d labels %d number %v running %d\n", c.strip, c.corner, c.r, top, l, n, p.runningLines(r))
+	}
 	if p.tbOK {
 		s := p.tb
 		if len(p.tbOthers) > 0 {

@@ -186,25 +186,20 @@ var tbLabelRE = regexp.MustCompile(`(?i)^(date|scale|drawn|checked|approved|desi
 // tbNumberRE is a word shaped like a sheet number.
 var tbNumberRE = regexp.MustCompile(`^[A-Z]{1,3}[-.]?\d{1,4}(?:\.\d{1,3})?[A-Z]?$|^[A-Z0-9]{1,10}(?:[-_][A-Z0-9]{1,10}){3,}$`)
 
-// findTitleBlock looks for the title block by its ruling: a strip along
-// the right, bottom or left edge set off by a line over most of the frame,
-// or a ruled box in the bottom-right corner; the candidate holding the most
-// title-block labels and a sheet number, for its size, wins. A strip whose
-// upper cells are other blocks (notes, a legend stacked above the title
-// block) keeps only the cells from the sheet number's up to the first such.
-func (p *Page) findTitleBlock() {
+// cand is a place the title block may be.
+type cand struct {
+	r      rect
+	rest   rect
+	corner bool
+	strip  string // "right", "bottom", "left" or ""
+	top    int    // where a strip's title-block cells begin
+}
+
+// tbCandidates are the strips along the frame's edges set off by a line
+// over most of it, and the ruled boxes in its bottom-right corner.
+func (p *Page) tbCandidates() []cand {
 	in := p.inner
 	W, H := in.w(), in.h()
-	if W < 20 || H < 20 {
-		return
-	}
-	type cand struct {
-		r      rect
-		rest   rect
-		corner bool
-		strip  string // "right", "bottom", "left" or ""
-		top    int    // where a strip's title-block cells begin
-	}
 	var cs []cand
 	tol := 2
 	for _, cl := range clusters(p.rules.v, tol) {
@@ -233,6 +228,23 @@ func (p *Page) findTitleBlock() {
 			cs = append(cs, cand{r: rect{in.x0, cl, in.x1, in.y1}, rest: rect{in.x0, in.y0, in.x1, cl}, strip: "bottom"})
 		}
 	}
+	return cs
+}
+
+// findTitleBlock looks for the title block by its ruling: a strip along
+// the right, bottom or left edge set off by a line over most of the frame,
+// or a ruled box in the bottom-right corner; the candidate holding the most
+// title-block labels and a sheet number, for its size, wins. A strip whose
+// upper cells are other blocks (notes, a legend stacked above the title
+// block) keeps only the cells from the sheet number's up to the first such.
+func (p *Page) findTitleBlock() {
+	in := p.inner
+	W, H := in.w(), in.h()
+	if W < 20 || H < 20 {
+		return
+	}
+	cs := p.tbCandidates()
+	tol := 2
 	// a vertical strip keeps its cells from the bottom up while they read
 	// as title-block parts (notes or a legend stacked over it are not)
 	for i := range cs {
@@ -249,7 +261,7 @@ func (p *Page) findTitleBlock() {
 		if frac > 0.4 || (labels < 2 && !number) {
 			return 0, false
 		}
-		sc := float64(labels) - 12*frac - 0.2*float64(p.runningLines(r))
+		sc := float64(labels) - 30*frac - 0.2*float64(p.runningLines(r))
 		if number {
 			sc += 3
 		}
@@ -400,8 +412,11 @@ func (p *Page) titlePart(c rect) (part, empty bool) {
 	running := 0
 	notice := false
 	for _, l := range ls {
-		if len(l.Words) >= 4 && l.Box.Width() > l.Box.Height() {
-			running++ // lines set sideways (a firm's address up the strip) are not notes
+		// a line of running text fills the cell's width; lines set sideways
+		// (a firm's address up the strip) and a firm's address and numbers
+		// are not notes
+		if len(l.Words) >= 4 && l.Box.Width() > l.Box.Height() && l.Box.Width() >= 0.6*float64(c.w()) && !contactRE.MatchString(l.Text) {
+			running++
 		}
 		if noticeRE.MatchString(l.Text) {
 			notice = true
@@ -414,6 +429,9 @@ func (p *Page) titlePart(c rect) (part, empty bool) {
 	// that mentions copyright is notes
 	return running < 3 || notice && len(ls) <= 8, false
 }
+
+// contactRE marks a firm's address and numbers.
+var contactRE = regexp.MustCompile(`(?i)@|www\.|https?:|\b(tel|fax|phone|t|f|p)\s*[:.]?\s*\+?\(?\d|\+\d|\b(road|street|st\.|avenue|ave\.?|suite|floor|po box|straße|strasse|str\.)\b`)
 
 // noticeRE marks the small print title blocks carry (copyright, use of the
 // drawings), which reads as running text but belongs to them.
