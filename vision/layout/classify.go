@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -233,4 +234,50 @@ func boxDist(a, b geom.Box) float64 {
 
 func boxUnion(a, b geom.Box) geom.Box {
 	return geom.Box{XMin: min(a.XMin, b.XMin), YMin: min(a.YMin, b.YMin), XMax: max(a.XMax, b.XMax), YMax: max(a.YMax, b.YMax)}
+}
+
+
+
+// kindOfScale types a view its title does not name by its scale: drawn at
+// 1:24 or larger (1/2" = 1'-0", 1:20) it is a detail; else a plan.
+func kindOfScale(scale string) string {
+	if r := scaleRatio(scale); r > 0 && r <= 24 {
+		return "Detail"
+	}
+	return "Plan"
+}
+
+var (
+	imperialScaleRE = regexp.MustCompile(`(\d+)?\s*(?:(\d+)\s*/\s*(\d+))?\s*(?:"|”|''|IN\b)\s*=\s*(\d+)\s*'`)
+	metricScaleRE   = regexp.MustCompile(`\b1\s*:\s*(\d+)\b`)
+)
+
+// scaleRatio is the scale's ratio (48 for 1/4" = 1'-0", 100 for 1:100),
+// 0 when it is not one.
+func scaleRatio(scale string) float64 {
+	if m := metricScaleRE.FindStringSubmatch(scale); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return float64(n)
+	}
+	m := imperialScaleRE.FindStringSubmatch(strings.ToUpper(scale))
+	if m == nil {
+		return 0
+	}
+	inches := 0.0
+	if m[1] != "" {
+		w, _ := strconv.Atoi(m[1])
+		inches = float64(w)
+	}
+	if m[2] != "" {
+		a, _ := strconv.Atoi(m[2])
+		b, _ := strconv.Atoi(m[3])
+		if b > 0 {
+			inches += float64(a) / float64(b)
+		}
+	}
+	feet, _ := strconv.Atoi(m[4])
+	if inches <= 0 {
+		return 0
+	}
+	return float64(feet) * 12 / inches
 }

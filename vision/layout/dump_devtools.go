@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"strings"
 )
 
 // Dump writes what Analyze found: the frame, the title block and its strip's
@@ -68,6 +69,16 @@ func (p *Page) DumpSeparators(out io.Writer) {
 }
 
 func init() {
+	traceCut = func(r rect, horiz bool, at int, cost float64, n int) {
+		if Tracing {
+			fmt.Printf("cut %v (%d titles) horiz=%v at %d cost %.3f\n", r, n, horiz, at, cost)
+		}
+	}
+	traceTitle = func(t, kind string, ev ...bool) {
+		if Tracing && strings.Contains(t, TraceTitle) && TraceTitle != "" {
+			fmt.Printf("title? %q kind=%s scale/big/underline/bubble=%v\n", t, kind, ev)
+		}
+	}
 	traceMask = func(step string, m *mask) {
 		if !Tracing {
 			return
@@ -101,6 +112,9 @@ func init() {
 
 // Tracing prints the regions after each step of Blocks.
 var Tracing bool
+
+// TraceTitle, when Tracing, prints the evidence for lines containing it.
+var TraceTitle string
 
 // DumpFrames writes the frames of rules in the work area and why each is
 // kept or not.

@@ -207,7 +207,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		case len(ts) == 1 && !rg.framed:
 			blk = Block{Type: ts[0].kind, Title: ts[0].title, Scale: ts[0].scale}
 			if blk.Type == "" {
-				blk.Type = "Plan"
+				blk.Type = kindOfScale(blk.Scale)
 			}
 		case rg.boxed:
 			blk = classify(rg.r.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)

@@ -18,6 +18,7 @@ import (
 type viewTitle struct {
 	line  text.Line
 	bar   rect // the title with its bubble, underline and scale
+	head  rect // the title's words and its bubble: where the title is across
 	kind  string
 	title string
 	scale string
@@ -32,11 +33,20 @@ type viewTitle struct {
 // larger than the notes' — and are not a line of a paragraph.
 func (p *Page) viewTitles() []viewTitle {
 	em := p.em
-	ls := text.Lines(p.mw)
+	ls := p.atBubbles(rowLines(p.mw))
 	var out []viewTitle
 	for i, l := range ls {
 		if len(l.Words) > 12 || !hasLetters(l.Text) || l.Box.Height() > 2.5*l.Box.Width() {
 			continue
+		}
+		// a view number ringed by its bubble, or an item number ("2."),
+		// leading the line is not part of the title
+		var lead *text.Word
+		if len(l.Words) > 1 {
+			if w := l.Words[0]; leadNumberRE.MatchString(strings.TrimSpace(w.Text)) {
+				lead = &l.Words[0]
+				l = lineOf(l.Words[1:])
+			}
 		}
 		lh := lineHeight(l)
 		kind := kindOf(l.Text)
@@ -45,6 +55,7 @@ func (p *Page) viewTitles() []viewTitle {
 		}
 		var hasScale, underlined, bubbled bool
 		bar := rect{int(l.Box.XMin), int(l.Box.YMin), int(math.Ceil(l.Box.XMax)), int(math.Ceil(l.Box.YMax))}
+		head := bar
 		scale := ""
 		if loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text)); loc != nil {
 			scale = strings.TrimSpace(l.Text[loc[0]:loc[1]])
@@ -78,7 +89,11 @@ func (p *Page) viewTitles() []viewTitle {
 		}
 		// a view-number bubble (a number ringed by ink) or an item number
 		// ("2.") just before it
-		for _, w := range p.mw {
+		cands := p.mw
+		if lead != nil {
+			cands = []text.Word{*lead}
+		}
+		for _, w := range cands {
 			t := strings.TrimSpace(w.Text)
 			if len(t) == 0 || len(t) > 5 || w.Box.XMax > l.Box.XMin || l.Box.XMin-w.Box.XMax > 4*lh ||
 				math.Abs((w.Box.YMin+w.Box.YMax)/2-(l.Box.YMin+l.Box.YMax)/2) > 1.5*lh ||
@@ -93,6 +108,7 @@ func (p *Page) viewTitles() []viewTitle {
 			}
 			bubbled = true
 			bar = bar.union(around)
+			head = head.union(around)
 			break
 		}
 		big := lh >= 1.25*em
@@ -105,6 +121,7 @@ func (p *Page) viewTitles() []viewTitle {
 		named := kind != "" && (hasScale || big && (underlined || bubbled) || underlined && bubbled)
 		unnamed := kind == "" && hasScale && (big || underlined || bubbled) &&
 			letterCount(scaleWordRE.ReplaceAllString(scaleRE.ReplaceAllString(l.Text, ""), "")) >= 4
+		traceTitle(l.Text, kind, hasScale, big, underlined, bubbled)
 		if !named && !unnamed {
 			continue
 		}
@@ -117,7 +134,7 @@ func (p *Page) viewTitles() []viewTitle {
 			title = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(title), "SCALE"))
 			title = strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(title, "Scale")), ":")
 		}
-		vt := viewTitle{line: l, bar: bar, kind: kind, title: strings.TrimSpace(title), scale: scale}
+		vt := viewTitle{line: l, bar: bar, head: head, kind: kind, title: strings.TrimSpace(title), scale: scale}
 		// printed under its view unless nothing is drawn over it and
 		// something under it
 		vt.below = !(p.inkAbove(vt.bar, lh)*20 < p.inkBelow(vt.bar, lh))
@@ -206,6 +223,9 @@ var annotationRE = regexp.MustCompile(`(?i)^(to|see|refer|as|per|for|with|by|on|
 
 // scaleWordRE is the word a scale is labelled with.
 var scaleWordRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|échelle|escala|scala|schaal|skala|ukuran|縮尺)\b`)
+
+// leadNumberRE is a view or item number leading a title's line.
+var leadNumberRE = regexp.MustCompile(`^[A-Z]?\d{1,3}[.)]?$`)
 
 // itemNumberRE is a title's item number ("2.", "12)").
 var itemNumberRE = regexp.MustCompile(`^\d{1,2}[.)]$`)
@@ -304,20 +324,29 @@ func (p *Page) splitViews(m *mask, r rect, ts []viewTitle) []rect {
 	}
 	// down: titles left of the line and titles right of it
 	byX := append([]viewTitle(nil), ts...)
-	sort.Slice(byX, func(i, j int) bool { return byX[i].bar.x0 < byX[j].bar.x0 })
+	sort.Slice(byX, func(i, j int) bool { return byX[i].head.x0 < byX[j].head.x0 })
 	for i := 0; i+1 < len(byX); i++ {
 		lx := 0
 		for _, t := range byX[:i+1] {
-			lx = max(lx, t.bar.x1)
+			lx = max(lx, t.head.x1)
 		}
 		rx := math.MaxInt
 		for _, t := range byX[i+1:] {
-			rx = min(rx, t.bar.x0)
+			rx = min(rx, t.head.x0)
 		}
 		if rx <= lx+1 {
 			continue
 		}
-		at, ink := m.minCol(r, lx+1, rx-1)
+		// not through a title's underline (it spans its view)
+		var bars [][2]int
+		g := max(3, int(p.em))
+		for _, t := range ts {
+			bars = append(bars, [2]int{t.bar.x0 + g, t.bar.x1 - g})
+		}
+		at, ink := m.minCol(r, lx+1, rx-1, bars)
+		if at < 0 {
+			continue
+		}
 		if c := float64(ink) / float64(r.h()); c < best.cost {
 			best = cut{false, at, c}
 		}
@@ -325,6 +354,7 @@ func (p *Page) splitViews(m *mask, r rect, ts []viewTitle) []rect {
 	if math.IsInf(best.cost, 1) {
 		return []rect{r}
 	}
+	traceCut(r, best.horiz, best.at, best.cost, len(ts))
 	var a, b rect
 	if best.horiz {
 		a, b = rect{r.x0, r.y0, r.x1, best.at}, rect{r.x0, best.at + 1, r.x1, r.y1}
@@ -348,13 +378,19 @@ func (m *mask) minRow(r rect, lo, hi int, first bool) (int, int) {
 	return at, best
 }
 
-// minCol is the column of [lo, hi] within r's rows with the least ink, the
-// last such (nearest the right-hand titles, whose views start just left of
-// them), and its ink.
-func (m *mask) minCol(r rect, lo, hi int) (int, int) {
+// minCol is the column of [lo, hi] within r's rows, outside the intervals
+// not, with the least ink — the last such (nearest the right-hand titles,
+// whose views start just left of them) — and its ink; -1 when none.
+func (m *mask) minCol(r rect, lo, hi int, not [][2]int) (int, int) {
 	lo, hi = max(lo, r.x0), min(hi, r.x1-1)
-	at, best := hi, math.MaxInt
+	at, best := -1, math.MaxInt
+cols:
 	for x := hi; x >= lo; x-- {
+		for _, iv := range not {
+			if x > iv[0] && x < iv[1] {
+				continue cols
+			}
+		}
 		n := 0
 		for y := r.y0; y < r.y1; y++ {
 			if m.ink[y*m.w+x] {
@@ -366,4 +402,112 @@ func (m *mask) minCol(r rect, lo, hi int) (int, int) {
 		}
 	}
 	return at, best
+}
+
+// splitGaps splits lines at gaps of more than two and a half type heights:
+// a text layer may join the titles of views side by side into one line.
+func splitGaps(ls []text.Line) []text.Line {
+	var out []text.Line
+	for _, l := range ls {
+		h := lineHeight(l)
+		if l.Box.Width() >= l.Box.Height() {
+			// a text layer's line may hold words out of order (a bubble's
+			// number met between two words of a scale)
+			l.Words = append([]text.Word(nil), l.Words...)
+			sort.SliceStable(l.Words, func(i, j int) bool { return l.Words[i].Box.XMin < l.Words[j].Box.XMin })
+		}
+		start := 0
+		for i := 1; i <= len(l.Words); i++ {
+			if i < len(l.Words) {
+				a, b := l.Words[i-1].Box, l.Words[i].Box
+				if b.XMin-a.XMax <= 2.5*h && a.XMin-b.XMax <= 2.5*h {
+					continue
+				}
+			}
+			out = append(out, lineOf(l.Words[start:i]))
+			start = i
+		}
+	}
+	return out
+}
+
+// lineOf is a line made of words.
+func lineOf(ws []text.Word) text.Line {
+	l := text.Line{Box: ws[0].Box, Words: ws}
+	for i, w := range ws {
+		if i > 0 {
+			l.Text += " "
+			l.Box = boxUnion(l.Box, w.Box)
+		}
+		l.Text += w.Text
+	}
+	return l
+}
+
+var (
+	traceTitle = func(string, string, ...bool) {}
+	traceCut   = func(rect, bool, int, float64, int) {}
+)
+
+// rowLines groups words into lines by where they are, not by the order a
+// text layer gives (which may join the titles of views side by side, or
+// put a bubble's number between two words of a scale): a word joins the
+// line ending just before it on its row (overlapping it by half a height,
+// within a gap of a type height and a half). Lines set sideways keep the
+// text layer's grouping.
+func rowLines(words []text.Word) []text.Line {
+	var flat, sideways []text.Word
+	for _, w := range words {
+		if w.Box.Height() > 2*w.Box.Width() && len([]rune(w.Text)) >= 2 {
+			sideways = append(sideways, w)
+		} else {
+			flat = append(flat, w)
+		}
+	}
+	sort.SliceStable(flat, func(i, j int) bool { return flat[i].Box.XMin < flat[j].Box.XMin })
+	var rows [][]text.Word
+	for _, w := range flat {
+		h := w.Box.Height()
+		best, bestGap := -1, math.Inf(1)
+		for i, r := range rows {
+			last := r[len(r)-1]
+			gap := w.Box.XMin - last.Box.XMax
+			ov := math.Min(w.Box.YMax, last.Box.YMax) - math.Max(w.Box.YMin, last.Box.YMin)
+			lh := math.Max(h, last.Box.Height())
+			if gap < -0.3*lh || gap > 2.5*lh || ov < 0.5*math.Min(h, last.Box.Height()) || h > 1.6*last.Box.Height() || last.Box.Height() > 1.6*h {
+				continue
+			}
+			if gap < bestGap {
+				best, bestGap = i, gap
+			}
+		}
+		if best < 0 {
+			rows = append(rows, []text.Word{w})
+			continue
+		}
+		rows[best] = append(rows[best], w)
+	}
+	out := make([]text.Line, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, lineOf(r))
+	}
+	return append(out, text.Lines(sideways)...)
+}
+
+// atBubbles splits lines before a view number ringed by its bubble: the
+// titles of two views side by side may run into one line.
+func (p *Page) atBubbles(ls []text.Line) []text.Line {
+	var out []text.Line
+	for _, l := range ls {
+		start := 0
+		for i := 1; i < len(l.Words); i++ {
+			w := l.Words[i]
+			if leadNumberRE.MatchString(strings.TrimSpace(w.Text)) && p.ringed(w.Box, lineHeight(l)) {
+				out = append(out, lineOf(l.Words[start:i]))
+				start = i
+			}
+		}
+		out = append(out, lineOf(l.Words[start:]))
+	}
+	return out
 }
