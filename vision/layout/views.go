@@ -63,19 +63,23 @@ func (p *Page) viewTitles() []viewTitle {
 		} else {
 			// a scale line just under the title, starting near its start
 			for j, o := range ls {
-				if j == i {
+				if j == i || len(o.Words) > 8 {
 					continue
 				}
-				dy := o.Box.YMin - l.Box.YMax
-				if dy < -0.2*lh || dy > 2.5*lh || o.Box.XMin > l.Box.XMin+6*lh || o.Box.XMax < l.Box.XMin-2*lh {
+				loc := scaleRE.FindStringIndex(strings.ToUpper(o.Text))
+				if loc == nil {
 					continue
 				}
-				if loc := scaleRE.FindStringIndex(strings.ToUpper(o.Text)); loc != nil && len(o.Words) <= 6 {
-					scale = strings.TrimSpace(o.Text[loc[0]:loc[1]])
-					hasScale = true
-					bar = bar.union(rect{int(o.Box.XMin), int(o.Box.YMin), int(math.Ceil(o.Box.XMax)), int(math.Ceil(o.Box.YMax))})
-					break
+				// where the scale's own words are (a bubble may share its row)
+				sb := wordsBox(o, loc[0], loc[1])
+				dy := sb.YMin - l.Box.YMax
+				if dy < -0.2*lh || dy > 2.5*lh || sb.XMin > l.Box.XMin+12*lh || sb.XMax < l.Box.XMin-2*lh {
+					continue
 				}
+				scale = strings.TrimSpace(o.Text[loc[0]:loc[1]])
+				hasScale = true
+				bar = bar.union(rect{int(o.Box.XMin), int(o.Box.YMin), int(math.Ceil(o.Box.XMax)), int(math.Ceil(o.Box.YMax))})
+				break
 			}
 		}
 		// an underline
@@ -219,7 +223,7 @@ func (p *Page) ringed(b geom.Box, lh float64) bool {
 
 // annotationRE is a note pointing elsewhere ("SEE DETAIL 3", "TO LATER
 // DETAIL", "REFER TO SECTION"), not a view's title.
-var annotationRE = regexp.MustCompile(`(?i)^(to|see|refer|as|per|for|with|by|on|in|from|at|and|or|the)\b|\b(see|refer|typ\.?|typical of)\b`)
+var annotationRE = regexp.MustCompile(`(?i)^(to|see|refer|as|per|for|with|by|on|in|from|at|and|or|the)\b|\b(see|refer)\b`)
 
 // scaleWordRE is the word a scale is labelled with.
 var scaleWordRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|échelle|escala|scala|schaal|skala|ukuran|縮尺)\b`)
@@ -510,4 +514,26 @@ func (p *Page) atBubbles(ls []text.Line) []text.Line {
 		out = append(out, lineOf(l.Words[start:]))
 	}
 	return out
+}
+
+// wordsBox is the box of the words of l that the text span [a, b) of
+// l.Text covers (words joined by single spaces).
+func wordsBox(l text.Line, a, b int) geom.Box {
+	var box geom.Box
+	pos := 0
+	for _, w := range l.Words {
+		end := pos + len(w.Text)
+		if end > a && pos < b {
+			if !box.Valid() {
+				box = w.Box
+			} else {
+				box = boxUnion(box, w.Box)
+			}
+		}
+		pos = end + 1
+	}
+	if !box.Valid() {
+		return l.Box
+	}
+	return box
 }
