@@ -170,6 +170,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	regions = absorbSmall(regions, em)
 	trace("small", regions)
 	regions = dropStrips(regions, em)
+	regions = p.splitNotes(regions)
 
 	// a region holding several view titles holds several views: cut it
 	// between them, where dark ink leaves gaps (faint context — a site's

@@ -317,3 +317,66 @@ func boxOfWords(ws []text.Word) rect {
 	}
 	return r
 }
+
+// splitNotes cuts a column of notes under several headings of one size
+// ("GENERAL", "DRAINAGE RETICULATION", "FIRE RETICULATION") into one block
+// per heading: a heading is a short line (five words at most) set larger
+// than the column's text, with text under it. Sub-headings set smaller than
+// the first heading (a "SHEET NOTES" block's "GENERAL", "STRUCTURAL") do not
+// cut.
+func (p *Page) splitNotes(rs []region) []region {
+	var out []region
+	for _, rg := range rs {
+		if rg.tb || rg.boxed {
+			out = append(out, rg)
+			continue
+		}
+		ls := text.Lines(wordsIn(rg.r, p.mw))
+		if len(ls) < 6 {
+			out = append(out, rg)
+			continue
+		}
+		var hs []float64
+		for _, l := range ls {
+			hs = append(hs, lineHeight(l))
+		}
+		sort.Float64s(hs)
+		body := hs[len(hs)/2]
+		var heads []text.Line
+		top := 0.0
+		for _, l := range ls {
+			if len(l.Words) <= 5 && hasLetters(l.Text) && lineHeight(l) >= 1.3*body {
+				heads = append(heads, l)
+				top = math.Max(top, lineHeight(l))
+			}
+		}
+		var cuts []int
+		for _, h := range heads {
+			if lineHeight(h) >= 0.85*top && h.Box.YMin > float64(rg.r.y0)+2*body {
+				cuts = append(cuts, int(h.Box.YMin-0.5*body))
+			}
+		}
+		if len(cuts) == 0 || float64(p.textArea(rg.r)) < 0.08*float64(rg.r.area()) {
+			out = append(out, rg)
+			continue
+		}
+		sort.Ints(cuts)
+		y0 := rg.r.y0
+		for _, c := range append(cuts, rg.r.y1) {
+			if part := p.m.bbox(rect{rg.r.x0, y0, rg.r.x1, c}); !part.empty() {
+				out = append(out, region{r: part})
+			}
+			y0 = c
+		}
+	}
+	return out
+}
+
+// textArea is the area of the words' boxes in r (mask pixels).
+func (p *Page) textArea(r rect) float64 {
+	a := 0.0
+	for _, w := range wordsIn(r, p.mw) {
+		a += w.Box.Area()
+	}
+	return a
+}

@@ -252,6 +252,9 @@ func letterCount(s string) int {
 // count is the number of inked pixels of r (clipped to the mask).
 func (m *mask) count(r rect) int {
 	r = rect{max(r.x0, 0), max(r.y0, 0), min(r.x1, m.w), min(r.y1, m.h)}
+	if r.empty() {
+		return 0
+	}
 	n := 0
 	for y := r.y0; y < r.y1; y++ {
 		for _, v := range m.ink[y*m.w+r.x0 : y*m.w+r.x1] {

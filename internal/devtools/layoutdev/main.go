@@ -30,6 +30,7 @@ func main() {
 	dpi := flag.Int("dpi", 150, "render DPI")
 	dump := flag.Bool("dump", false, "print the title-block reader's labels, values and lines")
 	pages := flag.String("pages", "", "comma-separated page numbers (default: all)")
+	flag.StringVar(&layout.TraceTitle, "trace-title", "", "with -dump, print the view-title evidence of lines containing this")
 	flag.Parse()
 	dir := flag.Arg(0)
 	sets, err := labels.Embedded()
