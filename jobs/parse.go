@@ -10,6 +10,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"gocloud.dev/blob"
 
@@ -144,6 +145,9 @@ const (
 	WarnBlockBlank    = "BLOCK_BLANK"        // a view block has nothing drawn
 	WarnSymbolSkipped = "SYMBOL_SKIPPED"     // a symbol was not searched (too small, too large, blank)
 	WarnExemplarBlank = "EXEMPLAR_BLANK"     // an exemplar region of a sheet is empty
+	// a block's search ran out of its time budget (Parse.Budget): part of
+	// the block, or some symbols, were not searched
+	WarnSearchIncomplete = "SEARCH_INCOMPLETE"
 )
 
 // BlockMatchResult is a vision.symbols.match job's result: the results of
@@ -186,6 +190,9 @@ type Parse struct {
 	// legend.Parse unless a test replaces them).
 	Match      func(ctx context.Context, img *image.Gray, tmpls []symbols.Template, opt symbols.Options) (symbols.Result, error)
 	ReadLegend func(img *image.Gray, words []text.Word) []legend.Entry
+	// Budget bounds one view block's symbol search (0: unbounded); what is
+	// not searched by then is named in the block's warnings
+	Budget time.Duration
 }
 
 // Register adds the parse handlers to w.

@@ -14,6 +14,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -49,8 +50,11 @@ type fakeVision struct {
 	shift       float64
 	matchErr    error
 	matchPanics bool
-	panics      bool
-	matched     map[string]int // block width×height → calls
+	// outOfTime: the search reports the right half of every block
+	// unsearched, as at the end of its time budget
+	outOfTime bool
+	panics    bool
+	matched   map[string]int // block width×height → calls
 	// withWords: the templates of the last search given words, by label
 	withWords map[string]symbols.Template
 	// words and letters: what the last search given words was told of them
@@ -88,6 +92,10 @@ func (f *fakeVision) match(ctx context.Context, img *image.Gray, tmpls []symbols
 		}
 	}
 	var res symbols.Result
+	if f.outOfTime {
+		r := img.Rect
+		res.Unsearched = []image.Rectangle{image.Rect((r.Min.X+r.Max.X)/2, r.Min.Y, r.Max.X, r.Max.Y)}
+	}
 	for i, t := range tmpls {
 		for k := 0; k < f.perTemplate; k++ {
 			x := float64(10+40*k) + f.shift
@@ -666,6 +674,20 @@ func TestParseBadInput(t *testing.T) {
 		e.standardLegend()
 		r := e.result(t, e.start(t, jobs.ParseInput{BlockID: e.blankPlan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.blankPlan.ID).ID)
 		if len(warned(r, jobs.WarnBlockBlank)) != 1 || len(r.Symbols) != 0 {
+			t.Errorf("result %+v", r)
+		}
+	})
+	t.Run("out of time", func(t *testing.T) {
+		e := newParseEnv(t)
+		e.standardLegend()
+		e.fake.outOfTime = true
+		r := e.result(t, e.start(t, jobs.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
+		w := warned(r, jobs.WarnSearchIncomplete)
+		if len(w) != 1 || w[0].BlockID != e.plan.ID || !strings.Contains(w[0].Message, "50% of the block unsearched") {
+			t.Errorf("warnings %+v", r.Warnings)
+		}
+		// what was found in the searched part is kept
+		if r.Summary.TotalInstancesFound == 0 {
 			t.Errorf("result %+v", r)
 		}
 	})

@@ -216,6 +216,12 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		byID[f.ID] = f
 	}
 	org, _ := tenant.Org(ctx)
+	// the block's search (geometry and pixels together) stops at its
+	// budget and says what it left unsearched
+	var deadline time.Time
+	if p.Budget > 0 {
+		deadline = time.Now().Add(p.Budget)
+	}
 	res := BlockMatchResult{BlockID: b.ID, Symbols: []ParseSymbol{}}
 	br := blockRect(b.Bounds)
 	bw, bh := int(br.X1-br.X0), int(br.Y1-br.Y0)
@@ -296,8 +302,17 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		var vd []symbols.Detection
 		func() {
 			defer p.recovered(j, "MATCH_FAILED", &err)
-			vd, err = vecsym.Match(ctx, drawing, vtmpls, vecsym.Options{Progress: p.reporter(ctx, j)})
+			vd, err = vecsym.Match(ctx, drawing, vtmpls, vecsym.Options{Progress: p.reporter(ctx, j), Deadline: deadline})
 		}()
+		var inc *vecsym.Incomplete
+		if errors.As(err, &inc) {
+			for _, t := range inc.Templates {
+				f := vtmplFeat[t]
+				res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSearchIncomplete, BlockID: b.ID, FeatureID: f.ID, Label: f.Label,
+					Message: fmt.Sprintf("the symbol's search in this block did not finish within the block's %s time budget; it is not counted here", p.Budget)})
+			}
+			err = nil
+		}
 		if err != nil {
 			return nil, matchFailure(ctx, err)
 		}
@@ -321,12 +336,16 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		words, letters := p.textInputs(ctx, b.ID, tmplFeat, tmpls, float64(dx), float64(dy))
 		func() {
 			defer p.recovered(j, "MATCH_FAILED", &err)
-			mres, err = p.Match(ctx, padded, tmpls, symbols.Options{Progress: p.reporter(ctx, j), Words: words, Letters: letters})
+			mres, err = p.Match(ctx, padded, tmpls, symbols.Options{Progress: p.reporter(ctx, j), Words: words, Letters: letters, Deadline: deadline})
 		}()
-		padded = nil
 		if err != nil {
 			return nil, matchFailure(ctx, err)
 		}
+		if left := unsearchedShare(mres.Unsearched, padded.Bounds()); left > 0 {
+			res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSearchIncomplete, BlockID: b.ID,
+				Message: fmt.Sprintf("the search stopped at the block's %s time budget with %.0f%% of the block unsearched; its counts cover the searched part only", p.Budget, 100*left)})
+		}
+		padded = nil
 		for i := range mres.Detections {
 			mres.Detections[i].Box = mres.Detections[i].Box.Translate(-float64(dx), -float64(dy))
 		}
@@ -364,6 +383,21 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	}
 	res.Summary.TotalSymbolsSearched = len(res.Symbols)
 	return res, nil
+}
+
+// unsearchedShare is the share of all's area in the unsearched rectangles
+// (which do not overlap).
+func unsearchedShare(unsearched []image.Rectangle, all image.Rectangle) float64 {
+	a := float64(all.Dx() * all.Dy())
+	if a == 0 {
+		return 0
+	}
+	n := 0.0
+	for _, r := range unsearched {
+		r = r.Intersect(all)
+		n += float64(r.Dx() * r.Dy())
+	}
+	return min(n/a, 1)
 }
 
 // suppressAcross resolves overlaps between the detections of symbols

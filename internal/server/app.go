@@ -211,7 +211,7 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 	ingest := &jobs.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
 		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}
 	ingest.Register(w)
-	(&jobs.Parse{R: runner, Blobs: a.Blobs}).Register(w)
+	(&jobs.Parse{R: runner, Blobs: a.Blobs, Budget: a.Cfg.BlockSearchBudget}).Register(w)
 	if err := w.Start(); err != nil {
 		return nil, err
 	}

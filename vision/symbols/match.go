@@ -89,10 +89,21 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 		return res, nil
 	}
 	var err error
+	sctx := ctx
+	if !opt.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithDeadline(ctx, opt.Deadline)
+		defer cancel()
+	}
+	// out of budget: the caller's context is live, the search's is not
+	overBudget := func(err error) bool { return err != nil && ctx.Err() == nil && sctx.Err() != nil }
 	if w*h <= tileMinArea {
-		res.Detections, res.Stats, err = search(ctx, img, prep, opt, 0, image.Point{}, image.Rect(0, 0, w, h))
+		res.Detections, res.Stats, err = search(sctx, img, prep, opt, 0, image.Point{}, image.Rect(0, 0, w, h))
+		if overBudget(err) {
+			res.Detections, res.Unsearched, err = nil, []image.Rectangle{img.Bounds()}, nil
+		}
 	} else {
-		res.Detections, res.Stats, err = searchTiled(ctx, img, prep, opt)
+		res.Detections, res.Stats, res.Unsearched, err = searchTiled(sctx, img, prep, opt, overBudget)
 	}
 	if err != nil {
 		return res, err

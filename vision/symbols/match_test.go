@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/plangraph/plangraph/internal/geom"
 )
@@ -1152,5 +1153,60 @@ func TestClaimsLeaveSymbolsThatDrawMore(t *testing.T) {
 	}
 	if claimed == 0 {
 		t.Error("no candidate claimed")
+	}
+}
+
+// A search that reaches its deadline keeps what it found in the tiles it
+// finished and names the others; a deadline already passed searches
+// nothing and says so; neither is an error.
+func TestMatchStopsAtItsDeadline(t *testing.T) {
+	img, tmpls, _ := scene(t)
+	res, err := Match(context.Background(), img, tmpls, Options{Deadline: time.Now().Add(-time.Second)})
+	if err != nil || len(res.Detections) != 0 || len(res.Unsearched) != 1 || res.Unsearched[0] != img.Bounds() {
+		t.Errorf("deadline passed: %v, %d detections, unsearched %v", err, len(res.Detections), res.Unsearched)
+	}
+	defer func(a, c int) { tileMinArea, tileCore = a, c }(tileMinArea, tileCore)
+	tileMinArea, tileCore = 0, 400
+	res, err = Match(context.Background(), img, tmpls, Options{Deadline: time.Now().Add(-time.Second)})
+	if err != nil || len(res.Detections) != 0 || len(res.Unsearched) != 1 {
+		t.Errorf("tiled, deadline passed: %v, %d detections, unsearched %v", err, len(res.Detections), res.Unsearched)
+	}
+	// the first tile finishes, then the time runs out
+	deadline := time.Now().Add(3 * time.Second)
+	var firstInTime bool
+	tiles := 0
+	for y := 0; y < img.Bounds().Dy(); y += tileCore {
+		for x := 0; x < img.Bounds().Dx(); x += tileCore {
+			tiles++
+		}
+	}
+	res, err = Match(context.Background(), img, tmpls, Options{Deadline: deadline, Progress: func(v float64) {
+		if v >= 1/float64(tiles)-1e-9 && !firstInTime && time.Now().Before(deadline) {
+			firstInTime = true
+			time.Sleep(time.Until(deadline) + 50*time.Millisecond)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !firstInTime {
+		t.Skip("the first tile took longer than the deadline on this machine")
+	}
+	if len(res.Unsearched) == 0 || len(res.Unsearched) >= tiles {
+		t.Errorf("%d of %d tiles unsearched", len(res.Unsearched), tiles)
+	}
+	for _, d := range res.Detections {
+		c := image.Pt(int((d.Box.XMin+d.Box.XMax)/2), int((d.Box.YMin+d.Box.YMax)/2))
+		for _, u := range res.Unsearched {
+			if c.In(u) {
+				t.Errorf("detection %+v in an unsearched tile %v", d.Box, u)
+			}
+		}
+	}
+	// the caller's cancellation is still an error
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Match(ctx, img, tmpls, Options{Deadline: time.Now().Add(time.Minute)}); err == nil {
+		t.Error("cancelled search: no error")
 	}
 }

@@ -71,6 +71,10 @@ type Options struct {
 	MinConfidence float64
 	// Progress, when set, is called with the share (0..1) done.
 	Progress func(done float64)
+	// Deadline, when set, bounds the search: what is not searched by then
+	// is reported in Result.Unsearched and the detections found so far are
+	// returned (the caller's own context still cancels with an error)
+	Deadline time.Time
 	// Words are the boxes (the searched image's pixels) of the drawing's
 	// words that are surely text; templates with NoText are not detected
 	// on them
@@ -107,6 +111,9 @@ type Result struct {
 	Detections []Detection
 	Skipped    []Skipped
 	Stats      Stats
+	// Unsearched are the parts of the image (its pixels) not searched
+	// before Options.Deadline; empty when the search finished
+	Unsearched []image.Rectangle
 }
 
 // Stats say where a search spent its effort.

@@ -20,8 +20,10 @@ var (
 )
 
 // searchTiled searches img tile by tile at one stroke width, measured on
-// the whole image.
-func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Options) ([]Detection, Stats, error) {
+// the whole image. When a tile's search fails for a reason stop accepts
+// (the search's time budget spent), the tiles searched keep their
+// detections and the cores of the others are returned as unsearched.
+func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, stop func(error) bool) ([]Detection, Stats, []image.Rectangle, error) {
 	b := img.Bounds()
 	margin := 0.0
 	for _, p := range prep {
@@ -42,7 +44,10 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 	var hist [maxRun + 1]int
 	for _, t := range tiles {
 		if err := ctx.Err(); err != nil {
-			return nil, Stats{}, err
+			if stop(err) {
+				return nil, Stats{}, []image.Rectangle{b}, nil
+			}
+			return nil, Stats{}, nil, err
 		}
 		h := runHist(opt.coverage(img.SubImage(t.core).(*image.Gray)))
 		for i := range hist {
@@ -59,8 +64,15 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 		}
 		off := t.search.Min.Sub(b.Min)
 		dets, ts, err := search(ctx, img.SubImage(t.search).(*image.Gray), prep, o, sw, off, t.core.Sub(t.search.Min))
+		if stop(err) {
+			var rest []image.Rectangle
+			for _, u := range tiles[i:] {
+				rest = append(rest, u.core)
+			}
+			return suppress(all), st, rest, nil
+		}
 		if err != nil {
-			return nil, st, err
+			return nil, st, nil, err
 		}
 		st.Candidates += ts.Candidates
 		st.RingTime += ts.RingTime
@@ -79,5 +91,5 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 			opt.Progress(float64(i+1) / float64(len(tiles)))
 		}
 	}
-	return suppress(all), st, nil
+	return suppress(all), st, nil, nil
 }

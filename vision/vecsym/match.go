@@ -2,12 +2,14 @@ package vecsym
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/cmplx"
 	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
@@ -57,6 +59,20 @@ type Options struct {
 	// Trace, when set, is called with every pose verified (before
 	// suppression), for calibration
 	Trace func(Candidate)
+	// Deadline, when set, bounds the search: templates whose search has
+	// not finished by then are dropped and named in an *Incomplete error
+	// returned with the other templates' detections
+	Deadline time.Time
+}
+
+// Incomplete is returned, with the detections of the templates searched,
+// when Options.Deadline passed before every template was searched.
+type Incomplete struct {
+	Templates []int // not searched, or not to the end
+}
+
+func (e *Incomplete) Error() string {
+	return fmt.Sprintf("vecsym: %d templates not searched before the deadline", len(e.Templates))
 }
 
 // Candidate is a verified pose of a template.
@@ -87,8 +103,15 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 	if o.MinConfidence <= 0 {
 		o.MinConfidence = 0.5
 	}
+	sctx := ctx
+	if !o.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithDeadline(ctx, o.Deadline)
+		defer cancel()
+	}
 	workers := min(runtime.GOMAXPROCS(0), max(len(ts), 1))
 	per := make([][]Candidate, len(ts))
+	finished := make([]bool, len(ts))
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
 	var traceMu sync.Mutex
@@ -99,10 +122,11 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 			sc := &scorer{d: d, seen: make([]uint32, len(d.m.segs)), o: o}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(ts) || ctx.Err() != nil {
+				if i >= len(ts) || sctx.Err() != nil {
 					return
 				}
-				per[i] = sc.search(ctx, i, ts[i])
+				per[i] = sc.search(sctx, i, ts[i])
+				finished[i] = sctx.Err() == nil
 				if o.Trace != nil {
 					traceMu.Lock()
 					for _, c := range per[i] {
@@ -120,8 +144,20 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var over *Incomplete
+	for i, ok := range finished {
+		if !ok {
+			if over == nil {
+				over = &Incomplete{}
+			}
+			over.Templates = append(over.Templates, i)
+		}
+	}
 	var all []Candidate
-	for _, cs := range per {
+	for i, cs := range per {
+		if !finished[i] {
+			continue
+		}
 		for _, c := range cs {
 			if c.Confidence >= o.MinConfidence {
 				all = append(all, c)
@@ -140,6 +176,9 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 		}
 		return out[i].Box.XMin < out[j].Box.XMin
 	})
+	if over != nil {
+		return out, over
+	}
 	return out, nil
 }
 

@@ -2,9 +2,11 @@ package vecsym
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/cmplx"
 	"testing"
+	"time"
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
@@ -413,5 +415,22 @@ func TestMarksInsideAnOutline(t *testing.T) {
 	drawAll(b, []placed{{"S", lettered, complex(800, 300), 35, 0.4, false}})
 	if c := score(matchPage(t, b, ts), truth); c.TP != 1 || c.FP != 0 {
 		t.Errorf("TP %d FP %d FN %d", c.TP, c.FP, c.FN)
+	}
+}
+
+// A search past its deadline names the templates it did not search and is
+// no failure; the caller's cancellation still is.
+func TestDeadline(t *testing.T) {
+	ts := []*Template{templateOf(t, "R", receptacle)}
+	b := newPage(1000, 1000)
+	drawAll(b, []placed{{"R", receptacle, complex(500, 500), 30, 0, false}})
+	d := NewDrawing(b.pg, vector.Rect{X1: 1000, Y1: 1000})
+	dets, err := Match(context.Background(), d, ts, Options{Deadline: time.Now().Add(-time.Second)})
+	var inc *Incomplete
+	if !errors.As(err, &inc) || len(inc.Templates) != 1 || inc.Templates[0] != 0 || len(dets) != 0 {
+		t.Errorf("deadline passed: %v %v", dets, err)
+	}
+	if dets, err := Match(context.Background(), d, ts, Options{Deadline: time.Now().Add(time.Minute)}); err != nil || len(dets) != 1 {
+		t.Errorf("in time: %v %v", dets, err)
 	}
 }
