@@ -163,6 +163,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 
 	traceMask("cut", m)
 	trace("cut", regions)
+	regions = p.enclosedFrames(regions)
 	regions = attachCaptions(regions, mw, em)
 	trace("captions", regions)
 	regions = joinFragments(regions, mw, em)

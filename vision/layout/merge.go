@@ -380,3 +380,29 @@ func (p *Page) textArea(r rect) float64 {
 	}
 	return a
 }
+
+// enclosedFrames folds into a view the frames found standing alone that
+// lie inside the view's own region: a building's outline drawn as one
+// rectangle with a few room names in it stands alone as a table's frame
+// does, but the view's dimensions, grid and title were cut around it. A
+// frame full of lettering (a legend or key notes set in a plan's corner)
+// stays a block of its own.
+func (p *Page) enclosedFrames(rs []region) []region {
+	var out []region
+	for i, f := range rs {
+		if f.boxed && p.textArea(f.r) < 0.04*float64(f.r.area()) {
+			enclosed := false
+			for j, v := range rs {
+				if j != i && !v.boxed && !v.tb && v.r.x0 <= f.r.x0+2 && v.r.y0 <= f.r.y0+2 && v.r.x1 >= f.r.x1-2 && v.r.y1 >= f.r.y1-2 {
+					enclosed = true
+					break
+				}
+			}
+			if enclosed {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
