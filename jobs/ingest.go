@@ -630,8 +630,43 @@ func (in *Ingest) finishDrawing(ctx context.Context, parent *ent.Job, children [
 		}
 		return nil, Fail(code, "page %d: %s", p.Page, msg)
 	}
+	if err := in.fillDisciplines(ctx, parent.TargetID, res.Sheets); err != nil {
+		return nil, err
+	}
 	if err := in.R.DB.Drawing.UpdateOneID(parent.TargetID).SetStatus(drawing.StatusReady).Exec(ctx); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// fillDisciplines gives the sheets whose own lettering names no discipline
+// (a notes sheet with a bare number) the discipline most of the set's
+// sheets have, when at least two sheets and more than half of those with
+// one agree: a set is mostly one office's sheets.
+func (in *Ingest) fillDisciplines(ctx context.Context, drawingID string, sheets []SheetResult) error {
+	n, known := map[string]int{}, 0
+	for _, s := range sheets {
+		if s.Discipline != "" {
+			n[s.Discipline]++
+			known++
+		}
+	}
+	best := ""
+	for d, c := range n {
+		if c > n[best] || c == n[best] && d < best {
+			best = d
+		}
+	}
+	if best == "" || n[best] < 2 || 2*n[best] <= known || known == len(sheets) {
+		return nil
+	}
+	if _, err := in.R.DB.Sheet.Update().Where(sheet.DrawingID(drawingID), sheet.Discipline("")).SetDiscipline(best).Save(ctx); err != nil {
+		return err
+	}
+	for i := range sheets {
+		if sheets[i].Discipline == "" {
+			sheets[i].Discipline = best
+		}
+	}
+	return nil
 }
