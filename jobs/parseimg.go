@@ -80,6 +80,52 @@ func InkBounds(img *image.Gray) (r image.Rectangle, ok bool) {
 	return image.Rect(x0, y0, x1+1, y1+1), true
 }
 
+// LineStyle reports whether a legend graphic whose ink fills ink is a
+// line style rather than a symbol: a sample of a line (a dashed or
+// phantom line, a wall type's pair of lines, a lettered pipe run) at
+// least five times as long as it is thick and open at both ends — no
+// stroke closes it across, as a strip light's long rectangle is closed.
+// Line styles mark lengths of walls and runs; they are measured, not
+// counted.
+func LineStyle(img *image.Gray, ink image.Rectangle) bool {
+	long, short := ink.Dx(), ink.Dy()
+	across := func(i int) int { // ink across the sample at i along it
+		n := 0
+		for j := 0; j < short; j++ {
+			var v uint8
+			if ink.Dx() >= ink.Dy() {
+				v = img.GrayAt(ink.Min.X+i, ink.Min.Y+j).Y
+			} else {
+				v = img.GrayAt(ink.Min.X+j, ink.Min.Y+i).Y
+			}
+			if v < InkLevel {
+				n++
+			}
+		}
+		return n
+	}
+	if short > long {
+		long, short = short, long
+	}
+	if short == 0 || long < 5*short {
+		return false
+	}
+	if short <= 4 {
+		return true // a single stroke: nothing to close
+	}
+	// an end is closed when a stroke crosses most of the sample within
+	// its last few pixels
+	closed := func(from, step int) bool {
+		for k := 0; k < 3; k++ {
+			if 10*across(from+k*step) >= 7*short {
+				return true
+			}
+		}
+		return false
+	}
+	return !closed(0, 1) && !closed(long-1, -1)
+}
+
 // padWhite returns img with n pixels of paper added on every side: a
 // whole symbol (a legend's exemplar, cut to its ink) that no crop cut.
 func padWhite(img *image.Gray, n int) *image.Gray {

@@ -272,6 +272,9 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		case !drawn:
 			skip(f, "the symbol image is blank")
 			continue
+		case LineStyle(ex, ink):
+			skip(f, fmt.Sprintf("the entry is a line style (a %d×%d px sample, open at both ends): line styles mark lengths of walls and runs and are measured, not counted", w, h))
+			continue
 		case w < minPx || h < minPx:
 			skip(f, fmt.Sprintf("the symbol is %d×%d px, under the %d px minimum (10 px at 300 DPI)", w, h, minPx))
 			continue

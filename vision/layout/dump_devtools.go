@@ -119,16 +119,24 @@ var TraceTitle string
 // DumpFrames writes the frames of rules in the work area and why each is
 // kept or not.
 func (p *Page) DumpFrames(out io.Writer) {
+	// as Blocks does: the frame's inside less its border lines and the
+	// title block
 	work := p.inner
+	ag := p.allGraphics().keepOnly([]rect{{work.x0 + 1, work.y0 + 1, work.x1 - 1, work.y1 - 1}})
+	if p.bordered {
+		for _, b := range p.m.borderLines(work) {
+			ag.clearRect(b)
+		}
+	}
 	if p.tbOK {
-		work = p.tbRest
+		ag.clearRect(rect{p.tb.x0 - 1, p.tb.y0 - 1, p.tb.x1 + 1, p.tb.y1 + 1})
 	}
 	kept := map[rect]bool{}
-	ag := p.allGraphics().keepOnly([]rect{{work.x0 + 1, work.y0 + 1, work.x1 - 1, work.y1 - 1}})
+	work = rect{p.frame.x0 - 1, p.frame.y0 - 1, p.frame.x1 + 1, p.frame.y1 + 1}
 	for _, f := range p.standaloneFrames(work, ag) {
 		kept[f] = true
 	}
-	g := p.allGraphics()
+	g := ag
 	lab, boxes := g.components()
 	for _, f := range p.rules.frames(work, 2) {
 		if float64(f.w()) < 4*p.em || float64(f.h()) < 2.5*p.em {

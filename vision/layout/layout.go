@@ -138,7 +138,14 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	if ok {
 		ag.clearRect(rect{tb.x0 - 1, tb.y0 - 1, tb.x1 + 1, tb.y1 + 1})
 	}
-	for _, fr := range p.standaloneFrames(rect{work.x0 - 1, work.y0 - 1, work.x1 + 1, work.y1 + 1}, ag) {
+	// a box drawn against the border shares the border's line as a side:
+	// the search reaches over the border's width
+	reach := rect{work.x0 - 1, work.y0 - 1, work.x1 + 1, work.y1 + 1}
+	if bordered {
+		reach = rect{reach.x0 - (inner.x0 - frame.x0) - 2, reach.y0 - (inner.y0 - frame.y0) - 2,
+			reach.x1 + (frame.x1 - inner.x1) + 2, reach.y1 + (frame.y1 - inner.y1) + 2}
+	}
+	for _, fr := range p.standaloneFrames(reach, ag) {
 		regions = append(regions, region{r: fr, framed: true, boxed: true})
 		m.clearRect(rect{fr.x0 - 1, fr.y0 - 1, fr.x1 + 2, fr.y1 + 2})
 	}

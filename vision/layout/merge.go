@@ -187,7 +187,9 @@ func joinFragments(rs []region, words []text.Word, em float64) []region {
 			best, bestGap := -1, 5*em
 			for j := range rs {
 				a := rs[j]
-				if j == i || a.tb || a.boxed {
+				// a fragment is a piece of a larger block: a plan is no
+				// fragment of the legend carved out of its corner
+				if j == i || a.tb || a.boxed || f.r.area() > a.r.area() {
 					continue
 				}
 				yov := min(a.r.y1, f.r.y1) - max(a.r.y0, f.r.y0)

@@ -494,6 +494,12 @@ func runToEnd(ss []seg, pos, tol, end, gap int) (int, bool) {
 func (p *Page) standaloneFrames(work rect, g *mask) []rect {
 	em := p.em
 	fs := p.rules.frames(work, 2)
+	// a box drawn against the border shares the border's line as a side:
+	// it ends where the border's inside begins
+	lim := rect{p.inner.x0 - 1, p.inner.y0 - 1, p.inner.x1 + 1, p.inner.y1 + 1}
+	for i, f := range fs {
+		fs[i] = rect{max(f.x0, lim.x0), max(f.y0, lim.y0), min(f.x1, lim.x1), min(f.y1, lim.y1)}
+	}
 	sort.Slice(fs, func(i, j int) bool { return fs[i].area() > fs[j].area() })
 	var outer []rect
 	for _, f := range fs {
