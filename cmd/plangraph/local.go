@@ -46,7 +46,8 @@ func openLocal(ctx context.Context, dir string, dpi int, stderr io.Writer) (_ *l
 		}
 		l.cleanup = append(l.cleanup, func() { os.RemoveAll(dir) })
 	}
-	cfg := config.Config{DataDir: dir, Addr: "127.0.0.1:0", RenderDPI: dpi, LogLevel: "error", ShutdownTimeout: 10 * time.Second}
+	cfg := config.Config{DataDir: dir, Addr: "127.0.0.1:0", RenderDPI: dpi, LogLevel: "error", ShutdownTimeout: 10 * time.Second,
+		BlockSearchBudget: config.DefaultBlockSearchBudget}
 	if err := cfg.Resolve(); err != nil {
 		return nil, err
 	}

@@ -70,6 +70,10 @@ type Config struct {
 	WebhookCAFile           string
 }
 
+// DefaultBlockSearchBudget bounds one view block's symbol search unless
+// --block-search-budget says otherwise.
+const DefaultBlockSearchBudget = 3 * time.Minute
+
 // Flag binds every setting to fs. Call Resolve after fs.Parse.
 func (c *Config) Flag(fs *flag.FlagSet) {
 	str := func(p *string, name, def, usage string) {
@@ -96,7 +100,7 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.RenderDPI, "render-dpi", envInt("render-dpi", 300), "DPI pages are rendered at, 72 to 600 (env "+EnvName("render-dpi")+")")
 	fs.IntVar(&c.MaxPageMP, "max-page-megapixels", envInt("max-page-megapixels", 250), "largest rendered page in megapixels; larger pages fail (env "+EnvName("max-page-megapixels")+")")
 	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 500), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
-	fs.DurationVar(&c.BlockSearchBudget, "block-search-budget", envDuration("block-search-budget", 3*time.Minute), "time limit of one view block's symbol search in a parse; what is not searched by then is named in the parse's warnings (SEARCH_INCOMPLETE); 0 means no limit (env "+EnvName("block-search-budget")+")")
+	fs.DurationVar(&c.BlockSearchBudget, "block-search-budget", envDuration("block-search-budget", DefaultBlockSearchBudget), "time limit of one view block's symbol search in a parse; what is not searched by then is named in the parse's warnings (SEARCH_INCOMPLETE); 0 means no limit (env "+EnvName("block-search-budget")+")")
 	fs.Int64Var(&c.MaxParseBodyBytes, "max-parse-body-bytes", int64(envInt("max-parse-body-bytes", 32<<20)), "largest POST /v1/parse body in bytes (symbol images as data: URLs) (env "+EnvName("max-parse-body-bytes")+")")
 	str(&c.ParseImageURLAllowlist, "parse-image-url-allowlist", "", "hosts (comma separated, *.example.com for subdomains) whose https URLs parse may fetch symbol images from; private and loopback addresses are refused even when listed")
 	fs.BoolVar(&c.WebhookAllowPrivateURLs, "webhook-allow-private-urls", envBool("webhook-allow-private-urls", false), "let webhook endpoint URLs reach private, loopback and link-local addresses (for receivers on the same network; off refuses them) (env "+EnvName("webhook-allow-private-urls")+")")
