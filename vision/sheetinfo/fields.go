@@ -133,6 +133,29 @@ func findLabels(lines []*tline, in func(geom.Box) bool) []label {
 			out = append(out, lb)
 		}
 	}
+	return dropDisplayLabels(out)
+}
+
+// dropDisplayLabels drops the labels set far larger than the title block's
+// other labels: field labels are small type, and a word like "PROJECT" in
+// display type ("PROJECT INFORMATION", a sheet's title) is a value.
+func dropDisplayLabels(ls []label) []label {
+	if len(ls) < 3 {
+		return ls
+	}
+	size := func(l label) float64 { return toFrame(l.line.orient, l.box).Height() }
+	hs := make([]float64, len(ls))
+	for i, l := range ls {
+		hs[i] = size(l)
+	}
+	sort.Float64s(hs)
+	med := hs[len(hs)/2]
+	out := ls[:0:0]
+	for _, l := range ls {
+		if size(l) <= 2.2*med {
+			out = append(out, l)
+		}
+	}
 	return out
 }
 

@@ -142,3 +142,20 @@ func TestUnreadField(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// A field label's word set in display type is the sheet's title, not a
+// label: "PROJECT INFORMATION" at five times the labels' size, with DATE,
+// DRAWN, SCALE and SHEET labels in small type.
+func TestDisplayTypeIsNoLabel(t *testing.T) {
+	words := page(
+		line(1, 3100, 2600, 8, "DATE"), line(2, 3100, 2620, 8, "DRAWN"), line(3, 3100, 2640, 8, "SCALE"),
+		line(4, 3100, 2700, 40, "PROJECT"), line(5, 3100, 2736, 40, "INFORMATION"),
+		line(6, 3500, 2800, 8, "SHEET"), line(7, 3560, 2815, 40, "A0.0"),
+	)
+	row := func(y0, y1 float64) geom.Box { return geom.Box{XMin: 3050, YMin: y0, XMax: 3450, YMax: y1} }
+	c := cells(row(2595, 2615), row(2615, 2635), row(2635, 2660), row(2660, 2790), geom.Box{XMin: 3450, YMin: 2790, XMax: 4190, YMax: 2900})
+	got := ReadHints(words, 4200, 3000, Hints{TitleBlock: geom.Box{XMin: 3000, YMin: 2500, XMax: 4200, YMax: 3000}, Cells: c})
+	if got.Number != "A0.0" || got.Title != "PROJECT INFORMATION" {
+		t.Errorf("got %q %q", got.Number, got.Title)
+	}
+}
