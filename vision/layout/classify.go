@@ -135,7 +135,9 @@ func continued(t text.Line, ls []text.Line) string {
 // classify types a region from its heading or title line.
 func classify(r rect, words []text.Word, em float64) Block {
 	ws := wordsIn(r, words)
-	ls := text.Lines(ws)
+	// lines by where the words are: a heading a text layer gives as two
+	// lines ("KEY" "PLAN" set with wide tracking) is one
+	ls := rowLines(ws)
 	var blk Block
 	// Title candidates: the largest-type lines, then the top line. Body
 	// text (room names, descriptions) is smaller than headings.

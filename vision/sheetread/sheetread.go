@@ -39,13 +39,14 @@ type Sheet struct {
 // alone.
 func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (Sheet, error) {
 	b := img.Bounds()
-	s := Sheet{Words: words, TextSource: SourcePDF}
+	// letter-spaced headings ("L E G E N D") are read as words throughout
+	s := Sheet{Words: text.JoinSpacedLetters(words), TextSource: SourcePDF}
 	if ocr.Needed(words, b.Dx(), b.Dy()) {
-		var err error
-		if s.Words, err = ocr.Words(ctx, img, dpi, ocr.Options{}); err != nil {
+		got, err := ocr.Words(ctx, img, dpi, ocr.Options{})
+		if err != nil {
 			return s, err
 		}
-		s.TextSource = SourceOCR
+		s.Words, s.TextSource = text.JoinSpacedLetters(got), SourceOCR
 	}
 	s.Layout = layout.Analyze(img, s.Words)
 	if s.TextSource == SourcePDF {
@@ -56,7 +57,7 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 			if err != nil {
 				return s, err
 			}
-			s.Words, s.TextSource = addUncovered(s.Words, got), SourceMixed
+			s.Words, s.TextSource = addUncovered(s.Words, text.JoinSpacedLetters(got)), SourceMixed
 			s.Layout = layout.Analyze(img, s.Words)
 		}
 	}
