@@ -81,6 +81,8 @@ bench-vision: build
 	$(BIN) bench sesyd --geometry $(DATASETS)/sesyd-dev
 	$(BIN) bench synth --seeds 3 --sheets 1
 	$(BIN) bench synth --seeds 3 --sheets 1 --vary
+	$(BIN) bench synth --seeds 3 --sheets 1 --conventions mixed
+	$(BIN) bench real $(DATASETS)/real
 
 # Go benchmarks: rendering, the pixel matcher's inner loops, the geometry matcher on a dense drawing
 bench-go: deps
