@@ -53,6 +53,9 @@ type fakeVision struct {
 	// outOfTime: the search reports the right half of every block
 	// unsearched, as at the end of its time budget
 	outOfTime bool
+	// stoppedRefining: the search reports 4 of 10 candidates unexamined,
+	// as a search stopped in its refinement does
+	stoppedRefining bool
 	panics    bool
 	matched   map[string]int // block width×height → calls
 	// withWords: the templates of the last search given words, by label
@@ -92,6 +95,9 @@ func (f *fakeVision) match(ctx context.Context, img *image.Gray, tmpls []symbols
 		}
 	}
 	var res symbols.Result
+	if f.stoppedRefining {
+		res.Stats = symbols.Stats{Candidates: 10, Unrefined: 4}
+	}
 	if f.outOfTime {
 		r := img.Rect
 		res.Unsearched = []image.Rectangle{image.Rect((r.Min.X+r.Max.X)/2, r.Min.Y, r.Max.X, r.Max.Y)}
@@ -689,6 +695,14 @@ func TestParseBadInput(t *testing.T) {
 		// what was found in the searched part is kept
 		if r.Summary.TotalInstancesFound == 0 {
 			t.Errorf("result %+v", r)
+		}
+		e.fake.mu.Lock()
+		e.fake.outOfTime, e.fake.stoppedRefining = false, true
+		e.fake.mu.Unlock()
+		r = e.result(t, e.start(t, jobs.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
+		w = warned(r, jobs.WarnSearchIncomplete)
+		if len(w) != 1 || !strings.Contains(w[0].Message, "likeliest 6 of 10 candidate places") || r.Summary.TotalInstancesFound == 0 {
+			t.Errorf("stopped refining: %+v", r)
 		}
 	})
 	for name, setup := range map[string]func(f *fakeVision){

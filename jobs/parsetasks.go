@@ -344,9 +344,13 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		if err != nil {
 			return nil, matchFailure(ctx, err)
 		}
-		if left := unsearchedShare(mres.Unsearched, padded.Bounds()); left > 0 {
+		switch left := unsearchedShare(mres.Unsearched, padded.Bounds()); {
+		case left > 0:
 			res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSearchIncomplete, BlockID: b.ID,
 				Message: fmt.Sprintf("the search stopped at the block's %s time budget with %.0f%% of the block unsearched; its counts cover the searched part only", p.Budget, 100*left)})
+		case mres.Stats.Unrefined > 0:
+			res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSearchIncomplete, BlockID: b.ID,
+				Message: fmt.Sprintf("the search stopped at the block's %s time budget having examined the likeliest %d of %d candidate places; its counts may be short", p.Budget, mres.Stats.Candidates-mres.Stats.Unrefined, mres.Stats.Candidates)})
 		}
 		padded = nil
 		for i := range mres.Detections {

@@ -100,7 +100,12 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	if w*h <= tileMinArea {
 		res.Detections, res.Stats, err = search(sctx, img, prep, opt, 0, image.Point{}, image.Rect(0, 0, w, h))
 		if overBudget(err) {
-			res.Detections, res.Unsearched, err = nil, []image.Rectangle{img.Bounds()}, nil
+			// stopped in the refinement, the likeliest places were
+			// examined; stopped before, none was
+			if res.Stats.Unrefined == 0 || res.Stats.Unrefined >= res.Stats.Candidates {
+				res.Detections, res.Unsearched = nil, []image.Rectangle{img.Bounds()}
+			}
+			err = nil
 		}
 	} else {
 		res.Detections, res.Stats, res.Unsearched, err = searchTiled(sctx, img, prep, opt, overBudget)
@@ -161,10 +166,15 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	st.OnText = int(m.onText.Load())
 	st.RingTime = time.Since(t0)
 	t0 = time.Now()
-	dets, err := m.refineAll(ctx, cands)
-	if err != nil {
+	// stopped part way (out of time), the candidates refined so far — the
+	// likeliest, refined first — still make detections, returned with the
+	// error
+	dets, left, err := m.refineAll(ctx, cands)
+	if err != nil && len(dets) == 0 {
+		st.Unrefined = left
 		return nil, st, err
 	}
+	st.Unrefined = left
 	st.RefineTime = time.Since(t0)
 	st.Claimed = m.claimed
 	st.OtherText = m.otherText
@@ -176,7 +186,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 		}
 		kept = append(kept, d)
 	}
-	return suppress(kept), st, nil
+	return suppress(kept), st, err
 }
 
 // removeFills clears solid areas (poché walls, thick lines, large filled
@@ -1626,7 +1636,7 @@ func (m *matcher) supportBound(c candidate) float64 {
 	return v.(float64)
 }
 
-func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection, error) {
+func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection, int, error) {
 	n := len(cands)
 	out := make([]*Detection, n)
 	workers := min(runtime.GOMAXPROCS(0), n)
@@ -1712,16 +1722,15 @@ func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection
 		}()
 	}
 	wg.Wait()
-	if err != nil {
-		return nil, err
-	}
+	// stopped: the detections of the candidates refined, and how many
+	// were not
 	var dets []Detection
 	for _, d := range out {
 		if d != nil {
 			dets = append(dets, *d)
 		}
 	}
-	return dets, nil
+	return dets, n - done, err
 }
 
 const (

@@ -1210,3 +1210,47 @@ func TestMatchStopsAtItsDeadline(t *testing.T) {
 		t.Error("cancelled search: no error")
 	}
 }
+
+// A whole-image search stopped in its refinement keeps the detections of
+// the candidates it refined — the likeliest, refined first — and says how
+// many it left.
+func TestMatchStoppedInRefinementKeepsItsDetections(t *testing.T) {
+	img, tmpls, truth := scene(t)
+	whole, err := Match(context.Background(), img, tmpls, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Stats.Candidates < 100 {
+		t.Skipf("%d candidates: too few to stop part way", whole.Stats.Candidates)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	slept := false
+	res, err := Match(context.Background(), img, tmpls, Options{Deadline: deadline, Progress: func(v float64) {
+		// refinement reports 0.4 onwards, every 32 candidates
+		if v > 0.4 && v < 0.7 && !slept && time.Now().Before(deadline) {
+			slept = true
+			time.Sleep(time.Until(deadline) + 50*time.Millisecond)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slept {
+		t.Skip("the refinement did not start before the deadline on this machine")
+	}
+	if res.Stats.Unrefined == 0 || len(res.Unsearched) != 0 {
+		t.Fatalf("slept %v, %d of %d unrefined, unsearched %v", slept, res.Stats.Unrefined, res.Stats.Candidates, res.Unsearched)
+	}
+	var a, b Counts
+	for _, c := range Score(whole.Detections, truth, 0.5) {
+		a.Add(c)
+	}
+	for _, c := range Score(res.Detections, truth, 0.5) {
+		b.Add(c)
+	}
+	t.Logf("whole TP %d FP %d; stopped after %d of %d candidates: TP %d FP %d", a.TP, a.FP,
+		res.Stats.Candidates-res.Stats.Unrefined, res.Stats.Candidates, b.TP, b.FP)
+	if b.TP == 0 || b.TP > a.TP || b.FP > a.FP {
+		t.Errorf("stopped search: TP %d FP %d, whole: TP %d FP %d", b.TP, b.FP, a.TP, a.FP)
+	}
+}

@@ -65,8 +65,16 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 		off := t.search.Min.Sub(b.Min)
 		dets, ts, err := search(ctx, img.SubImage(t.search).(*image.Gray), prep, o, sw, off, t.core.Sub(t.search.Min))
 		if stop(err) {
+			// a tile stopped in its refinement keeps what it found and
+			// counts as searched (its likeliest places were)
+			from := i
+			if ts.Unrefined > 0 && ts.Unrefined < ts.Candidates {
+				st.Unrefined += ts.Unrefined
+				all = append(all, inCore(dets, off, b, t.core)...)
+				from = i + 1
+			}
 			var rest []image.Rectangle
-			for _, u := range tiles[i:] {
+			for _, u := range tiles[from:] {
 				rest = append(rest, u.core)
 			}
 			return suppress(all), st, rest, nil
@@ -80,16 +88,24 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 		st.OnText += ts.OnText
 		st.Claimed += ts.Claimed
 		st.OtherText += ts.OtherText
-		for _, d := range dets {
-			d.Box = d.Box.Translate(float64(off.X), float64(off.Y))
-			cx, cy := (d.Box.XMin+d.Box.XMax)/2+float64(b.Min.X), (d.Box.YMin+d.Box.YMax)/2+float64(b.Min.Y)
-			if cx >= float64(t.core.Min.X) && cx < float64(t.core.Max.X) && cy >= float64(t.core.Min.Y) && cy < float64(t.core.Max.Y) {
-				all = append(all, d)
-			}
-		}
+		all = append(all, inCore(dets, off, b, t.core)...)
 		if opt.Progress != nil {
 			opt.Progress(float64(i+1) / float64(len(tiles)))
 		}
 	}
 	return suppress(all), st, nil, nil
+}
+
+// inCore moves a tile's detections (found at off in the image bounded by
+// b) into the image's pixels and keeps those centred in the tile's core.
+func inCore(dets []Detection, off image.Point, b, core image.Rectangle) []Detection {
+	var out []Detection
+	for _, d := range dets {
+		d.Box = d.Box.Translate(float64(off.X), float64(off.Y))
+		cx, cy := (d.Box.XMin+d.Box.XMax)/2+float64(b.Min.X), (d.Box.YMin+d.Box.YMax)/2+float64(b.Min.Y)
+		if cx >= float64(core.Min.X) && cx < float64(core.Max.X) && cy >= float64(core.Min.Y) && cy < float64(core.Max.Y) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
