@@ -56,8 +56,8 @@ type fakeVision struct {
 	// stoppedRefining: the search reports 4 of 10 candidates unexamined,
 	// as a search stopped in its refinement does
 	stoppedRefining bool
-	panics    bool
-	matched   map[string]int // block width×height → calls
+	panics          bool
+	matched         map[string]int // block width×height → calls
 	// withWords: the templates of the last search given words, by label
 	withWords map[string]symbols.Template
 	// words and letters: what the last search given words was told of them

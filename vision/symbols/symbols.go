@@ -118,13 +118,13 @@ type Result struct {
 
 // Stats say where a search spent its effort.
 type Stats struct {
-	StrokeWidth float64       // the drawing's, pixels
-	Candidates  int           // from the rotation-invariant pass
+	StrokeWidth float64 // the drawing's, pixels
+	Candidates  int     // from the rotation-invariant pass
 	// Unrefined counts the candidates not refined before the search's
 	// deadline (the least likely: they are refined best first)
-	Unrefined int
-	RingTime    time.Duration // candidate search
-	RefineTime  time.Duration // pose refinement and verification
+	Unrefined  int
+	RingTime   time.Duration // candidate search
+	RefineTime time.Duration // pose refinement and verification
 	// OnText counts the candidates not refined, and the detections
 	// dropped, because they lay on words
 	OnText int
