@@ -187,9 +187,10 @@ func joinFragments(rs []region, words []text.Word, em float64) []region {
 			best, bestGap := -1, 5*em
 			for j := range rs {
 				a := rs[j]
-				// a fragment is a piece of a larger block: a plan is no
-				// fragment of the legend carved out of its corner
-				if j == i || a.tb || a.boxed || f.r.area() > a.r.area() {
+				// a fragment is a piece of a larger block: a plan wider
+				// and taller than the legend carved out of its corner is
+				// no fragment of it
+				if j == i || a.tb || a.boxed || f.r.w() > a.r.w() && f.r.h() > a.r.h() {
 					continue
 				}
 				yov := min(a.r.y1, f.r.y1) - max(a.r.y0, f.r.y0)

@@ -41,6 +41,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -79,7 +80,7 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	if img == nil || img.Bounds().Empty() {
 		return nil
 	}
-	p := newPage(img, words)
+	p := newPage(img, ocrNoise(words))
 	p.findRulings()
 	p.findComponents()
 	p.classifyWords()
@@ -87,6 +88,33 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	blocks := p.textBlocks()
 	blocks = dropHeadings(blocks, graphics, p.em)
 	return p.entries(graphics, blocks)
+}
+
+// ocrNoise leaves out the words OCR made of graphics: a symbol read as
+// "©", "@", "=" or "——" (no letter or digit), or read with low
+// confidence. Their ink is then a graphic's, as it is. Words of a text
+// layer (confidence 1) and words of unknown confidence (0) are all kept.
+func ocrNoise(words []text.Word) []text.Word {
+	out := words[:0:0]
+	for _, w := range words {
+		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text)) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// ocrMinConf: OCR words read with less confidence are taken for graphics.
+const ocrMinConf = 0.5
+
+func hasAlnum(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // page is the working state of one Parse.

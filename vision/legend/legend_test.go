@@ -229,3 +229,30 @@ func TestDegenerate(t *testing.T) {
 	}
 	checkExemplar(t, "square", got[0])
 }
+
+// A symbol OCR read as a character without letters ("©") or with low
+// confidence stays a graphic: the word over it is noise, not the entry's
+// label.
+func TestOCRNoiseOverAGraphic(t *testing.T) {
+	for _, noise := range []text.Word{
+		{Text: "©", Conf: 0.8, Box: geom.Box{XMin: 100, YMin: 40, XMax: 130, YMax: 70}},
+		{Text: "Hee", Conf: 0.45, Box: geom.Box{XMin: 100, YMin: 40, XMax: 130, YMax: 70}},
+	} {
+		img := image.NewGray(image.Rect(0, 0, 200, 100))
+		for i := range img.Pix {
+			img.Pix[i] = 255
+		}
+		for y := 40; y < 70; y++ {
+			for x := 100; x < 130; x++ {
+				if y == 40 || y == 69 || x == 100 || x == 129 || x-100 == y-40 {
+					img.Pix[y*img.Stride+x] = 0
+				}
+			}
+		}
+		words := []text.Word{noise, {Text: "GEYSER", Conf: 0.93, Box: geom.Box{XMin: 140, YMin: 45, XMax: 190, YMax: 65}}}
+		got := Parse(img, words)
+		if len(got) != 1 || got[0].Label != "GEYSER" || !got[0].HasGraphic {
+			t.Errorf("%q: %+v", noise.Text, got)
+		}
+	}
+}
