@@ -87,7 +87,7 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	graphics := p.groupGraphics()
 	blocks := p.textBlocks()
 	blocks = dropHeadings(blocks, graphics, p.em)
-	return p.entries(graphics, blocks)
+	return splitAbbreviations(p.entries(graphics, blocks), p.words)
 }
 
 // ocrNoise leaves out the words OCR made of graphics: a symbol read as

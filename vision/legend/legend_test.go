@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/geom"
@@ -253,6 +254,40 @@ func TestOCRNoiseOverAGraphic(t *testing.T) {
 		got := Parse(img, words)
 		if len(got) != 1 || got[0].Label != "GEYSER" || !got[0].HasGraphic {
 			t.Errorf("%q: %+v", noise.Text, got)
+		}
+	}
+}
+
+// An abbreviation list set "TERM = meaning", three to a row, gives one
+// entry per term, each boxed by its own words.
+func TestAbbreviationList(t *testing.T) {
+	img := image.NewGray(image.Rect(0, 0, 900, 120))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	var words []text.Word
+	put := func(line int, x, y float64, s string) {
+		for _, w := range strings.Fields(s) {
+			wd := float64(len([]rune(w))) * 9
+			words = append(words, text.Word{Text: w, Line: line, Conf: 1, Box: geom.Box{XMin: x, YMin: y, XMax: x + wd, YMax: y + 15}})
+			x += wd + 6
+		}
+	}
+	put(1, 10, 20, "AK = Außenkante")
+	put(1, 310, 20, "FFB = Fertigfußboden")
+	put(1, 610, 20, "RFB = Rohfußboden")
+	put(2, 10, 50, "BA = Bodenaussparung")
+	put(2, 310, 50, "GK-Wand = Gipskartonständerwand")
+	put(2, 610, 50, "RH = Rohrhülse")
+	got := Parse(img, words)
+	want := map[string]string{"AK": "Außenkante", "FFB": "Fertigfußboden", "RFB": "Rohfußboden", "BA": "Bodenaussparung",
+		"GK-Wand": "Gipskartonständerwand", "RH": "Rohrhülse"}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	for _, e := range got {
+		if want[e.Label] != e.Description || e.HasGraphic || e.Box.Width() > 290 {
+			t.Errorf("entry %+v", e)
 		}
 	}
 }
