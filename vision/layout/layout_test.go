@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -285,5 +286,59 @@ func TestContinuedTitle(t *testing.T) {
 	plain := mk(100, 100, 20, "FIRST FLOOR PLAN")
 	if got := continued(plain, []text.Line{plain, mk(100, 124, 20, "SCALE: 1/8\" = 1'-0\"")}); got != "FIRST FLOOR PLAN" {
 		t.Errorf("plain title: %q", got)
+	}
+}
+
+// A box of notes drawn on top of a legend table, the two sharing their
+// frame, is two blocks; a schedule's title row over its body is one.
+func TestNotesBoxOnATable(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		top    []string // lines of the upper box
+		header string   // the table's header row
+		want   []string // block types, top to bottom
+	}{
+		{"notes over a legend", []string{"NOTE:-", "ALL DIMENSIONS ARE IN mm."}, "LEGEND DESCRIPTION QTY", []string{"GeneralNotes", "Legend"}},
+		{"a schedule's title row", []string{"DOOR SCHEDULE"}, "MARK SIZE TYPE", []string{"Schedule"}},
+	} {
+		img := blank(800, 500)
+		rectOutline(img, 10, 10, 790, 490, 3) // border
+		fillRect(img, 640, 10, 643, 490)      // title-block separator
+		fillRect(img, 660, 420, 760, 460)     // "sheet number"
+		rectOutline(img, 100, 100, 400, 400, 2)
+		fillRect(img, 100, 160, 400, 162) // the upper box's bottom, the table's top
+		for y := 190; y < 400; y += 30 {  // the table's rows
+			fillRect(img, 100, y, 400, y+1)
+		}
+		fillRect(img, 160, 160, 162, 400) // its columns
+		fillRect(img, 340, 160, 342, 400)
+		words := []text.Word{{Text: "A-101", Box: geom.Box{XMin: 660, YMin: 420, XMax: 760, YMax: 460}, Line: 1}}
+		line := func(n int, x, y float64, s string) {
+			for _, w := range strings.Fields(s) {
+				wd := float64(len(w)) * 7
+				words = append(words, text.Word{Text: w, Line: n, Box: geom.Box{XMin: x, YMin: y, XMax: x + wd, YMax: y + 10}})
+				x += wd + 5
+			}
+		}
+		for i, l := range c.top {
+			line(2+i, 110, float64(110+20*i), l)
+		}
+		h := strings.Fields(c.header)
+		line(5, 110, 170, h[0])
+		line(6, 170, 170, h[1])
+		line(7, 350, 170, h[2])
+		for r, y := 0, 195; y < 390; r, y = r+1, y+30 {
+			line(10+r, 110, float64(y+5), fmt.Sprintf("T%d", r))
+			line(10+r, 170, float64(y+5), "SOME THING")
+		}
+		var got []string
+		for _, b := range Segment(img, words, words[0].Box) {
+			if b.Type != "TitleBlock" {
+				got = append(got, b.Type)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -549,9 +549,64 @@ func (p *Page) standaloneFrames(work rect, g *mask) []rect {
 		if 10*covered < 9*c.area() || crossings(g, f) > max(4, (f.w()+f.h())/50) {
 			continue
 		}
-		out = append(out, f)
+		out = append(out, p.splitStacked(f)...)
 	}
 	return out
+}
+
+// splitStacked parts a frame holding two boxes stacked full width, the
+// upper one of notes ("NOTE:- ALL DIMENSIONS ARE IN mm.") and the lower
+// one a legend or schedule: drawn against each other they share a frame,
+// but they are two blocks. A table's title row over its body is not
+// parted: its body names no other kind.
+func (p *Page) splitStacked(f rect) []rect {
+	notes := map[string]bool{"GeneralNotes": true, "KeyNotes": true, "SheetNotes": true}
+	var ys []int
+	for _, h := range p.rules.h {
+		if float64(h.pos-f.y0) >= 2*p.em && float64(f.y1-h.pos) >= 3*p.em && cover(p.rules.h, h.pos, 2, f.x0, f.x1) >= f.w()*95/100 {
+			ys = append(ys, h.pos)
+		}
+	}
+	sort.Ints(ys)
+	for _, y := range ys {
+		top, low := rect{f.x0, f.y0, f.x1, y}, rect{f.x0, y, f.x1, f.y1}
+		tw := wordsIn(top, p.mw)
+		if len(rowLines(tw)) < 2 {
+			continue // a title row
+		}
+		if tk, lk := kindOf(firstLine(tw)), kindOf(firstLine(wordsIn(low, p.mw))); notes[tk] && lk != "" && !notes[lk] {
+			return []rect{top, low}
+		}
+		return []rect{f} // the first box under the top one decides
+	}
+	return []rect{f}
+}
+
+// firstLine is the text of the topmost row of words: every word whose
+// middle lies within a line height and a half of the top (a table's
+// header cells across its columns), left to right.
+func firstLine(ws []text.Word) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	top := ws[0].Box
+	for _, w := range ws {
+		if w.Box.YMin < top.YMin {
+			top = w.Box
+		}
+	}
+	var row []text.Word
+	for _, w := range ws {
+		if (w.Box.YMin+w.Box.YMax)/2 <= top.YMin+1.5*top.Height() {
+			row = append(row, w)
+		}
+	}
+	sort.SliceStable(row, func(i, j int) bool { return row[i].Box.XMin < row[j].Box.XMin })
+	var parts []string
+	for _, w := range row {
+		parts = append(parts, w.Text)
+	}
+	return strings.Join(parts, " ")
 }
 
 // components labels the 8-connected pieces of ink (-1 where none) and
