@@ -509,7 +509,7 @@ func (p *page) groupGraphics() []*graphic {
 	}
 	for a := 0; a < len(ids); a++ {
 		for b := a + 1; b < len(ids); b++ {
-			if gap(ext[ids[a]], ext[ids[b]]) <= near {
+			if ea, eb := ext[ids[a]], ext[ids[b]]; gap(ea, eb) <= near && !p.ruled(ea, eb) {
 				parent[find(ids[a])] = find(ids[b])
 			}
 		}
@@ -534,6 +534,18 @@ func (p *page) groupGraphics() []*graphic {
 		}
 	}
 	return out
+}
+
+// ruled reports a ruling across the gap between two rectangles one above
+// the other: a table's row rule between the symbols of two rows.
+func (p *page) ruled(a, b image.Rectangle) bool {
+	switch {
+	case a.Max.Y <= b.Min.Y+2:
+		return p.rulingAcross(a, b)
+	case b.Max.Y <= a.Min.Y+2:
+		return p.rulingAcross(b, a)
+	}
+	return false
 }
 
 // block is a text block: one run or several stacked lines.
@@ -658,7 +670,8 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 	if x < 0 || x >= p.w {
 		return false
 	}
-	for y := max(a.Max.Y, 0); y < min(b.Min.Y, p.h); y++ {
+	// between the lines' middles: OCR's boxes may reach over a rule
+	for y := max((a.Min.Y+a.Max.Y)/2, 0); y < min((b.Min.Y+b.Max.Y)/2, p.h); y++ {
 		if p.ruling[y*p.w+x] {
 			return true
 		}

@@ -291,3 +291,49 @@ func TestAbbreviationList(t *testing.T) {
 		}
 	}
 }
+
+// Symbols in consecutive rows of a ruled table, nearer each other than a
+// graphic's parts are, are two graphics: the row rule parts them.
+func TestRowRulePartsSymbols(t *testing.T) {
+	img := image.NewGray(image.Rect(0, 0, 400, 140))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	set := func(x0, y0, x1, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+	// the table: border, a column rule, row rules every 40 px
+	set(10, 10, 390, 12)
+	set(10, 128, 390, 130)
+	set(10, 10, 12, 130)
+	set(388, 10, 390, 130)
+	set(80, 10, 82, 130)
+	set(10, 49, 390, 50)
+	set(10, 89, 390, 90)
+	// a symbol in each row, 34 px tall: 4 px from the rule either side
+	for _, y := range []int{13, 53, 93} {
+		set(30, y+1, 60, y+2)
+		set(30, y+33, 60, y+34)
+		set(30, y+1, 31, y+34)
+		set(59, y+1, 60, y+34)
+		set(30+(y/10), y+5, 32+(y/10), y+30) // each its own mark
+	}
+	var words []text.Word
+	for i, d := range []string{"EXHAUST", "SUPPLY", "RETURN"} {
+		y := float64(22 + 40*i)
+		words = append(words, text.Word{Text: d, Conf: 1, Line: i, Box: geom.Box{XMin: 100, YMin: y, XMax: 100 + 9*float64(len(d)), YMax: y + 16}})
+	}
+	got := Parse(img, words)
+	if len(got) != 3 {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	for i, e := range got {
+		if !e.HasGraphic || e.Graphic.Height() > 36 {
+			t.Errorf("entry %d %q: graphic %v", i, e.Label, e.Graphic)
+		}
+	}
+}

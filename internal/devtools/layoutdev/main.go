@@ -8,9 +8,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/plangraph/plangraph/vision/legend"
+	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +34,7 @@ func main() {
 	dpi := flag.Int("dpi", 150, "render DPI")
 	dump := flag.Bool("dump", false, "print the title-block reader's labels, values and lines")
 	pages := flag.String("pages", "", "comma-separated page numbers (default: all)")
+	legends := flag.Bool("legends", false, "read every Legend block found and print its entries")
 	flag.StringVar(&layout.TraceTitle, "trace-title", "", "with -dump, print the view-title evidence of lines containing this")
 	flag.Parse()
 	dir := flag.Arg(0)
@@ -87,6 +92,9 @@ func main() {
 				rs.Blocks = append(rs.Blocks, bench.RealBlock{Type: bl.Type, Title: bl.Title, Scale: bl.Scale, Box: bl.Box})
 			}
 			p.Sheets = append(p.Sheets, rs)
+			if *legends {
+				printLegends(img, blocks, sr.Words, sh.Page)
+			}
 			if *debug != "" {
 				os.MkdirAll(*debug, 0o755)
 				f, _ := os.Create(filepath.Join(*debug, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(set.File, ".pdf"), sh.Page)))
@@ -107,6 +115,41 @@ func main() {
 		bench.PrintReal(os.Stdout, sc, p, true)
 	}
 	bench.PrintReal(os.Stdout, total, bench.RealParsed{}, false)
+}
+
+// printLegends reads each Legend block as the parse does (its image and
+// the words inside it, in block pixels) and prints the entries.
+func printLegends(img *image.Gray, blocks []layout.Block, words []text.Word, page int) {
+	for _, b := range blocks {
+		if b.Type != "Legend" {
+			continue
+		}
+		r := image.Rect(int(b.Box.XMin), int(b.Box.YMin), int(math.Ceil(b.Box.XMax)), int(math.Ceil(b.Box.YMax))).Intersect(img.Rect)
+		var inside []text.Word
+		for _, w := range words {
+			if w.Box.XMin >= b.Box.XMin && w.Box.YMin >= b.Box.YMin && w.Box.XMax <= b.Box.XMax && w.Box.YMax <= b.Box.YMax {
+				w.Box = w.Box.Translate(-b.Box.XMin, -b.Box.YMin)
+				inside = append(inside, w)
+			}
+		}
+		sub := img.SubImage(r).(*image.Gray)
+		crop := image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
+		for y := 0; y < r.Dy(); y++ {
+			copy(crop.Pix[y*crop.Stride:y*crop.Stride+r.Dx()], sub.Pix[sub.PixOffset(r.Min.X, r.Min.Y+y):])
+		}
+		fmt.Printf("  p%d legend %q %v: %d words\n", page, b.Title, b.Box, len(inside))
+		if dir := os.Getenv("LEGEND_DUMP"); dir != "" {
+			name := filepath.Join(dir, fmt.Sprintf("legend-p%d-%d", page, r.Min.Y))
+			f, _ := os.Create(name + ".png")
+			png.Encode(f, crop)
+			f.Close()
+			js, _ := json.Marshal(inside)
+			os.WriteFile(name+".json", js, 0o644)
+		}
+		for _, e := range legend.Parse(crop, inside) {
+			fmt.Printf("    %q | %q graphic=%v %v\n", e.Label, e.Description, e.HasGraphic, e.Graphic)
+		}
+	}
 }
 
 func any(subs []string, s string) bool {
