@@ -804,10 +804,39 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 		return y
 	}
 	sort.SliceStable(roots, func(a, b int) bool { return top(roots[a]) < top(roots[b]) })
-	var out []Entry
+	// graphics lead their text (the usual) or close it: a legend whose rows
+	// start with text and end with a graphic more often than they start
+	// with one sets its graphics right of their text
+	lead, trail := 0, 0
+	var starts []int // where entries start, text first: a row's start, or just after a graphic
 	for _, rt := range roots {
 		row := bands[rt]
 		sort.SliceStable(row, func(a, b int) bool { return row[a].r.Min.X < row[b].r.Min.X })
+		switch {
+		case row[0].g != nil:
+			lead++
+		case row[len(row)-1].g != nil:
+			trail++
+		}
+		for i, it := range row {
+			if it.g == nil && (i == 0 || row[i-1].g != nil) {
+				starts = append(starts, it.r.Min.X)
+			}
+		}
+	}
+	// a text starting where other rows' entries start begins an entry (a
+	// text-only entry before a graphic's entry on its row)
+	startsEntry := func(x int) bool {
+		for _, s := range starts {
+			if abs(x-s) <= p.px(1) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Entry
+	for _, rt := range roots {
+		row := bands[rt]
 		var cur []item
 		flush := func() {
 			if e, ok := p.entry(cur); ok {
@@ -816,6 +845,17 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 			cur = nil
 		}
 		for _, it := range row {
+			if trail > lead {
+				// text, then the graphic that ends the entry
+				if it.g == nil && len(cur) > 0 && startsEntry(it.r.Min.X) {
+					flush()
+				}
+				cur = append(cur, it)
+				if it.g != nil {
+					flush()
+				}
+				continue
+			}
 			if it.g != nil {
 				hasG, texts := false, 0
 				for _, c := range cur {
@@ -967,4 +1007,11 @@ func (p *page) exemplar(g *graphic) (*image.Gray, geom.Box) {
 		}
 	}
 	return out, rectBox(tight)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -337,3 +337,58 @@ func TestRowRulePartsSymbols(t *testing.T) {
 		}
 	}
 }
+
+// A legend whose graphics stand right of their text, two entries to a row,
+// one of them text only: each graphic goes with the text before it.
+func TestGraphicsRightOfTheirText(t *testing.T) {
+	img := image.NewGray(image.Rect(0, 0, 700, 140))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	square := func(x, y int) {
+		for yy := y; yy < y+24; yy++ {
+			for xx := x; xx < x+24; xx++ {
+				if yy == y || yy == y+23 || xx == x || xx == x+23 || xx-x == yy-y {
+					img.Pix[yy*img.Stride+xx] = 0
+				}
+			}
+		}
+	}
+	var words []text.Word
+	put := func(line int, x, y float64, s string) {
+		words = append(words, text.Word{Text: s, Line: line, Conf: 1, Box: geom.Box{XMin: x, YMin: y, XMax: x + 9*float64(len(s)), YMax: y + 16}})
+	}
+	// column 1: label at 10, description at 60, graphic at 250; column 2 from 350
+	rows := []struct{ l1, d1, l2, d2 string }{{"AF", "TERMINAL", "DD", "ROOF ENTRY"}, {"V4A", "STAINLESS", "TS", "TEST JOINT"}, {"E", "EARTHING", "FS", "ROD"}}
+	for i, r := range rows {
+		y := 20 + 40*i
+		put(2*i, 10, float64(y+4), r.l1)
+		put(2*i, 60, float64(y+4), r.d1)
+		if r.l1 != "V4A" { // a text-only entry
+			square(250, y)
+		}
+		put(2*i+1, 350, float64(y+4), r.l2)
+		put(2*i+1, 400, float64(y+4), r.d2)
+		square(600, y)
+	}
+	got := map[string]Entry{}
+	for _, e := range Parse(img, words) {
+		got[e.Label] = e
+	}
+	for _, r := range rows {
+		for _, c := range []struct {
+			l, d string
+			x    float64
+		}{{r.l1, r.d1, 250}, {r.l2, r.d2, 600}} {
+			e, ok := got[c.l]
+			switch {
+			case !ok || e.Description != c.d:
+				t.Errorf("%s: %+v", c.l, e)
+			case c.l == "V4A" && e.HasGraphic:
+				t.Errorf("V4A has a graphic: %v", e.Graphic)
+			case c.l != "V4A" && (!e.HasGraphic || e.Graphic.XMin != c.x):
+				t.Errorf("%s: graphic %v, want at x %g", c.l, e.Graphic, c.x)
+			}
+		}
+	}
+}
