@@ -1,0 +1,383 @@
+package legend
+
+import (
+	"image"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Steps 3–5 of Parse (see the package comment): text runs stacked into
+// blocks, headings and column headers dropped, and rows of graphics and
+// text blocks made into entries.
+
+// block is a text block: one run or several stacked lines.
+type block struct {
+	lines [][]int // runs, top to bottom
+	r     image.Rectangle
+	text  string
+	lineH float64 // median-ish line height
+}
+
+// textBlocks makes the runs and stacks continuation lines into blocks.
+func (p *page) textBlocks() []*block {
+	runs := p.runs()
+	rects := make([]image.Rectangle, len(runs))
+	for i, r := range runs {
+		rects[i] = p.runRect(r)
+	}
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return rects[order[a]].Min.Y < rects[order[b]].Min.Y })
+	// side finds what lies nearest on a run's line to its left (dir -1) or
+	// right (+1), not beyond a ruling: a run index, -2-component, or -1.
+	side := func(i, dir int, comps bool) int {
+		r := rects[i]
+		best, bd := -1, math.MaxInt
+		consider := func(o image.Rectangle, id int) {
+			if vOverlap(o, r)*2 < min(o.Dy(), r.Dy()) {
+				return
+			}
+			d := r.Min.X - o.Max.X
+			if dir > 0 {
+				d = o.Min.X - r.Max.X
+			}
+			if d < -p.px(0.2) || d >= bd || p.rulingBetween(o, r) {
+				return
+			}
+			best, bd = id, d
+		}
+		for j, o := range rects {
+			if j != i {
+				consider(o, j)
+			}
+		}
+		if comps {
+			for ci, c := range p.comps {
+				if c.significant() {
+					consider(c.r, -2-ci)
+				}
+			}
+		}
+		return best
+	}
+	left := func(i int) int { return side(i, -1, true) }
+	right := func(i int) int { return side(i, 1, false) }
+	next := make([]int, len(runs)) // continuation line below, or -1
+	prev := make([]int, len(runs))
+	for i := range next {
+		next[i], prev[i] = -1, -1
+	}
+	for _, i := range order {
+		a := rects[i]
+		for _, j := range order {
+			b := rects[j]
+			if j == i || prev[j] >= 0 || b.Min.Y <= a.Min.Y {
+				continue
+			}
+			g := b.Min.Y - a.Max.Y
+			if float64(g) > contGapEm*p.em || float64(g) < -0.4*float64(a.Dy()) {
+				continue
+			}
+			if math.Abs(float64(b.Min.X-a.Min.X)) > 0.7*p.em || p.rulingAcross(a, b) {
+				continue
+			}
+			// the same thing (or nothing) to the left: a description's next
+			// line, not the next row of a list
+			li, lj := left(i), left(j)
+			if lj != -1 && lj != li && !(lj <= -2 && li <= -2 && p.sameGraphicish(-2-li, -2-lj)) {
+				continue
+			}
+			// and not two tags each followed by their own text
+			if right(i) >= 0 && right(j) >= 0 {
+				continue
+			}
+			next[i], prev[j] = j, i
+			break
+		}
+	}
+	var out []*block
+	for _, i := range order {
+		if prev[i] >= 0 {
+			continue
+		}
+		b := &block{r: rects[i]}
+		var hs []float64
+		var parts []string
+		for k := i; k >= 0; k = next[k] {
+			b.lines = append(b.lines, runs[k])
+			b.r = b.r.Union(rects[k])
+			parts = append(parts, runText(p, runs[k]))
+			hs = append(hs, float64(rects[k].Dy()))
+		}
+		sort.Float64s(hs)
+		b.lineH = hs[len(hs)/2]
+		b.text = strings.Join(parts, " ")
+		out = append(out, b)
+	}
+	return out
+}
+
+// sameGraphicish reports whether two components are within groupEm (one
+// graphic to the left of both lines of a description).
+func (p *page) sameGraphicish(a, b int) bool {
+	return a == b || gap(p.comps[a].r, p.comps[b].r) <= p.px(groupEm)
+}
+
+// rulingAcross reports a horizontal ruling between a run and the run
+// below it.
+func (p *page) rulingAcross(a, b image.Rectangle) bool {
+	x := (max(a.Min.X, b.Min.X) + min(a.Max.X, b.Max.X)) / 2
+	if x < 0 || x >= p.w {
+		return false
+	}
+	// between the lines' middles: OCR's boxes may reach over a rule
+	for y := max((a.Min.Y+a.Max.Y)/2, 0); y < min((b.Min.Y+b.Max.Y)/2, p.h); y++ {
+		if p.ruling[y*p.w+x] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	headingRE  = regexp.MustCompile(`\bLEGENDS?\b|\bABBREVIATIONS?\b`)
+	headerWord = map[string]bool{
+		"SYMBOL": true, "SYMBOLS": true, "SYM": true, "TAG": true, "TAGS": true, "LABEL": true, "MARK": true,
+		"DESCRIPTION": true, "DESC": true, "ABBREVIATION": true, "ABBREVIATIONS": true, "ABBR": true,
+		"ITEM": true, "KEY": true, "TYPE": true, "NAME": true, "REMARKS": true, "MEANING": true,
+		"DESIGNATION": true, "GRAPHIC": true, "CODE": true, "NOTES": true, "DEFINITION": true, "&": true, "/": true,
+	}
+)
+
+// dropHeadings removes legend headings and column header rows.
+func dropHeadings(blocks []*block, graphics []*graphic, em float64) []*block {
+	var hs []float64
+	for _, b := range blocks {
+		hs = append(hs, b.lineH)
+	}
+	med := em
+	if len(hs) > 0 {
+		sort.Float64s(hs)
+		med = hs[len(hs)/2]
+	}
+	graphicBeside := func(r image.Rectangle) bool {
+		for _, g := range graphics {
+			if vOverlap(g.r, r)*2 >= min(g.r.Dy(), r.Dy()) && g.r.Dy() >= r.Dy()/2 {
+				return true
+			}
+		}
+		return false
+	}
+	// column header rows: every block on the row made only of header words
+	isHeaderText := func(s string) bool {
+		f := strings.Fields(strings.ToUpper(s))
+		for _, w := range f {
+			if !headerWord[strings.Trim(w, ":.,()")] {
+				return false
+			}
+		}
+		return len(f) > 0
+	}
+	drop := make([]bool, len(blocks))
+	for i, b := range blocks {
+		up := strings.ToUpper(b.text)
+		if graphicBeside(b.r) {
+			continue
+		}
+		if headingRE.MatchString(up) || b.lineH >= headingSize*med {
+			drop[i] = true
+			continue
+		}
+		if !isHeaderText(b.text) {
+			continue
+		}
+		all := true
+		for _, o := range blocks {
+			if vOverlap(o.r, b.r)*2 >= min(o.r.Dy(), b.r.Dy()) && !isHeaderText(o.text) {
+				all = false
+				break
+			}
+		}
+		if all {
+			drop[i] = true
+		}
+	}
+	var out []*block
+	for i, b := range blocks {
+		if !drop[i] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// item is a graphic or a text block placed in a band.
+type item struct {
+	g *graphic
+	b *block
+	r image.Rectangle
+}
+
+// entries bands the items into rows and splits each row into entries.
+func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
+	var items []item
+	for _, g := range graphics {
+		items = append(items, item{g: g, r: g.r})
+	}
+	for _, b := range blocks {
+		items = append(items, item{b: b, r: b.r})
+	}
+	n := len(items)
+	find, parent := unionFind(n)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			ra, rb := items[a].r, items[b].r
+			ov := vOverlap(ra, rb)
+			if ov == 0 {
+				continue
+			}
+			same := ov*2 >= min(ra.Dy(), rb.Dy())
+			if !same && (items[a].g != nil) != (items[b].g != nil) {
+				// a graphic's centre within a text block, or the reverse
+				ca, cb := (ra.Min.Y+ra.Max.Y)/2, (rb.Min.Y+rb.Max.Y)/2
+				same = (ca >= rb.Min.Y && ca < rb.Max.Y) || (cb >= ra.Min.Y && cb < ra.Max.Y)
+			}
+			if same {
+				parent[find(a)] = find(b)
+			}
+		}
+	}
+	bands := map[int][]item{}
+	var roots []int
+	for i := range items {
+		rt := find(i)
+		if _, ok := bands[rt]; !ok {
+			roots = append(roots, rt)
+		}
+		bands[rt] = append(bands[rt], items[i])
+	}
+	top := func(rt int) int {
+		y := math.MaxInt
+		for _, it := range bands[rt] {
+			y = min(y, it.r.Min.Y)
+		}
+		return y
+	}
+	sort.SliceStable(roots, func(a, b int) bool { return top(roots[a]) < top(roots[b]) })
+	// graphics lead their text (the usual) or close it: a legend whose rows
+	// start with text and end with a graphic more often than they start
+	// with one sets its graphics right of their text
+	lead, trail := 0, 0
+	var starts []int // where entries start, text first: a row's start, or just after a graphic
+	for _, rt := range roots {
+		row := bands[rt]
+		sort.SliceStable(row, func(a, b int) bool { return row[a].r.Min.X < row[b].r.Min.X })
+		switch {
+		case row[0].g != nil:
+			lead++
+		case row[len(row)-1].g != nil:
+			trail++
+		}
+		for i, it := range row {
+			if it.g == nil && (i == 0 || row[i-1].g != nil) {
+				starts = append(starts, it.r.Min.X)
+			}
+		}
+	}
+	// a text starting where other rows' entries start begins an entry (a
+	// text-only entry before a graphic's entry on its row)
+	startsEntry := func(x int) bool {
+		for _, s := range starts {
+			if abs(x-s) <= p.px(1) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Entry
+	for _, rt := range roots {
+		row := bands[rt]
+		var cur []item
+		flush := func() {
+			if e, ok := p.entry(cur); ok {
+				out = append(out, e)
+			}
+			cur = nil
+		}
+		for _, it := range row {
+			if trail > lead {
+				// text, then the graphic that ends the entry
+				if it.g == nil && len(cur) > 0 && startsEntry(it.r.Min.X) {
+					flush()
+				}
+				cur = append(cur, it)
+				if it.g != nil {
+					flush()
+				}
+				continue
+			}
+			if it.g != nil {
+				hasG, texts := false, 0
+				for _, c := range cur {
+					if c.g != nil {
+						hasG = true
+					} else {
+						texts++
+					}
+				}
+				if hasG || texts > 1 {
+					flush()
+				}
+			}
+			cur = append(cur, it)
+		}
+		flush()
+	}
+	return out
+}
+
+// entry makes an Entry from a row's items: at most one graphic (several
+// are joined) and its text blocks, left to right.
+func (p *page) entry(items []item) (Entry, bool) {
+	var g *graphic
+	var texts []*block
+	var box image.Rectangle
+	for i, it := range items {
+		if i == 0 {
+			box = it.r
+		} else {
+			box = box.Union(it.r)
+		}
+		if it.g != nil {
+			if g == nil {
+				g = &graphic{r: it.g.r}
+			}
+			g.comps = append(g.comps, it.g.comps...)
+			g.words = append(g.words, it.g.words...)
+			g.r = g.r.Union(it.g.r)
+		} else {
+			texts = append(texts, it.b)
+		}
+	}
+	if len(texts) == 0 || (g == nil && len(texts) < 2) {
+		return Entry{}, false
+	}
+	e := Entry{Box: rectBox(box), Label: texts[0].text}
+	var desc []string
+	for _, t := range texts[1:] {
+		desc = append(desc, t.text)
+	}
+	e.Description = strings.Join(desc, " ")
+	if g != nil {
+		if e.Description == "" {
+			e.Description = e.Label
+		}
+		e.HasGraphic = true
+		e.Exemplar, e.Graphic = p.exemplar(g)
+	}
+	return e, true
+}
