@@ -228,13 +228,7 @@ func TestTiledSearchFindsWhatTheWholeSearchFinds(t *testing.T) {
 	if last != 1 {
 		t.Errorf("progress ended at %g", last)
 	}
-	var a, b Counts
-	for _, c := range Score(whole.Detections, truth, 0.5) {
-		a.Add(c)
-	}
-	for _, c := range Score(tiled.Detections, truth, 0.5) {
-		b.Add(c)
-	}
+	a, b := countsOf(whole.Detections, truth), countsOf(tiled.Detections, truth)
 	t.Logf("whole TP %d FP %d FN %d; tiled TP %d FP %d FN %d", a.TP, a.FP, a.FN, b.TP, b.FP, b.FN)
 	if b.TP < a.TP || b.FP > a.FP+1 {
 		t.Errorf("tiled search: TP %d FP %d, whole: TP %d FP %d", b.TP, b.FP, a.TP, a.FP)
@@ -249,6 +243,15 @@ func TestTiledSearchFindsWhatTheWholeSearchFinds(t *testing.T) {
 	}
 }
 
+// countsOf scores detections against truth (same label, IoU ≥ 0.5).
+func countsOf(dets []Detection, truth []Truth) Counts {
+	var all Counts
+	for _, c := range Score(dets, truth, 0.5) {
+		all.Add(c)
+	}
+	return all
+}
+
 // matchScore runs Match and scores it against truth.
 func matchScore(t *testing.T, img *image.Gray, tmpls []Template, truth []Truth) Counts {
 	t.Helper()
@@ -256,10 +259,7 @@ func matchScore(t *testing.T, img *image.Gray, tmpls []Template, truth []Truth) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all Counts
-	for _, c := range Score(res.Detections, truth, 0.5) {
-		all.Add(c)
-	}
+	all := countsOf(res.Detections, truth)
 	t.Logf("TP %d FP %d FN %d", all.TP, all.FP, all.FN)
 	return all
 }
@@ -1099,10 +1099,7 @@ func TestClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Truth{{Label: "door", Box: door}, {Label: "mark", Box: in}, {Label: "outlet", Box: outlet}, {Label: "table", Box: table}}
-	var all Counts
-	for _, c := range Score(res.Detections, want, 0.5) {
-		all.Add(c)
-	}
+	all := countsOf(res.Detections, want)
 	if all.TP != 4 || all.FP != 0 {
 		t.Errorf("%+v: want the four instances (%+v)", all, res.Detections)
 	}
@@ -1241,13 +1238,7 @@ func TestMatchStoppedInRefinementKeepsItsDetections(t *testing.T) {
 	if res.Stats.Unrefined == 0 || len(res.Unsearched) != 0 {
 		t.Fatalf("slept %v, %d of %d unrefined, unsearched %v", slept, res.Stats.Unrefined, res.Stats.Candidates, res.Unsearched)
 	}
-	var a, b Counts
-	for _, c := range Score(whole.Detections, truth, 0.5) {
-		a.Add(c)
-	}
-	for _, c := range Score(res.Detections, truth, 0.5) {
-		b.Add(c)
-	}
+	a, b := countsOf(whole.Detections, truth), countsOf(res.Detections, truth)
 	t.Logf("whole TP %d FP %d; stopped after %d of %d candidates: TP %d FP %d", a.TP, a.FP,
 		res.Stats.Candidates-res.Stats.Unrefined, res.Stats.Candidates, b.TP, b.FP)
 	if b.TP == 0 || b.TP > a.TP || b.FP > a.FP {
