@@ -170,11 +170,10 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	// likeliest, refined first — still make detections, returned with the
 	// error
 	dets, left, err := m.refineAll(ctx, cands)
+	st.Unrefined = left
 	if err != nil && len(dets) == 0 {
-		st.Unrefined = left
 		return nil, st, err
 	}
-	st.Unrefined = left
 	st.RefineTime = time.Since(t0)
 	st.Claimed = m.claimed
 	st.OtherText = m.otherText
