@@ -79,7 +79,7 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	if img == nil || img.Bounds().Empty() {
 		return nil
 	}
-	p := newPage(img, ocrNoise(words))
+	p := newPage(img, ocrNoise(img, words))
 	p.findRulings()
 	p.findComponents()
 	p.classifyWords()
@@ -90,13 +90,15 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 }
 
 // ocrNoise leaves out the words OCR made of graphics: a symbol read as
-// "©", "@", "=" or "——" (no letter or digit), or read with low
-// confidence. Their ink is then a graphic's, as it is. Words of a text
-// layer (confidence 1) and words of unknown confidence (0) are all kept.
-func ocrNoise(words []text.Word) []text.Word {
+// "©", "@", "=" or "——" (no letter or digit; "&" counts as one), read with low confidence,
+// or drawn solid (a row of filled switch glyphs read as "666": letters are
+// strokes, not filled shapes). Their ink is then a graphic's, as it is.
+// Words of a text layer (confidence 1) and words of unknown confidence (0)
+// are all kept.
+func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 	out := words[:0:0]
 	for _, w := range words {
-		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text)) {
+		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) || solidShare(img, w.Box) > maxSolidShare) {
 			continue
 		}
 		out = append(out, w)
@@ -104,12 +106,75 @@ func ocrNoise(words []text.Word) []text.Word {
 	return out
 }
 
+// maxSolidShare: a word with more of its ink in solid areas is a graphic.
+const maxSolidShare = 0.25
+
+// solidShare is the share of the ink inside box that lies in solid areas:
+// ink at the centre of an all-ink square a third of the box's height
+// across. A letter's strokes are thinner than that, even where they meet.
+func solidShare(img *image.Gray, box geom.Box) float64 {
+	r := image.Rect(int(box.XMin), int(box.YMin), int(math.Ceil(box.XMax)), int(math.Ceil(box.YMax))).Intersect(img.Bounds())
+	k := r.Dy() / 3
+	if r.Dx() < k || k < 3 {
+		return 0
+	}
+	w, h := r.Dx(), r.Dy()
+	// sum[(y)*(w+1)+x]: ink pixels above and left of (x, y).
+	sum := make([]int, (w+1)*(h+1))
+	ink := 0
+	for y := 0; y < h; y++ {
+		row := 0
+		for x := 0; x < w; x++ {
+			if img.GrayAt(r.Min.X+x, r.Min.Y+y).Y < inkLevel {
+				row++
+				ink++
+			}
+			sum[(y+1)*(w+1)+x+1] = sum[y*(w+1)+x+1] + row
+		}
+	}
+	if ink == 0 {
+		return 0
+	}
+	// cover: a difference array of the all-ink squares; its prefix sums
+	// count the squares over each pixel.
+	cover := make([]int, (w+1)*(h+1))
+	for y := 0; y+k <= h; y++ {
+		for x := 0; x+k <= w; x++ {
+			if sum[(y+k)*(w+1)+x+k]-sum[y*(w+1)+x+k]-sum[(y+k)*(w+1)+x]+sum[y*(w+1)+x] == k*k {
+				cover[y*(w+1)+x]++
+				cover[y*(w+1)+x+k]--
+				cover[(y+k)*(w+1)+x]--
+				cover[(y+k)*(w+1)+x+k]++
+			}
+		}
+	}
+	n := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*(w+1) + x
+			if x > 0 {
+				cover[i] += cover[i-1]
+			}
+			if y > 0 {
+				cover[i] += cover[i-(w+1)]
+			}
+			if x > 0 && y > 0 {
+				cover[i] -= cover[i-(w+1)-1]
+			}
+			if cover[i] > 0 {
+				n++
+			}
+		}
+	}
+	return float64(n) / float64(ink)
+}
+
 // ocrMinConf: OCR words read with less confidence are taken for graphics.
 const ocrMinConf = 0.5
 
 func hasAlnum(s string) bool {
 	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&' {
 			return true
 		}
 	}

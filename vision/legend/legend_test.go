@@ -258,6 +258,35 @@ func TestOCRNoiseOverAGraphic(t *testing.T) {
 	}
 }
 
+// Filled symbols OCR read as digits with high confidence (a row of switch
+// glyphs read "666") stay graphics: letters are strokes, not solid shapes.
+// An "&" in a description is a word.
+func TestSolidGlyphsReadAsText(t *testing.T) {
+	img := image.NewGray(image.Rect(0, 0, 260, 100))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	for _, cx := range []int{20, 45, 70} {
+		for y := 35; y < 75; y++ {
+			for x := cx - 10; x <= cx+10; x++ {
+				if dx, dy := x-cx, y-62; dx*dx+dy*dy <= 81 || (x-cx >= 3 && x-cx <= 5 && y < 55 && y-35 >= (x-cx)-3) {
+					img.Pix[y*img.Stride+x] = 0
+				}
+			}
+		}
+	}
+	words := []text.Word{
+		{Text: "666", Conf: 0.95, Line: 1, Box: geom.Box{XMin: 10, YMin: 35, XMax: 80, YMax: 72}},
+		{Text: "SWITCH", Conf: 0.95, Line: 2, Box: geom.Box{XMin: 110, YMin: 45, XMax: 170, YMax: 65}},
+		{Text: "&", Conf: 0.92, Line: 2, Box: geom.Box{XMin: 178, YMin: 45, XMax: 188, YMax: 65}},
+		{Text: "FAN", Conf: 0.95, Line: 2, Box: geom.Box{XMin: 196, YMin: 45, XMax: 226, YMax: 65}},
+	}
+	got := Parse(img, words)
+	if len(got) != 1 || got[0].Label != "SWITCH & FAN" || !got[0].HasGraphic {
+		t.Errorf("%+v", got)
+	}
+}
+
 // An abbreviation list set "TERM = meaning", three to a row, gives one
 // entry per term, each boxed by its own words.
 func TestAbbreviationList(t *testing.T) {

@@ -24,6 +24,7 @@ type Drawing struct {
 	lines   []seg   // straight lines to anchor poses on (mergedLines), shortest first
 	arcs    []int32 // arcs that are not whole circles
 	circles []int32 // whole circles
+	reach   [][2]pt // by segment: the ends of the line it is a piece of (lineReach)
 }
 
 // NewDrawing reads the marks of pg inside r (a block's bounds on its
@@ -37,6 +38,7 @@ func newDrawing(m *marks) *Drawing {
 	d.ix = newSegIndex(m.segs, 8)
 	d.gix = newGlyphIndex(m.glyphs, 32)
 	d.lines = mergedLines(m.segs, true)
+	d.reach = lineReach(m.segs)
 	sort.Slice(d.lines, func(i, j int) bool { return d.lines[i].length < d.lines[j].length })
 	for i, a := range m.arcs {
 		if a.full {
@@ -494,7 +496,8 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	// or a tag beside it does not reach in, and a wall drawn around a corner
 	// guard's L lies off its marks. A line passing through the box that
 	// the symbol does not account for (a wall, a pipe crossing it) is left
-	// out; one the symbol lies along counts inside the box.
+	// out, also when drawn dash by dash; one the symbol lies along counts
+	// inside the box.
 	box := t.posedBox(P)
 	diag := k * t.size
 	sc.stamp++
@@ -521,7 +524,10 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		if !ok {
 			return
 		}
-		through := !tight.Contains(toPoint(s.a)) && !tight.Contains(toPoint(s.b))
+		// through: the line it is a piece of (a grid line drawn dash by
+		// dash) starts and ends outside the box
+		reach := d.reach[id]
+		through := !tight.Contains(toPoint(reach[0])) && !tight.Contains(toPoint(reach[1]))
 		l := dist(a, b)
 		n := max(int(math.Ceil(l/step)), 1)
 		// the segment's direction in the template's frame

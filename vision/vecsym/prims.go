@@ -593,9 +593,59 @@ func clipSeg(a, b pt, r vector.Rect) (pt, pt, bool) {
 // line apart — is one line again. It returns the joined lines and, with
 // pieces true, also every piece that was joined to another.
 func mergedLines(segs []seg, pieces bool) []seg {
+	var out []seg
+	collinearRuns(segs, 0.5, func(run []int, a, b pt) {
+		if len(run) == 1 {
+			out = append(out, segs[run[0]])
+			return
+		}
+		m := segs[run[0]]
+		m.a, m.b = a, b
+		m.length = dist(a, b)
+		m.ang = lineAngle(m.a, m.b)
+		m.u = unitDir(m.a, m.b)
+		out = append(out, m)
+		if pieces {
+			for _, i := range run {
+				out = append(out, segs[i])
+			}
+		}
+	})
+	return out
+}
+
+// reachGap is the widest gap (page pixels at 300 DPI, 3 mm on paper)
+// between pieces of one line drawn apart: the dashes of a dash-dot grid
+// line that CAD programs export one by one.
+const reachGap = 36.0
+
+// lineReach gives each segment the ends of the line it is a piece of:
+// straight pieces on one line with gaps up to reachGap between them (a
+// grid line exported dash by dash). A curve reaches its own ends.
+func lineReach(segs []seg) [][2]pt {
+	reach := make([][2]pt, len(segs))
+	for i := range segs {
+		reach[i] = [2]pt{segs[i].a, segs[i].b}
+	}
+	collinearRuns(segs, reachGap, func(run []int, a, b pt) {
+		if len(run) < 2 {
+			return
+		}
+		for _, i := range run {
+			reach[i] = [2]pt{a, b}
+		}
+	})
+	return reach
+}
+
+// collinearRuns calls emit with each run of straight segments (their
+// indices in segs) that lie on one line, flags alike, with gaps of at most
+// gap between them, and the run's ends.
+func collinearRuns(segs []seg, gap float64, emit func(run []int, a, b pt)) {
 	const angTol = 0.2 * math.Pi / 180
 	type item struct {
 		s       *seg
+		i       int
 		ang     float64 // direction in [-angTol, π-angTol)
 		rho     float64 // offset of its line from the origin
 		t0, t1  float64 // its extent along the line
@@ -613,22 +663,17 @@ func mergedLines(segs []seg, pieces bool) []seg {
 			a -= math.Pi
 		}
 		dx, dy := math.Cos(a), math.Sin(a)
-		ta := px(s.a)*dx + py(s.a)*dy
-		tb := px(s.b)*dx + py(s.b)*dy
 		var key uint8
 		for k, f := range []bool{s.fill, s.stroke, s.faint, s.dashed} {
 			if f {
 				key |= 1 << k
 			}
 		}
-		items = append(items, item{s: s, ang: a, rho: -px(s.a)*dy + py(s.a)*dx, t0: min(ta, tb), t1: max(ta, tb), dx: dx, dy: dy, flagKey: key})
+		items = append(items, item{s: s, i: i, ang: a, dx: dx, dy: dy, flagKey: key})
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].ang < items[j].ang })
-	var out []seg
-	emit := func(group []item) {
-		if len(group) == 0 {
-			return
-		}
+	var run []int
+	group := func(group []item) {
 		// offsets and extents along one direction for the whole group: the
 		// pieces of a line differ in direction by rounding, and an offset
 		// taken at each one's own direction would differ with the distance
@@ -660,28 +705,18 @@ func mergedLines(segs []seg, pieces bool) []seg {
 			sort.Slice(line, func(a, b int) bool { return line[a].t0 < line[b].t0 })
 			for a := 0; a < len(line); {
 				b, end := a+1, line[a].t1
-				for b < len(line) && line[b].t0 <= end+0.5 {
+				for b < len(line) && line[b].t0 <= end+gap {
 					end = max(end, line[b].t1)
 					b++
 				}
 				first := line[a]
-				if b-a == 1 {
-					out = append(out, *first.s)
-				} else {
-					m := *first.s
-					rho := first.rho
-					at := func(t float64) pt { return complex(t*first.dx-rho*first.dy, t*first.dy+rho*first.dx) }
-					m.a, m.b = at(first.t0), at(end)
-					m.length = end - first.t0
-					m.ang = lineAngle(m.a, m.b)
-					m.u = unitDir(m.a, m.b)
-					out = append(out, m)
-					if pieces {
-						for _, it := range line[a:b] {
-							out = append(out, *it.s)
-						}
-					}
+				rho := first.rho
+				at := func(t float64) pt { return complex(t*first.dx-rho*first.dy, t*first.dy+rho*first.dx) }
+				run = run[:0]
+				for _, it := range line[a:b] {
+					run = append(run, it.i)
 				}
+				emit(run, at(first.t0), at(end))
 				a = b
 			}
 			i = j
@@ -690,9 +725,8 @@ func mergedLines(segs []seg, pieces bool) []seg {
 	start := 0
 	for i := 1; i <= len(items); i++ {
 		if i == len(items) || items[i].ang-items[i-1].ang > angTol {
-			emit(items[start:i])
+			group(items[start:i])
 			start = i
 		}
 	}
-	return out
 }

@@ -434,3 +434,32 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("in time: %v %v", dets, err)
 	}
 }
+
+// Lights drawn where grid lines cross — dash-dot lines that CAD programs
+// export dash by dash, each dash its own path — are found: the dashes are
+// pieces of lines passing through, not marks of the symbol's.
+func TestGridLinesDashByDash(t *testing.T) {
+	light := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
+		b.circle(ink, f(0), 0.8*half, 4, false, turn)
+	}
+	ts := []*Template{templateOf(t, "L", light)}
+	b := newPage(1600, 800)
+	var ins []placed
+	// grid line u through a: dash 15 px, gap, dot, gap
+	grid := func(a, u pt, length float64) {
+		for s := 0.0; s < length; s += 21 {
+			b.path(ink, []pt{a + u*complex(s, 0), a + u*complex(s+15, 0)})
+			b.path(ink, []pt{a + u*complex(s+17, 0), a + u*complex(s+18, 0)})
+		}
+	}
+	grid(complex(40, 400), 1, 1500)
+	for i, x := range []float64{300, 800, 1300} {
+		ins = append(ins, placed{"L", light, complex(x, 400), 30, 0, false})
+		u := cmplx.Rect(1, math.Pi/2+0.2*float64(i))
+		grid(complex(x, 400)-u*complex(380, 0), u, 760)
+	}
+	truth := drawAll(b, ins)
+	if c := score(matchPage(t, b, ts), truth); c.TP != 3 || c.FP != 0 {
+		t.Errorf("TP %d FP %d FN %d", c.TP, c.FP, c.FN)
+	}
+}
