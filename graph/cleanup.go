@@ -6,8 +6,6 @@ import (
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/feature"
-	"github.com/plangraph/plangraph/ent/file"
-	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/predicate"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/tenant"
@@ -45,40 +43,6 @@ func (r *Resolver) deleteStored(ctx context.Context, prefixes []string) {
 	if err := r.Queue.EnqueueDeleteBlobs(ctx, prefixes); err != nil {
 		r.Log.WarnContext(ctx, "could not queue the deletion of stored images", "prefixes", len(prefixes), "err", err)
 	}
-}
-
-// deleteProject deletes project p and then what it stored: its
-// drawings' images, the exemplars of symbols supplied to its parses, and
-// its files' bytes.
-func (r *Resolver) deleteProject(ctx context.Context, p string) error {
-	prefixes, err := r.storedUnder(ctx, drawing.ProjectID(p))
-	if err != nil {
-		return err
-	}
-	org, _ := tenant.Org(ctx)
-	supplied, err := r.Client.Feature.Query().Where(feature.KindEQ(feature.KindLegendEntry), feature.Not(feature.HasBlock()),
-		feature.HasJobWith(job.ProjectID(p))).IDs(ctx)
-	if err != nil {
-		return err
-	}
-	prefixes = append(prefixes, jobs.FeatureBlobPrefixes(org, supplied)...)
-	files, err := r.Client.File.Query().Where(file.ProjectID(p)).All(ctx)
-	if err != nil {
-		return err
-	}
-	if err := r.Client.Project.DeleteOneID(p).Exec(ctx); err != nil {
-		return err
-	}
-	r.deleteStored(ctx, prefixes)
-	for _, f := range files {
-		if f.StorageKey == "" {
-			continue
-		}
-		if err := r.Uploads.Delete(ctx, f.StorageKey); err != nil {
-			r.Log.WarnContext(ctx, "could not delete file bytes", "file", f.ID, "err", err)
-		}
-	}
-	return nil
 }
 
 // deleteDrawing deletes drawing d and then its stored images.

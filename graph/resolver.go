@@ -6,8 +6,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -19,6 +17,8 @@ import (
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/safefetch"
+	"github.com/plangraph/plangraph/internal/service"
+	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
@@ -26,6 +26,8 @@ import (
 
 // Resolver holds the dependencies of every resolver.
 type Resolver struct {
+	// S are the operations the resolvers call.
+	S       *service.Services
 	Client  *ent.Client
 	Log     *slog.Logger
 	Uploads *uploads.Service
@@ -41,6 +43,15 @@ type Resolver struct {
 	// Webhooks checks webhook endpoint settings and queues redeliveries;
 	// nil refuses the webhook mutations.
 	Webhooks *webhooks.Service
+}
+
+// NewResolver builds the services over d and the resolver over them.
+func NewResolver(d *base.Deps) *Resolver {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Resolver{S: service.New(d), Client: d.DB, Log: d.Log, Uploads: d.Uploads, Queue: d.Queue, Blobs: d.Blobs,
+		ImageFetcher: d.ImageFetcher, Events: d.Events, Webhooks: d.Webhooks}
 }
 
 // NewSchema returns the executable schema.
@@ -118,23 +129,11 @@ func ErrorPresenter(log *slog.Logger, requestID func(context.Context) string) gr
 	}
 }
 
-// projectName trims and checks a project name.
-func projectName(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	switch {
-	case s == "":
-		return "", apierr.Invalid("name", "is required")
-	case utf8.RuneCountInString(s) > 200:
-		return "", apierr.Invalid("name", "must be at most 200 characters")
-	}
-	return s, nil
-}
-
 // nullIfMissing turns "not found" into a null result, as GraphQL fields
 // that fetch one record by id answer for missing (or other
 // organizations') records.
 func nullIfMissing[T any](v *T, err error) (*T, error) {
-	if ent.IsNotFound(err) {
+	if ent.IsNotFound(err) || err != nil && apierr.From(err).Kind == apierr.NotFound {
 		return nil, nil
 	}
 	return v, err

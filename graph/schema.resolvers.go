@@ -28,32 +28,17 @@ import (
 
 // CreateProject is the resolver for the createProject field.
 func (r *mutationResolver) CreateProject(ctx context.Context, input ent.CreateProjectInput) (*ent.Project, error) {
-	name, err := projectName(input.Name)
-	if err != nil {
-		return nil, err
-	}
-	input.Name = name
-	return r.Client.Project.Create().SetInput(input).Save(ctx)
+	return r.S.Projects.Create(ctx, input)
 }
 
 // UpdateProject is the resolver for the updateProject field.
 func (r *mutationResolver) UpdateProject(ctx context.Context, id string, input ent.UpdateProjectInput) (*ent.Project, error) {
-	if input.Name != nil {
-		name, err := projectName(*input.Name)
-		if err != nil {
-			return nil, err
-		}
-		input.Name = &name
-	}
-	return r.Client.Project.UpdateOneID(id).SetInput(input).Save(ctx)
+	return r.S.Projects.Update(ctx, id, input)
 }
 
 // DeleteProject is the resolver for the deleteProject field.
 func (r *mutationResolver) DeleteProject(ctx context.Context, id string) (string, error) {
-	if err := r.deleteProject(ctx, id); err != nil {
-		return "", err
-	}
-	return id, nil
+	return id, r.S.Projects.Delete(ctx, id)
 }
 
 // CreateFileUpload is the resolver for the createFileUpload field.
@@ -225,7 +210,7 @@ func (r *mutationResolver) UpdateSheet(ctx context.Context, id string, input gen
 
 // Project is the resolver for the project field.
 func (r *queryResolver) Project(ctx context.Context, id string) (*ent.Project, error) {
-	return nullIfMissing(r.Client.Project.Get(ctx, id))
+	return nullIfMissing(r.S.Projects.Get(ctx, id))
 }
 
 // File is the resolver for the file field.

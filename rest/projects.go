@@ -32,7 +32,7 @@ func (a *API) createProject(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, apierr.Invalid("name", "is required"))
 		return
 	}
-	p, err := a.r.Mutation().CreateProject(r.Context(), ent.CreateProjectInput{Name: *in.Name})
+	p, err := a.s.Projects.Create(r.Context(), ent.CreateProjectInput{Name: *in.Name})
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -49,11 +49,7 @@ func (a *API) updateProject(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	id := r.PathValue("id")
-	p, err := a.r.Mutation().UpdateProject(r.Context(), id, ent.UpdateProjectInput{Name: in.Name})
-	if ent.IsNotFound(err) {
-		err = notFound("project", id)
-	}
+	p, err := a.s.Projects.Update(r.Context(), r.PathValue("id"), ent.UpdateProjectInput{Name: in.Name})
 	if err != nil {
 		a.fail(w, r, err)
 		return

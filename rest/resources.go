@@ -47,7 +47,7 @@ func (a *API) resources() {
 		query: func(c *ent.Client, f map[string]string) pageQuery[*ent.Project] { return c.Project.Query() },
 		key:   func(p *ent.Project) (time.Time, string) { return p.CreatedAt, p.ID },
 		out:   projectOut,
-		get:   a.r.Query().Project,
+		get:   a.s.Projects.Get,
 	}
 	a.mux.HandleFunc("GET /v1/projects", projects.list(a))
 	a.mux.HandleFunc("GET /v1/projects/{id}", projects.show(a))
@@ -220,7 +220,7 @@ func (a *API) mutations() {
 	m := a.r.Mutation()
 	a.mux.HandleFunc("POST /v1/projects", a.createProject)
 	a.mux.HandleFunc("PATCH /v1/projects/{id}", a.updateProject)
-	a.mux.HandleFunc("DELETE /v1/projects/{id}", a.deleter("project", m.DeleteProject))
+	a.mux.HandleFunc("DELETE /v1/projects/{id}", a.deleter("project", func(ctx context.Context, id string) (string, error) { return id, a.s.Projects.Delete(ctx, id) }))
 
 	a.mux.HandleFunc("POST /v1/files", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {

@@ -12,12 +12,14 @@ import (
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/cursor"
 	"github.com/plangraph/plangraph/internal/httpx"
+	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/tilepack"
 )
 
 // API serves /v1.
 type API struct {
 	r       *graph.Resolver
+	s       *service.Services
 	cursors cursor.Codec
 	maxBody int64
 	// maxParseBody bounds POST /v1/parse, whose symbol images may come as data: URLs
@@ -44,7 +46,7 @@ func New(r *graph.Resolver, o Options) *API {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
-	a := &API{r: r, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, maxParseBody: max(o.MaxBodyBytes, o.MaxParseBodyBytes),
+	a := &API{r: r, s: r.S, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, maxParseBody: max(o.MaxBodyBytes, o.MaxParseBodyBytes),
 		log: o.Log, mux: http.NewServeMux()}
 	a.routes()
 	a.idem = a.Idempotent(a.mux)

@@ -5,6 +5,8 @@ package server
 
 import (
 	"context"
+	"github.com/plangraph/plangraph/internal/service"
+	"github.com/plangraph/plangraph/internal/service/base"
 
 	"crypto/tls"
 	"errors"
@@ -47,6 +49,8 @@ type App struct {
 	Queue    *jobs.Queue
 	Blobs    *blob.Bucket
 	Resolver *graph.Resolver
+	// Services are the operations under both APIs.
+	Services *service.Services
 	Auth     *auth.Authenticator
 	REST     *rest.API
 	Limiter  *ratelimit.Limiter
@@ -100,8 +104,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 		return nil, err
 	}
 	a.Events.Dispatch = a.Webhooks.Dispatch
-	a.Resolver = &graph.Resolver{Client: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue, Blobs: a.Blobs,
+	deps := &base.Deps{DB: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue, Blobs: a.Blobs,
 		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20), Events: a.Events, Webhooks: a.Webhooks}
+	a.Resolver = graph.NewResolver(deps)
+	a.Services = a.Resolver.S
 	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
 	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, MaxParseBodyBytes: cfg.MaxParseBodyBytes, Log: log})
 	a.Limiter = ratelimit.New(a.Redis.Client, ratelimit.Config{

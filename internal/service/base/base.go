@@ -1,0 +1,123 @@
+// Package base holds what every service package shares: its dependencies
+// (the database, queue, blob store, uploads, events, webhooks) and the
+// small helpers several operations use (existence checks, transactions,
+// not-found errors, deleting what a record stored).
+package base
+
+import (
+	"context"
+	"log/slog"
+
+	"gocloud.dev/blob"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/block"
+	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/predicate"
+	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/events"
+	"github.com/plangraph/plangraph/internal/safefetch"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/internal/webhooks"
+	"github.com/plangraph/plangraph/jobs"
+)
+
+// Deps are the dependencies of the services.
+type Deps struct {
+	DB      *ent.Client
+	Log     *slog.Logger
+	Uploads *uploads.Service
+	Queue   *jobs.Queue
+	// Blobs holds images (symbols supplied to parse are stored there).
+	Blobs *blob.Bucket
+	// ImageFetcher fetches parse images from the operator's allowlisted
+	// hosts; nil fetches nothing.
+	ImageFetcher *safefetch.Client
+	// Events records and announces job events (subscriptions, streams,
+	// webhooks).
+	Events *events.Bus
+	// Webhooks checks webhook endpoint settings and queues deliveries;
+	// nil refuses the webhook operations.
+	Webhooks *webhooks.Service
+}
+
+// NotFound is the API's not-found error for a kind of record and an id.
+func NotFound(kind, id string) *apierr.Error {
+	return apierr.NotFoundf("%s %q does not exist", kind, id)
+}
+
+// NotFoundAs turns Ent's not-found into the API's for kind/id; other
+// errors pass unchanged.
+func NotFoundAs(err error, kind, id string) error {
+	if ent.IsNotFound(err) {
+		return NotFound(kind, id)
+	}
+	return err
+}
+
+// Get fetches one record by id, a not-found error naming kind when it is
+// missing or another organization's.
+func Get[T any](ctx context.Context, kind, id string, get func(context.Context, string) (T, error)) (T, error) {
+	v, err := get(ctx, id)
+	return v, NotFoundAs(err, kind, id)
+}
+
+// MustExist fails with a validation error on field when exists says no.
+func MustExist(ctx context.Context, field string, exists func(context.Context) (bool, error)) error {
+	ok, err := exists(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apierr.Invalid(field, "does not exist")
+	}
+	return nil
+}
+
+// WithTx runs fn in a transaction, committing when it returns nil.
+func WithTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
+	tx, err := c.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// StoredUnder lists what deleting the drawings matching which leaves in
+// blob storage: the key prefixes of their page images, blocks and legend
+// entries (see jobs.DrawingBlobPrefixes). It is read before the rows go.
+func (d *Deps) StoredUnder(ctx context.Context, which predicate.Drawing) ([]string, error) {
+	org, _ := tenant.Org(ctx)
+	drws, err := d.DB.Drawing.Query().Where(which).IDs(ctx)
+	if err != nil || len(drws) == 0 {
+		return nil, err
+	}
+	onDrawings := block.HasSheetWith(sheet.HasDrawingWith(which))
+	blks, err := d.DB.Block.Query().Where(onDrawings).IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ftrs, err := d.DB.Feature.Query().Where(feature.KindEQ(feature.KindLegendEntry), feature.HasBlockWith(onDrawings)).IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return jobs.DrawingBlobPrefixes(org, drws, blks, ftrs), nil
+}
+
+// DeleteStored queues the deletion of the blobs under prefixes, once the
+// records that named them are gone. A failure to queue leaves the blobs
+// behind; it is logged, the deletion itself has happened.
+func (d *Deps) DeleteStored(ctx context.Context, prefixes []string) {
+	if len(prefixes) == 0 || d.Queue == nil {
+		return
+	}
+	if err := d.Queue.EnqueueDeleteBlobs(ctx, prefixes); err != nil {
+		d.Log.WarnContext(ctx, "could not queue the deletion of stored images", "prefixes", len(prefixes), "err", err)
+	}
+}
