@@ -594,7 +594,7 @@ func clipSeg(a, b pt, r vector.Rect) (pt, pt, bool) {
 // pieces true, also every piece that was joined to another.
 func mergedLines(segs []seg, pieces bool) []seg {
 	var out []seg
-	collinearRuns(segs, 0.5, func(run []int, a, b pt) {
+	collinearRuns(segs, 0.5, func(run []int, a, b pt, _ float64) {
 		if len(run) == 1 {
 			out = append(out, segs[run[0]])
 			return
@@ -619,16 +619,20 @@ func mergedLines(segs []seg, pieces bool) []seg {
 // line that CAD programs export one by one.
 const reachGap = 36.0
 
-// lineReach gives each segment the ends of the line it is a piece of:
-// straight pieces on one line with gaps up to reachGap between them (a
-// grid line exported dash by dash). A curve reaches its own ends.
+// lineReach gives each segment the ends of the dashed line it is a piece
+// of: straight pieces on one line with gaps up to reachGap between them
+// (a grid line exported dash by dash). Other segments reach their own
+// ends.
 func lineReach(segs []seg) [][2]pt {
 	reach := make([][2]pt, len(segs))
 	for i := range segs {
 		reach[i] = [2]pt{segs[i].a, segs[i].b}
 	}
-	collinearRuns(segs, reachGap, func(run []int, a, b pt) {
-		if len(run) < 2 {
+	collinearRuns(segs, reachGap, func(run []int, a, b pt, gaps float64) {
+		// a dashed line: three pieces or more, a tenth of it or more gaps
+		// (edges of a filled area, or lines split where others meet them,
+		// touch; a wall's pieces beside a door are two)
+		if len(run) < 3 || gaps < 0.1*dist(a, b) {
 			return
 		}
 		for _, i := range run {
@@ -640,8 +644,8 @@ func lineReach(segs []seg) [][2]pt {
 
 // collinearRuns calls emit with each run of straight segments (their
 // indices in segs) that lie on one line, flags alike, with gaps of at most
-// gap between them, and the run's ends.
-func collinearRuns(segs []seg, gap float64, emit func(run []int, a, b pt)) {
+// gap between them, the run's ends and the length of its gaps.
+func collinearRuns(segs []seg, gap float64, emit func(run []int, a, b pt, gaps float64)) {
 	const angTol = 0.2 * math.Pi / 180
 	type item struct {
 		s       *seg
@@ -704,8 +708,9 @@ func collinearRuns(segs []seg, gap float64, emit func(run []int, a, b pt)) {
 			line := group[i:j]
 			sort.Slice(line, func(a, b int) bool { return line[a].t0 < line[b].t0 })
 			for a := 0; a < len(line); {
-				b, end := a+1, line[a].t1
+				b, end, gaps := a+1, line[a].t1, 0.0
 				for b < len(line) && line[b].t0 <= end+gap {
+					gaps += max(line[b].t0-end, 0)
 					end = max(end, line[b].t1)
 					b++
 				}
@@ -716,7 +721,7 @@ func collinearRuns(segs []seg, gap float64, emit func(run []int, a, b pt)) {
 				for _, it := range line[a:b] {
 					run = append(run, it.i)
 				}
-				emit(run, at(first.t0), at(end))
+				emit(run, at(first.t0), at(end), gaps)
 				a = b
 			}
 			i = j
