@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"image"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
 	"github.com/plangraph/plangraph/vision/text"
 )
@@ -148,25 +147,11 @@ func TestSynthSheets(t *testing.T) {
 		if err := synth.WriteFile(path, set.WritePDF); err != nil {
 			t.Fatal(err)
 		}
-		lim := render.DefaultLimits()
-		lim.DPI = int(dpi)
-		doc, err := render.Open(path, "application/pdf", lim)
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := rendertest.Open(t, path, render.TypePDF, int(dpi))
 		for i, st := range set.Truth.Sheets {
 			positions[st.TitleBlockPosition] = true
-			img, err := doc.Render(i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			page, err := text.PDFPage(context.Background(), path, i+1, dpi/72.0)
-			if errors.Is(err, text.ErrNoPdftotext) {
-				t.Fatalf("%v: run scripts/deps.sh", err)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := rendertest.Render(t, doc, i+1)
+			page := rendertest.Words(t, path, i+1, int(dpi))
 			b := img.Bounds()
 			info := sheetinfo.Read(page.Words, float64(b.Dx()), float64(b.Dy()))
 			start := time.Now()

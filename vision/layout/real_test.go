@@ -1,17 +1,14 @@
 package layout
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
-	"github.com/plangraph/plangraph/vision/text"
 )
 
 // realLabels is testdata/real-labels.json: our own annotations of real
@@ -65,22 +62,7 @@ func TestRealSheets(t *testing.T) {
 			t.Errorf("%s: %v", sh.File, err)
 			continue
 		}
-		doc, err := render.Open(path, "application/pdf", render.Limits{DPI: int(dpi), MaxPixels: 250e6, MaxPages: 1000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := render.RenderContext(context.Background(), doc, sh.Page-1)
-		doc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, err := text.PDFPage(context.Background(), path, sh.Page, dpi/72)
-		if errors.Is(err, text.ErrNoPdftotext) {
-			t.Fatalf("%v: run scripts/deps.sh", err)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		img, page := rendertest.Page(t, path, sh.Page, int(dpi))
 		b := img.Bounds()
 		info := sheetinfo.Read(page.Words, float64(b.Dx()), float64(b.Dy()))
 		got := Segment(img, page.Words, info.NumberBox)

@@ -1,8 +1,6 @@
 package legend
 
 import (
-	"context"
-	"errors"
 	"image"
 	"math"
 	"testing"
@@ -10,6 +8,7 @@ import (
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
 	"github.com/plangraph/plangraph/vision/text"
 )
@@ -28,24 +27,12 @@ type sheetPage struct {
 // them the way ingestion does.
 func renderPages(t *testing.T, path string, pages ...int) []sheetPage {
 	t.Helper()
-	doc, err := render.Open(path, "application/pdf", render.Limits{DPI: dpi, MaxPixels: 250e6, MaxPages: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := rendertest.Open(t, path, render.TypePDF, dpi)
 	defer doc.Close()
 	var out []sheetPage
 	for _, pg := range pages {
-		img, err := render.RenderContext(context.Background(), doc, pg-1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, err := text.PDFPage(context.Background(), path, pg, dpi/72.0)
-		if errors.Is(err, text.ErrNoPdftotext) {
-			t.Fatalf("%v: run scripts/deps.sh", err)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := rendertest.Render(t, doc, pg)
+		page := rendertest.Words(t, path, pg, dpi)
 		b := img.Bounds()
 		info := sheetinfo.Read(page.Words, float64(b.Dx()), float64(b.Dy()))
 		out = append(out, sheetPage{img, page.Words, layout.Segment(img, page.Words, info.NumberBox)})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 	"github.com/plangraph/plangraph/vision/text"
 )
 
@@ -69,18 +70,7 @@ func pageWords(t testing.TB, wPt, hPt float64, dpi int, labels []label, lines bo
 	if err := pdf.OutputFileAndClose(path); err != nil {
 		t.Fatal(err)
 	}
-	lim := render.DefaultLimits()
-	lim.DPI = dpi
-	doc, err := render.Open(path, "application/pdf", lim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	img, err := doc.Render(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img, boxes, words
+	return rendertest.Image(t, path, render.TypePDF, 1, dpi), boxes, words
 }
 
 // find returns the word of ws that matches s (ignoring case, allowing one

@@ -9,7 +9,7 @@ import (
 	"github.com/plangraph/plangraph/internal/bench/labels"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/vision/render"
-	"github.com/plangraph/plangraph/vision/text"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
 
 // TestMixedConventions reads the number, title and discipline of synthetic
@@ -33,21 +33,10 @@ func TestMixedConventions(t *testing.T) {
 		if err := synth.WriteFile(path, set.WritePDF); err != nil {
 			t.Fatal(err)
 		}
-		lim := render.DefaultLimits()
-		lim.DPI = dpi
-		doc, err := render.Open(path, "application/pdf", lim)
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := rendertest.Open(t, path, render.TypePDF, dpi)
 		for i, st := range set.Truth.Sheets {
-			img, err := render.RenderContext(context.Background(), doc, i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pg, err := text.PDFPage(context.Background(), path, i+1, dpi/72.0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := rendertest.Render(t, doc, i+1)
+			pg := rendertest.Words(t, path, i+1, dpi)
 			s, err := Read(context.Background(), img, dpi, pg.Words)
 			if err != nil {
 				t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/vision/text"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
 
 // TestLetteringGrowsWithTheSymbol: synthetic seed 19 draws its three-way
@@ -18,10 +18,7 @@ import (
 // the lettering as an area that grows with the symbol and finds both.
 func TestLetteringGrowsWithTheSymbol(t *testing.T) {
 	page, st, pdf := synthSheet(t, 19)
-	tp, err := text.PDFPage(context.Background(), pdf, 1, 300.0/72)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tp := rendertest.Words(t, pdf, 1, 300)
 	var tm Template
 	var boxes []geom.Box
 	for _, c := range legendTemplates(page, st) {

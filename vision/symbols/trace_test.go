@@ -1,3 +1,5 @@
+//go:build devtools
+
 package symbols
 
 import (
@@ -5,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,9 +17,8 @@ import (
 	"unicode"
 
 	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/vision/render"
-	"github.com/plangraph/plangraph/vision/text"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
 
 // TestTraceSESYDPlan writes how every candidate of one SESYD plan fared in
@@ -35,16 +35,7 @@ func TestTraceSESYDPlan(t *testing.T) {
 		plans = "file_0"
 	}
 	load := func(p string) *image.Gray {
-		d, err := render.Open(p, "image/tiff", render.DefaultLimits())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		img, err := d.Render(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img
+		return rendertest.Image(t, p, render.TypeTIFF, 1, render.DefaultDPI)
 	}
 	models, _ := filepath.Glob(filepath.Join(dir, "sesyd-dev", "models", "*.tiff"))
 	sort.Strings(models)
@@ -108,10 +99,7 @@ func TestTraceSynth(t *testing.T) {
 		// the text layer's words of two letters or digits or more, which
 		// legend graphics hold none, and what the others' words read and
 		// where they are
-		tp, err := text.PDFPage(context.Background(), pdf, 1, 300.0/72)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tp := rendertest.Words(t, pdf, 1, 300)
 		var words []geom.Box
 		for _, w := range tp.Words {
 			n := 0
@@ -180,50 +168,6 @@ func TestTraceSynth(t *testing.T) {
 			t.Logf("seed %d block %d: %d candidates traced, %d detections, %+v", seed, bi, len(traces), len(res.Detections), res.Stats)
 		}
 	}
-}
-
-// synthSheet draws synthetic sheet 1 of the given seed (internal/synth)
-// and renders it at 300 DPI; also the path of its PDF (in a temporary
-// directory).
-func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth, string) {
-	t.Helper()
-	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pdf := filepath.Join(t.TempDir(), "s.pdf")
-	if err := synth.WriteFile(pdf, set.WritePDF); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := render.Open(pdf, "application/pdf", render.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	page, err := doc.Render(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return page, set.Truth.Sheets[0], pdf
-}
-
-// legendTemplates cuts a synthetic sheet's legend graphics out of its page
-// (2 px of paper around each, as the parse job stores them).
-func legendTemplates(page *image.Gray, st synth.SheetTruth) []Template {
-	var tmpls []Template
-	for _, b := range st.Blocks {
-		for _, e := range b.Entries {
-			if e.GraphicBox != nil {
-				r := pixRect(*e.GraphicBox, 2).Intersect(page.Rect)
-				tmpls = append(tmpls, Template{Label: e.Label, Image: page.SubImage(r).(*image.Gray)})
-			}
-		}
-	}
-	return tmpls
-}
-
-func pixRect(b geom.Box, pad int) image.Rectangle {
-	return image.Rect(int(math.Floor(b.XMin))-pad, int(math.Floor(b.YMin))-pad, int(math.Ceil(b.XMax))+pad, int(math.Ceil(b.YMax))+pad)
 }
 
 // writeTraces writes one JSON line per traced candidate: its trace, its

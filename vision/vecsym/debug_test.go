@@ -1,3 +1,5 @@
+//go:build devtools
+
 package vecsym
 
 import (
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/render/rendertest"
 	"github.com/plangraph/plangraph/vision/vector"
 )
 
@@ -42,11 +45,7 @@ func TestDebugPDF(t *testing.T) {
 		}
 		return vector.Rect{X0: float32(f[0]), Y0: float32(f[1]), X1: float32(f[2]), Y1: float32(f[3])}
 	}
-	doc, err := render.Open(path, "application/pdf", render.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
+	doc := rendertest.Open(t, path, render.TypePDF, render.DefaultDPI)
 	pg, _, err := render.Vectors(context.Background(), doc, page-1)
 	if err != nil {
 		t.Fatal(err)
@@ -100,10 +99,7 @@ func TestDebugPDF(t *testing.T) {
 	if out == "" {
 		return
 	}
-	img, err := doc.Render(page - 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := rendertest.Render(t, doc, page)
 	r := image.Rect(int(br.X0), int(br.Y0), int(br.X1), int(br.Y1)).Intersect(img.Rect)
 	o := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	for y := 0; y < r.Dy(); y++ {
