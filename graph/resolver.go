@@ -139,18 +139,6 @@ func nullIfMissing[T any](v *T, err error) (*T, error) {
 	return v, err
 }
 
-// mustExist fails with a validation error on field when exists says no.
-func (r *Resolver) mustExist(ctx context.Context, field string, exists func(context.Context) (bool, error)) error {
-	ok, err := exists(ctx)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apierr.Invalid(field, "does not exist")
-	}
-	return nil
-}
-
 // withTx runs fn in a transaction, committing when it returns nil.
 func withTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
 	tx, err := c.Tx(ctx)

@@ -7,23 +7,11 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/ent/drawing"
-	"github.com/plangraph/plangraph/ent/file"
-	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/graph/generated"
-	"github.com/plangraph/plangraph/internal/apierr"
-	"github.com/plangraph/plangraph/internal/ids"
-	"github.com/plangraph/plangraph/internal/sheetmeta"
-	"github.com/plangraph/plangraph/internal/tenant"
-	"github.com/plangraph/plangraph/internal/uploads"
-	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/internal/service/drawings"
+	"github.com/plangraph/plangraph/internal/service/files"
 )
 
 // CreateProject is the resolver for the createProject field.
@@ -43,169 +31,39 @@ func (r *mutationResolver) DeleteProject(ctx context.Context, id string) (string
 
 // CreateFileUpload is the resolver for the createFileUpload field.
 func (r *mutationResolver) CreateFileUpload(ctx context.Context, input generated.CreateFileUploadInput) (*generated.FileUpload, error) {
-	bad := apierr.Fields{}
-	name := strings.TrimSpace(input.Filename)
-	switch {
-	case name == "":
-		bad.Add("filename", "is required")
-	case utf8.RuneCountInString(name) > 255 || strings.ContainsAny(name, "/\\\x00"):
-		bad.Add("filename", "must be at most 255 characters without path separators")
-	}
-	if !uploads.Allowed(input.ContentType) {
-		bad.Add("content_type", "must be one of "+strings.Join(uploads.Types, ", "))
-	}
-	if input.Size <= 0 {
-		bad.Add("size", "must be a positive number of bytes")
-	} else if int64(input.Size) > r.Uploads.MaxSize {
-		bad.Add("size", fmt.Sprintf("must be at most %d bytes", r.Uploads.MaxSize))
-	}
-	if err := bad.Err(); err != nil {
-		return nil, err
-	}
-	if err := r.mustExist(ctx, "project_id", r.Client.Project.Query().Where(project.ID(input.ProjectID)).Exist); err != nil {
-		return nil, err
-	}
-	org, _ := tenant.Org(ctx)
-	id := ids.New(ids.File)
-	f, err := r.Client.File.Create().SetID(id).SetProjectID(input.ProjectID).SetFilename(name).
-		SetContentType(input.ContentType).SetSize(int64(input.Size)).SetStorageKey(uploads.StorageKey(org, id)).Save(ctx)
-	if err != nil {
-		return nil, err
-	}
-	u, exp := r.Uploads.UploadURL(f.ID, f.Size)
-	hdr, _ := json.Marshal(map[string]string{"Content-Type": f.ContentType})
-	return &generated.FileUpload{File: f, UploadURL: u, Method: "PUT", Headers: hdr, ExpiresAt: exp}, nil
+	u, err := r.S.Files.CreateUpload(ctx, files.UploadInput(input))
+	return (*generated.FileUpload)(u), err
 }
 
 // ConfirmFile is the resolver for the confirmFile field.
 func (r *mutationResolver) ConfirmFile(ctx context.Context, id string) (*ent.File, error) {
-	f, err := r.Client.File.Get(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if f.Status == file.StatusReady {
-		return f, nil // confirming twice is harmless
-	}
-	v, err := r.Uploads.Confirm(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.File.UpdateOne(f).SetStatus(file.StatusReady).SetSha256(v.SHA256).SetConfirmedAt(time.Now().UTC().Truncate(time.Microsecond)).Save(ctx)
+	return r.S.Files.Confirm(ctx, id)
 }
 
 // DeleteFile is the resolver for the deleteFile field.
 func (r *mutationResolver) DeleteFile(ctx context.Context, id string) (string, error) {
-	f, err := r.Client.File.Get(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	inUse, err := r.Client.Drawing.Query().Where(drawing.FileID(id)).Exist(ctx)
-	if err != nil {
-		return "", err
-	}
-	if inUse {
-		return "", apierr.New(apierr.Conflict, "file %s is used by a drawing; delete the drawing first", id).WithCode("FILE_IN_USE")
-	}
-	if err := r.Client.File.DeleteOne(f).Exec(ctx); err != nil {
-		return "", err
-	}
-	if err := r.Uploads.Delete(ctx, f.StorageKey); err != nil {
-		r.Log.WarnContext(ctx, "could not delete file bytes", "file", id, "err", err)
-	}
-	return id, nil
+	return id, r.S.Files.Delete(ctx, id)
 }
 
 // CreateDrawing is the resolver for the createDrawing field.
 func (r *mutationResolver) CreateDrawing(ctx context.Context, input generated.CreateDrawingInput) (*generated.DrawingProcessing, error) {
-	f, err := r.Client.File.Query().Where(file.ID(input.FileID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apierr.Invalid("file_id", fmt.Sprintf("file %q does not exist", input.FileID))
-	}
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case f.ProjectID != input.ProjectID:
-		if err := r.mustExist(ctx, "project_id", r.Client.Project.Query().Where(project.ID(input.ProjectID)).Exist); err != nil {
-			return nil, err
-		}
-		return nil, apierr.Invalid("file_id", "belongs to another project")
-	case f.Status != file.StatusReady:
-		return nil, apierr.Invalid("file_id", "is not confirmed yet: upload its bytes and call POST /v1/files/{id}/confirm").WithCode("FILE_NOT_READY")
-	}
-	name := f.Filename
-	if input.Name != nil {
-		name = strings.TrimSpace(*input.Name)
-		if name == "" || utf8.RuneCountInString(name) > 255 {
-			return nil, apierr.Invalid("name", "must be 1 to 255 characters")
-		}
-	}
-	var out *generated.DrawingProcessing
-	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
-		d, j, err := newDrawing(ctx, tx, f, name, "", "")
-		if err != nil {
-			return err
-		}
-		out = &generated.DrawingProcessing{Drawing: d, Job: j}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := jobs.Enqueue(ctx, r.Queue, out.Job, jobs.QueueDefault); err != nil {
-		return nil, &apierr.Error{Kind: apierr.Unavailable, Detail: "the job queue is unavailable; the drawing was saved and will be processed when it returns", Err: err}
-	}
-	return out, nil
+	p, err := r.S.Drawings.Create(ctx, drawings.CreateInput(input))
+	return (*generated.DrawingProcessing)(p), err
 }
 
 // UpdateDrawing is the resolver for the updateDrawing field.
 func (r *mutationResolver) UpdateDrawing(ctx context.Context, id string, input generated.DrawingPatch) (*ent.Drawing, error) {
-	u := r.Client.Drawing.UpdateOneID(id)
-	if input.Name != nil {
-		name := strings.TrimSpace(*input.Name)
-		if name == "" || utf8.RuneCountInString(name) > 255 {
-			return nil, apierr.Invalid("name", "must be 1 to 255 characters")
-		}
-		u.SetName(name)
-	}
-	return u.Save(ctx)
+	return r.S.Drawings.Update(ctx, id, drawings.Patch(input))
 }
 
 // DeleteDrawing is the resolver for the deleteDrawing field.
 func (r *mutationResolver) DeleteDrawing(ctx context.Context, id string) (string, error) {
-	if err := r.deleteDrawing(ctx, id); err != nil {
-		return "", err
-	}
-	return id, nil
+	return id, r.S.Drawings.Delete(ctx, id)
 }
 
 // UpdateSheet is the resolver for the updateSheet field.
 func (r *mutationResolver) UpdateSheet(ctx context.Context, id string, input generated.SheetPatch) (*ent.Sheet, error) {
-	u := r.Client.Sheet.UpdateOneID(id)
-	bad := apierr.Fields{}
-	if v := input.SheetNumber; v != nil {
-		n := strings.TrimSpace(*v)
-		if utf8.RuneCountInString(n) > 32 {
-			bad.Add("sheet_number", "must be at most 32 characters")
-		}
-		u.SetSheetNumber(n).SetSheetNumberNorm(sheetmeta.Normalize(n))
-	}
-	if v := input.Title; v != nil {
-		if utf8.RuneCountInString(*v) > 500 {
-			bad.Add("title", "must be at most 500 characters")
-		}
-		u.SetTitle(strings.TrimSpace(*v))
-	}
-	if v := input.Discipline; v != nil {
-		if !sheetmeta.ValidDiscipline(*v) {
-			bad.Add("discipline", "must be one of "+strings.Join(sheetmeta.Disciplines(), ", "))
-		}
-		u.SetDiscipline(*v)
-	}
-	if err := bad.Err(); err != nil {
-		return nil, err
-	}
-	return u.Save(ctx)
+	return r.S.Drawings.UpdateSheet(ctx, id, drawings.SheetPatch(input))
 }
 
 // Project is the resolver for the project field.
@@ -215,40 +73,40 @@ func (r *queryResolver) Project(ctx context.Context, id string) (*ent.Project, e
 
 // File is the resolver for the file field.
 func (r *queryResolver) File(ctx context.Context, id string) (*ent.File, error) {
-	return nullIfMissing(r.Client.File.Get(ctx, id))
+	return nullIfMissing(r.S.Files.Get(ctx, id))
 }
 
 // Drawing is the resolver for the drawing field.
 func (r *queryResolver) Drawing(ctx context.Context, id string) (*ent.Drawing, error) {
-	return nullIfMissing(r.Client.Drawing.Get(ctx, id))
+	return nullIfMissing(r.S.Drawings.Get(ctx, id))
 }
 
 // Sheet is the resolver for the sheet field.
 func (r *queryResolver) Sheet(ctx context.Context, id string) (*ent.Sheet, error) {
-	return nullIfMissing(r.Client.Sheet.Get(ctx, id))
+	return nullIfMissing(r.S.Query.Sheet(ctx, id))
 }
 
 // Block is the resolver for the block field.
 func (r *queryResolver) Block(ctx context.Context, id string) (*ent.Block, error) {
-	return nullIfMissing(r.Client.Block.Get(ctx, id))
+	return nullIfMissing(r.S.Query.Block(ctx, id))
 }
 
 // Overlay is the resolver for the overlay field.
 func (r *queryResolver) Overlay(ctx context.Context, id string) (*ent.Overlay, error) {
-	return nullIfMissing(r.Client.Overlay.Get(ctx, id))
+	return nullIfMissing(r.S.Query.Overlay(ctx, id))
 }
 
 // Job is the resolver for the job field.
 func (r *queryResolver) Job(ctx context.Context, id string) (*ent.Job, error) {
-	return nullIfMissing(r.Client.Job.Get(ctx, id))
+	return nullIfMissing(r.S.Query.Job(ctx, id))
 }
 
 // FileDownloadURL is the resolver for the fileDownloadURL field.
 func (r *queryResolver) FileDownloadURL(ctx context.Context, id string) (*string, error) {
-	f, err := nullIfMissing(r.Client.File.Get(ctx, id))
-	if f == nil || err != nil || f.Status != file.StatusReady {
+	u, err := r.S.Files.DownloadURL(ctx, id)
+	if u == "" || err != nil {
+		_, err = nullIfMissing(&u, err)
 		return nil, err
 	}
-	u, _ := r.Uploads.DownloadURL(f.ID, 15*time.Minute)
 	return &u, nil
 }

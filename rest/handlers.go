@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"net/http"
-	"reflect"
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
@@ -22,7 +21,8 @@ type resource[E any, R any] struct {
 	query func(c *ent.Client, f map[string]string) pageQuery[E]
 	key   func(E) (time.Time, string)
 	out   func(E) R
-	// get fetches one row by id through the GraphQL resolver (nil when missing).
+	// get fetches one row by id through its service (a not-found error
+	// when missing).
 	get    func(ctx context.Context, id string) (E, error)
 	expand func(ctx context.Context, c *ent.Client, rows []R, x expansion) error
 }
@@ -72,13 +72,9 @@ func (res resource[E, R]) one(a *API, r *http.Request) (R, error) {
 			return zero, apierr.Invalid(name, "is not a parameter of this endpoint")
 		}
 	}
-	id := r.PathValue("id")
-	e, err := res.get(r.Context(), id)
+	e, err := res.get(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return zero, err
-	}
-	if isNil(e) {
-		return zero, notFound(res.singular, id)
 	}
 	out := res.out(e)
 	if res.expand != nil && len(x) > 0 {
@@ -98,14 +94,6 @@ func (res resource[E, R]) show(a *API) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, out)
 	}
-}
-
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // notFoundAs turns Ent's not-found into the API's for kind/id.

@@ -27,14 +27,9 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 	// sheetKey is the image key of the sheet in the path, or "" when the
 	// answer (an error) was written
 	sheetKey := func(w http.ResponseWriter, r *http.Request) string {
-		id := r.PathValue("id")
-		s, err := a.r.Query().Sheet(r.Context(), id)
+		s, err := a.s.Query.Sheet(r.Context(), r.PathValue("id"))
 		if err != nil {
 			a.fail(w, r, err)
-			return ""
-		}
-		if s == nil {
-			a.fail(w, r, notFound("sheet", id))
 			return ""
 		}
 		org, _ := tenant.Org(r.Context())
@@ -57,13 +52,9 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 	})
 	a.mux.HandleFunc("GET /v1/blocks/{id}/image", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		b, err := a.r.Query().Block(r.Context(), id)
+		b, err := a.s.Query.Block(r.Context(), id)
 		if err != nil {
 			a.fail(w, r, err)
-			return
-		}
-		if b == nil {
-			a.fail(w, r, notFound("block", id))
 			return
 		}
 		org, _ := tenant.Org(r.Context())

@@ -9,9 +9,10 @@ import (
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/schema"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/service/drawings"
+	"github.com/plangraph/plangraph/internal/service/files"
 	"github.com/plangraph/plangraph/internal/uploads"
 )
 
@@ -64,7 +65,7 @@ func (a *API) resources() {
 		},
 		key: func(f *ent.File) (time.Time, string) { return f.CreatedAt, f.ID },
 		out: fileOut,
-		get: a.r.Query().File,
+		get: a.s.Files.Get,
 	}
 	a.mux.HandleFunc("GET /v1/files", files.list(a))
 	a.mux.HandleFunc("GET /v1/files/{id}", func(w http.ResponseWriter, r *http.Request) {
@@ -73,7 +74,10 @@ func (a *API) resources() {
 			a.fail(w, r, err)
 			return
 		}
-		f.DownloadURL, err = a.r.Query().FileDownloadURL(r.Context(), f.ID)
+		u, err := a.s.Files.DownloadURL(r.Context(), f.ID)
+		if u != "" {
+			f.DownloadURL = &u
+		}
 		if err != nil {
 			a.fail(w, r, err)
 			return
@@ -93,7 +97,7 @@ func (a *API) resources() {
 		},
 		key:    func(d *ent.Drawing) (time.Time, string) { return d.CreatedAt, d.ID },
 		out:    drawingOut,
-		get:    a.r.Query().Drawing,
+		get:    a.s.Drawings.Get,
 		expand: expandDrawings,
 	}
 	a.mux.HandleFunc("GET /v1/drawings", drawings.list(a))
@@ -120,7 +124,7 @@ func (a *API) resources() {
 		},
 		key:    func(s *ent.Sheet) (time.Time, string) { return s.CreatedAt, s.ID },
 		out:    sheetOut,
-		get:    a.r.Query().Sheet,
+		get:    a.s.Query.Sheet,
 		expand: expandSheets,
 	}
 	a.mux.HandleFunc("GET /v1/sheets", sheets.list(a))
@@ -141,7 +145,7 @@ func (a *API) resources() {
 		},
 		key:    func(b *ent.Block) (time.Time, string) { return b.CreatedAt, b.ID },
 		out:    blockOut,
-		get:    a.r.Query().Block,
+		get:    a.s.Query.Block,
 		expand: expandBlocks,
 	}
 	a.mux.HandleFunc("GET /v1/blocks", blocks.list(a))
@@ -170,7 +174,7 @@ func (a *API) resources() {
 		},
 		key:    func(o *ent.Overlay) (time.Time, string) { return o.CreatedAt, o.ID },
 		out:    overlayOut,
-		get:    a.r.Query().Overlay,
+		get:    a.s.Query.Overlay,
 		expand: expandOverlays,
 	}
 	a.mux.HandleFunc("GET /v1/overlays", overlays.list(a))
@@ -205,7 +209,7 @@ func (a *API) resources() {
 		},
 		key:    func(j *ent.Job) (time.Time, string) { return j.CreatedAt, j.ID },
 		out:    jobOut,
-		get:    a.r.Query().Job,
+		get:    a.s.Query.Job,
 		expand: expandJobs,
 	}
 	a.mux.HandleFunc("GET /v1/jobs", jobsRes.list(a))
@@ -214,13 +218,13 @@ func (a *API) resources() {
 	a.mutations()
 }
 
-// mutations are the POST, PATCH and DELETE endpoints; each calls the
-// GraphQL mutation resolver of the same operation.
+// mutations are the POST, PATCH and DELETE endpoints; each decodes the
+// request, calls the service operation GraphQL calls too, and shapes the
+// response.
 func (a *API) mutations() {
-	m := a.r.Mutation()
 	a.mux.HandleFunc("POST /v1/projects", a.createProject)
 	a.mux.HandleFunc("PATCH /v1/projects/{id}", a.updateProject)
-	a.mux.HandleFunc("DELETE /v1/projects/{id}", a.deleter("project", func(ctx context.Context, id string) (string, error) { return id, a.s.Projects.Delete(ctx, id) }))
+	a.mux.HandleFunc("DELETE /v1/projects/{id}", a.deleter(a.s.Projects.Delete))
 
 	a.mux.HandleFunc("POST /v1/files", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -242,7 +246,7 @@ func (a *API) mutations() {
 			a.fail(w, r, err)
 			return
 		}
-		up, err := m.CreateFileUpload(r.Context(), generated.CreateFileUploadInput{
+		up, err := a.s.Files.CreateUpload(r.Context(), files.UploadInput{
 			ProjectID: *in.ProjectID, Filename: *in.Filename, ContentType: *in.ContentType, Size: int(*in.Size)})
 		if err != nil {
 			a.fail(w, r, err)
@@ -260,17 +264,21 @@ func (a *API) mutations() {
 			a.fail(w, r, err)
 			return
 		}
-		id := r.PathValue("id")
-		f, err := m.ConfirmFile(r.Context(), id)
+		f, err := a.s.Files.Confirm(r.Context(), r.PathValue("id"))
 		if err != nil {
-			a.fail(w, r, notFoundAs(err, "file", id))
+			a.fail(w, r, err)
 			return
 		}
 		out := fileOut(f)
-		out.DownloadURL, _ = a.r.Query().FileDownloadURL(r.Context(), f.ID)
+		u, err := a.s.Files.DownloadURL(r.Context(), f.ID)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		out.DownloadURL = &u
 		writeJSON(w, http.StatusOK, out)
 	})
-	a.mux.HandleFunc("DELETE /v1/files/{id}", a.deleter("file", m.DeleteFile))
+	a.mux.HandleFunc("DELETE /v1/files/{id}", a.deleter(a.s.Files.Delete))
 
 	a.mux.HandleFunc("POST /v1/drawings", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -289,7 +297,7 @@ func (a *API) mutations() {
 			a.fail(w, r, err)
 			return
 		}
-		res, err := m.CreateDrawing(r.Context(), generated.CreateDrawingInput{ProjectID: *in.ProjectID, FileID: *in.FileID, Name: in.Name})
+		res, err := a.s.Drawings.Create(r.Context(), drawings.CreateInput{ProjectID: *in.ProjectID, FileID: *in.FileID, Name: in.Name})
 		if err != nil {
 			a.fail(w, r, err)
 			return
@@ -308,15 +316,14 @@ func (a *API) mutations() {
 			a.fail(w, r, err)
 			return
 		}
-		id := r.PathValue("id")
-		d, err := m.UpdateDrawing(r.Context(), id, generated.DrawingPatch{Name: in.Name})
+		d, err := a.s.Drawings.Update(r.Context(), r.PathValue("id"), drawings.Patch{Name: in.Name})
 		if err != nil {
-			a.fail(w, r, notFoundAs(err, "drawing", id))
+			a.fail(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, drawingOut(d))
 	})
-	a.mux.HandleFunc("DELETE /v1/drawings/{id}", a.deleter("drawing", m.DeleteDrawing))
+	a.mux.HandleFunc("DELETE /v1/drawings/{id}", a.deleter(a.s.Drawings.Delete))
 
 	a.mux.HandleFunc("PATCH /v1/sheets/{id}", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -328,10 +335,9 @@ func (a *API) mutations() {
 			a.fail(w, r, err)
 			return
 		}
-		id := r.PathValue("id")
-		s, err := m.UpdateSheet(r.Context(), id, generated.SheetPatch{SheetNumber: in.SheetNumber, Title: in.Title, Discipline: in.Discipline})
+		s, err := a.s.Drawings.UpdateSheet(r.Context(), r.PathValue("id"), drawings.SheetPatch{SheetNumber: in.SheetNumber, Title: in.Title, Discipline: in.Discipline})
 		if err != nil {
-			a.fail(w, r, notFoundAs(err, "sheet", id))
+			a.fail(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, sheetOut(s))
@@ -367,11 +373,10 @@ func (a *API) emptyBody(w http.ResponseWriter, r *http.Request) error {
 	return decodeBody(body, &v)
 }
 
-func (a *API) deleter(kind string, del func(context.Context, string) (string, error)) http.HandlerFunc {
+func (a *API) deleter(del func(context.Context, string) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id := r.PathValue("id")
-		if _, err := del(r.Context(), id); err != nil {
-			a.fail(w, r, notFoundAs(err, kind, id))
+		if err := del(r.Context(), r.PathValue("id")); err != nil {
+			a.fail(w, r, err)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -114,7 +115,13 @@ func (a *API) webhooks() {
 		},
 		key: func(e *ent.WebhookEndpoint) (time.Time, string) { return e.CreatedAt, e.ID },
 		out: webhookEndpointOut,
-		get: a.r.Query().WebhookEndpoint,
+		get: func(ctx context.Context, id string) (*ent.WebhookEndpoint, error) {
+			e, err := a.r.Query().WebhookEndpoint(ctx, id)
+			if e == nil && err == nil {
+				err = notFound("webhook endpoint", id)
+			}
+			return e, err
+		},
 	}
 	a.mux.HandleFunc("GET /v1/webhook_endpoints", endpoints.list(a))
 	a.mux.HandleFunc("GET /v1/webhook_endpoints/{id}", endpoints.show(a))
@@ -153,7 +160,10 @@ func (a *API) webhooks() {
 		}
 		writeJSON(w, http.StatusOK, webhookEndpointOut(ep))
 	})
-	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter("webhook endpoint", m.DeleteWebhookEndpoint))
+	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter(func(ctx context.Context, id string) error {
+		_, err := m.DeleteWebhookEndpoint(ctx, id)
+		return notFoundAs(err, "webhook endpoint", id)
+	}))
 	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/rotate_secret", func(w http.ResponseWriter, r *http.Request) {
 		if err := a.emptyBody(w, r); err != nil {
 			a.fail(w, r, err)

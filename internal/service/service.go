@@ -9,16 +9,23 @@ package service
 
 import (
 	"github.com/plangraph/plangraph/internal/service/base"
+	"github.com/plangraph/plangraph/internal/service/drawings"
+	"github.com/plangraph/plangraph/internal/service/files"
 	"github.com/plangraph/plangraph/internal/service/projects"
+	"github.com/plangraph/plangraph/internal/service/query"
 )
 
 // Services are the operations, over one set of dependencies.
 type Services struct {
 	Deps     *base.Deps
 	Projects *projects.Service
+	Files    *files.Service
+	Drawings *drawings.Service
+	Query    *query.Service
 }
 
 // New builds the services over d.
 func New(d *base.Deps) *Services {
-	return &Services{Deps: d, Projects: &projects.Service{Deps: d}}
+	return &Services{Deps: d, Projects: &projects.Service{Deps: d}, Files: &files.Service{Deps: d},
+		Drawings: &drawings.Service{Deps: d}, Query: &query.Service{Deps: d}}
 }
