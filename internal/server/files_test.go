@@ -61,10 +61,7 @@ func uploadFile(t *testing.T, s *testenv.Server, key, projectID, filename, ct st
 func TestFileUpload(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := startUnlimited(t, p)
-			key := s.CreateKey(t, "acme")
-			prj := createProject(t, s, key, "Uploads").ID
-			other := createProject(t, s, key, "Elsewhere").ID
+			s, key, prj, other := startWithProjects(t, p, "Uploads", "Elsewhere")
 
 			// POST /v1/files
 			before := time.Now()
@@ -340,10 +337,7 @@ type accepted struct {
 func TestDrawings(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := startUnlimited(t, p)
-			key := s.CreateKey(t, "acme")
-			prj := createProject(t, s, key, "Tower").ID
-			other := createProject(t, s, key, "Annex").ID
+			s, key, prj, other := startWithProjects(t, p, "Tower", "Annex")
 			f1 := uploadFile(t, s, key, prj, "tower-rev1.pdf", "application/pdf", minimalPDF)
 			f2 := uploadFile(t, s, key, prj, "tower-rev2.pdf", "application/pdf", minimalPDF)
 			fOther := uploadFile(t, s, key, other, "annex.pdf", "application/pdf", minimalPDF)
@@ -426,12 +420,7 @@ func TestDrawings(t *testing.T) {
 				}
 				for _, tc := range cases {
 					t.Run(tc.name, func(t *testing.T) {
-						pr := postJSON(t, s, key, "/v1/drawings", tc.body).ExpectProblem(t, http.StatusBadRequest, tc.code)
-						for _, f := range tc.fields {
-							if len(pr.Errors[f]) == 0 {
-								t.Errorf("errors %v do not name %s", pr.Errors, f)
-							}
-						}
+						expectNamed(t, postJSON(t, s, key, "/v1/drawings", tc.body).ExpectProblem(t, http.StatusBadRequest, tc.code), tc.fields...)
 					})
 				}
 				if l := getList[drawingRec](t, s, key, "/v1/drawings?project_id="+prj); len(l.Data) != 2 {

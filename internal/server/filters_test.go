@@ -121,13 +121,14 @@ func seedManagement(t *testing.T, s *testenv.Server, key string, rec *ent.APIKey
 		f.at[n] = clock
 		return clock
 	}
-	keep := func(n, id string, err error) {
+	// saved fails the test when row n was not saved; keep records its id
+	saved := func(n string, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("seed %s: %v", n, err)
 		}
-		f.id[n], f.name[id] = id, n
 	}
+	keep := func(n, id string) { f.id[n], f.name[id] = id, n }
 	proj := func(p string) string {
 		if p == "p2" {
 			return f.p2
@@ -140,10 +141,8 @@ func seedManagement(t *testing.T, s *testenv.Server, key string, rec *ent.APIKey
 		x, err := db.File.Create().SetID(id).SetCreatedAt(at).SetProjectID(proj(p)).SetFilename(n + ".pdf").
 			SetContentType("application/pdf").SetSize(int64(len(minimalPDF))).SetSha256(sha256Hex(minimalPDF)).
 			SetStatus(file.StatusReady).SetConfirmedAt(at).SetStorageKey(uploads.StorageKey(rec.OrgID, id)).Save(ctx)
-		if err == nil {
-			id = x.ID
-		}
-		keep(n, id, err)
+		saved(n, err)
+		keep(n, x.ID)
 	}
 	mkDrawing := func(n, p, name, fileName string) {
 		c := db.Drawing.Create().SetCreatedAt(next(n)).SetProjectID(proj(p)).SetName(name).
@@ -152,31 +151,22 @@ func seedManagement(t *testing.T, s *testenv.Server, key string, rec *ent.APIKey
 			c.SetFileID(f.id[fileName])
 		}
 		x, err := c.Save(ctx)
-		var id string
-		if x != nil {
-			id = x.ID
-		}
-		keep(n, id, err)
+		saved(n, err)
+		keep(n, x.ID)
 	}
 	mkSheet := func(n, p, d string, page int, number, title, discipline string) {
 		x, err := db.Sheet.Create().SetCreatedAt(next(n)).SetProjectID(proj(p)).SetDrawingID(f.id[d]).
 			SetPageNumber(page).SetSheetNumber(number).SetSheetNumberNorm(sheetmeta.Normalize(number)).
 			SetTitle(title).SetDiscipline(discipline).SetWidth(3300).SetHeight(2550).SetURI("sheets/" + n + ".png").Save(ctx)
-		var id string
-		if x != nil {
-			id = x.ID
-		}
-		keep(n, id, err)
+		saved(n, err)
+		keep(n, x.ID)
 	}
 	mkBlock := func(n, p, sheet, typ string) {
 		x, err := db.Block.Create().SetCreatedAt(next(n)).SetProjectID(proj(p)).SetSheetID(f.id[sheet]).
 			SetType(block.Type(typ)).SetTitle(typ + " " + n).SetDescription("block " + n).
 			SetBounds(geom.Box{XMin: 10, YMin: 20, XMax: 1010, YMax: 820}).SetURI("blocks/" + n + ".png").Save(ctx)
-		var id string
-		if x != nil {
-			id = x.ID
-		}
-		keep(n, id, err)
+		saved(n, err)
+		keep(n, x.ID)
 	}
 	mkJob := func(n, p, typ, status, targetType, target, parent string) {
 		c := db.Job.Create().SetCreatedAt(next(n)).SetProjectID(proj(p)).SetType(typ).SetStatus(job.Status(status)).
@@ -185,11 +175,8 @@ func seedManagement(t *testing.T, s *testenv.Server, key string, rec *ent.APIKey
 			c.SetParentID(f.id[parent])
 		}
 		x, err := c.Save(ctx)
-		var id string
-		if x != nil {
-			id = x.ID
-		}
-		keep(n, id, err)
+		saved(n, err)
+		keep(n, x.ID)
 	}
 	mkOverlay := func(n, p, a, b string, changes bool, jobName string) {
 		c := db.Overlay.Create().SetCreatedAt(next(n)).SetProjectID(proj(p)).SetBlockAID(f.id[a]).SetBlockBID(f.id[b]).
@@ -198,11 +185,8 @@ func seedManagement(t *testing.T, s *testenv.Server, key string, rec *ent.APIKey
 			c.SetJobID(f.id[jobName])
 		}
 		x, err := c.Save(ctx)
-		var id string
-		if x != nil {
-			id = x.ID
-		}
-		keep(n, id, err)
+		saved(n, err)
+		keep(n, x.ID)
 	}
 
 	mkFile("fA", "p1")
@@ -235,6 +219,15 @@ func seedManagement(t *testing.T, s *testenv.Server, key string, rec *ent.APIKey
 	mkOverlay("o4", "p2", "bC1", "bA2", false, "")
 	mkJob("jO", "p1", "analyze_changes", "Queued", "overlay", "o1", "")
 	return f
+}
+
+// startSeeded starts a server on p (startUnlimited) and seeds the
+// organization "acme" (seedManagement); f.key is its key.
+func startSeeded(t *testing.T, p testenv.Profile) (*testenv.Server, *mgmtFixture) {
+	t.Helper()
+	s := startUnlimited(t, p)
+	key, rec := s.CreateKeyRecord(t, "acme")
+	return s, seedManagement(t, s, key, rec)
 }
 
 // ---------------------------------------------------------------------------
@@ -296,9 +289,8 @@ func expectNotExpanded(t *testing.T, what string, item map[string]any, path stri
 func TestManagementFiltersAndExpansion(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := startUnlimited(t, p)
-			key, rec := s.CreateKeyRecord(t, "acme")
-			f := seedManagement(t, s, key, rec)
+			s, f := startSeeded(t, p)
+			key := f.key
 
 			type filterCase struct {
 				query string // {name} → id, {@name} → created_at
@@ -437,10 +429,7 @@ func TestManagementFiltersAndExpansion(t *testing.T) {
 				}
 				for _, tc := range cases {
 					t.Run(tc.path, func(t *testing.T) {
-						pr := s.Get(t, key, tc.path).ExpectProblem(t, http.StatusBadRequest, "VALIDATION_ERROR")
-						if len(pr.Errors[tc.field]) == 0 {
-							t.Errorf("errors %v do not name %s", pr.Errors, tc.field)
-						}
+						expectNamed(t, s.Get(t, key, tc.path).ExpectProblem(t, http.StatusBadRequest, "VALIDATION_ERROR"), tc.field)
 					})
 				}
 			})

@@ -37,10 +37,8 @@ func expectGraphQLError(t *testing.T, g testenv.GraphQLResponse, code string, fi
 func TestManagementGraphQL(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := startUnlimited(t, p)
-			key, rec := s.CreateKeyRecord(t, "acme")
-			keyB := s.CreateKey(t, "globex")
-			f := seedManagement(t, s, key, rec)
+			s, f := startSeeded(t, p)
+			key, keyB := f.key, s.CreateKey(t, "globex")
 
 			// where-filters give what the REST filters give
 			t.Run("filters", func(t *testing.T) {

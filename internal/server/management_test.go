@@ -36,8 +36,15 @@ var minimalPDF = []byte("%PDF-1.4\n" +
 // minimalPNG starts like a PNG image.
 var minimalPNG = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{0}, 17)...)
 
+// idRec is the id of every record but a job's.
+type idRec struct {
+	ID string `json:"id"`
+}
+
+func (r idRec) ident() string { return r.ID }
+
 type fileRec struct {
-	ID          string     `json:"id"`
+	idRec
 	ProjectID   string     `json:"project_id"`
 	Filename    string     `json:"filename"`
 	ContentType string     `json:"content_type"`
@@ -49,8 +56,6 @@ type fileRec struct {
 	DownloadURL *string    `json:"download_url"`
 }
 
-func (f fileRec) ident() string { return f.ID }
-
 type uploadRec struct {
 	ID        string            `json:"id"`
 	UploadURL string            `json:"upload_url"`
@@ -60,7 +65,7 @@ type uploadRec struct {
 }
 
 type drawingRec struct {
-	ID        string    `json:"id"`
+	idRec
 	ProjectID string    `json:"project_id"`
 	FileID    *string   `json:"file_id"`
 	Name      string    `json:"name"`
@@ -68,10 +73,8 @@ type drawingRec struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func (d drawingRec) ident() string { return d.ID }
-
 type sheetRec struct {
-	ID          string    `json:"id"`
+	idRec
 	DrawingID   string    `json:"drawing_id"`
 	ProjectID   string    `json:"project_id"`
 	SheetNumber string    `json:"sheet_number"`
@@ -80,26 +83,20 @@ type sheetRec struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
-func (s sheetRec) ident() string { return s.ID }
-
 type blockRec struct {
-	ID      string   `json:"id"`
+	idRec
 	SheetID string   `json:"sheet_id"`
 	Type    string   `json:"type"`
 	Bounds  geom.Box `json:"bounds"`
 }
 
-func (b blockRec) ident() string { return b.ID }
-
 type overlayRec struct {
-	ID         string  `json:"id"`
+	idRec
 	BlockAID   string  `json:"block_a_id"`
 	BlockBID   string  `json:"block_b_id"`
 	JobID      *string `json:"job_id"`
 	HasChanges bool    `json:"has_changes"`
 }
-
-func (o overlayRec) ident() string { return o.ID }
 
 type jobTarget struct {
 	Type string `json:"type"`
@@ -184,16 +181,36 @@ func postJSON(t *testing.T, s *testenv.Server, key, path string, body any) *test
 	return s.Send(t, http.MethodPost, key, path, body)
 }
 
+// startWithProjects starts a server on p (startUnlimited) and makes a key
+// of the organization "acme" and two projects of it, named first and
+// second.
+func startWithProjects(t *testing.T, p testenv.Profile, first, second string) (s *testenv.Server, key, prj, other string) {
+	t.Helper()
+	s = startUnlimited(t, p)
+	key = s.CreateKey(t, "acme")
+	prj = createProject(t, s, key, first).ID
+	other = createProject(t, s, key, second).ID
+	return s, key, prj, other
+}
+
+// expectNamed checks that the problem's errors name each of fields.
+func expectNamed(t *testing.T, pr testenv.Problem, fields ...string) {
+	t.Helper()
+	for _, f := range fields {
+		if len(pr.Errors[f]) == 0 {
+			t.Errorf("errors %v do not name %s", pr.Errors, f)
+		}
+	}
+}
+
 // ---------------------------------------------------------------------------
 // organizations
 
 func TestManagementOrganizationIsolation(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := startUnlimited(t, p)
-			keyA, recA := s.CreateKeyRecord(t, "acme")
-			keyB := s.CreateKey(t, "globex")
-			f := seedManagement(t, s, keyA, recA)
+			s, f := startSeeded(t, p)
+			keyA, keyB := f.key, s.CreateKey(t, "globex")
 			readyA := uploadFile(t, s, keyA, f.p1, "a.pdf", "application/pdf", minimalPDF)
 			pendingA := createUpload(t, s, keyA, f.p1, "a-pending.pdf", "application/pdf", len(minimalPDF))
 			putBytes(t, s, pendingA.UploadURL, "application/pdf", minimalPDF).ExpectStatus(t, http.StatusOK)
