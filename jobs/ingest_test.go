@@ -15,7 +15,6 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
@@ -76,19 +75,7 @@ func (e *ingestEnv) submit(t *testing.T, data []byte, ct string) (*ent.Drawing, 
 
 func (e *ingestEnv) wait(t *testing.T, id string) *ent.Job {
 	t.Helper()
-	deadline := time.Now().Add(120 * time.Second)
-	for time.Now().Before(deadline) {
-		j, err := e.db.Job.Get(e.ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if jobstatus.Terminal(string(j.Status)) {
-			return j
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("job %s did not finish", id)
-	return nil
+	return jobs.WaitJob(t, e.ctx, e.db, id, 120*time.Second, 100*time.Millisecond)
 }
 
 func TestIngestSyntheticSet(t *testing.T) {

@@ -29,7 +29,6 @@ import (
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
-	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
@@ -245,19 +244,7 @@ func (e *parseEnv) start(t *testing.T, in jobs.ParseInput, tt job.TargetType, ta
 
 func (e *parseEnv) wait(t *testing.T, id string) *ent.Job {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		j, err := e.db.Job.Get(e.ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if jobstatus.Terminal(string(j.Status)) {
-			return j
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("job %s did not finish", id)
-	return nil
+	return jobs.WaitJob(t, e.ctx, e.db, id, 60*time.Second, 50*time.Millisecond)
 }
 
 // result waits for a parse job that must complete.

@@ -17,7 +17,6 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/events"
-	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
 )
@@ -59,19 +58,20 @@ func newRunnerEnv(t *testing.T) *runnerEnv {
 
 func (e *runnerEnv) wait(t *testing.T, id string) *ent.Job {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		j, err := e.db.Job.Get(e.ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if jobstatus.Terminal(string(j.Status)) {
-			return j
-		}
-		time.Sleep(50 * time.Millisecond)
+	return WaitJob(t, e.ctx, e.db, id, 20*time.Second, 50*time.Millisecond)
+}
+
+// start starts the worker, then a job of type typ.
+func (e *runnerEnv) start(t *testing.T, typ string) *ent.Job {
+	t.Helper()
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("job %s did not finish", id)
-	return nil
+	j, err := Start(e.ctx, e.db, e.q, NewJob{Type: typ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 func TestRunnerParentWaitsForChildrenAndFinalizesOnce(t *testing.T) {
@@ -102,13 +102,7 @@ func TestRunnerParentWaitsForChildrenAndFinalizesOnce(t *testing.T) {
 		}
 		return map[string]int{"sum": sum, "children": len(children)}, nil
 	})
-	if err := e.w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Start(e.ctx, e.db, e.q, NewJob{Type: "test_parent"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := e.start(t, "test_parent")
 	got := e.wait(t, p.ID)
 	if got.Status != job.StatusCompleted || got.Progress != 1 || got.StartedAt == nil || got.CompletedAt == nil {
 		t.Fatalf("parent: %+v", got)
@@ -163,13 +157,7 @@ func TestRunnerPermanentFailureFailsParent(t *testing.T) {
 		}
 		return nil, nil
 	})
-	if err := e.w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Start(e.ctx, e.db, e.q, NewJob{Type: "test_parent"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := e.start(t, "test_parent")
 	got := e.wait(t, p.ID)
 	if got.Status != job.StatusFailed || got.Error == nil || got.Error.Code != "PAGE_TOO_LARGE" {
 		t.Fatalf("parent: status %s error %+v", got.Status, got.Error)
@@ -189,13 +177,7 @@ func TestRunnerTransientErrorIsRetried(t *testing.T) {
 		}
 		return map[string]bool{"ok": true}, nil
 	})
-	if err := e.w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	j, err := Start(e.ctx, e.db, e.q, NewJob{Type: "test_flaky"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := e.start(t, "test_flaky")
 	// asynq's first retry waits some seconds; poll long enough
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -270,13 +252,7 @@ func TestRunnerFinalizerStartsAnotherStage(t *testing.T) {
 		}
 		return map[string]int{"children": len(children)}, nil
 	})
-	if err := e.w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Start(e.ctx, e.db, e.q, NewJob{Type: "staged_parent"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := e.start(t, "staged_parent")
 	got := e.wait(t, p.ID)
 	if got.Status != job.StatusCompleted || string(got.Result) != `{"children":7}` {
 		t.Fatalf("parent: %s %s", got.Status, got.Result)

@@ -36,11 +36,7 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.IntVar(&o.Sheets, "sheets", 10000, "sheets to seed")
 		fs.IntVar(&o.Rate, "rate", 500, "requests per second offered to each target")
 		fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long each target is measured")
-		cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		stop, err := startCPUProfile(*cpuProfile)
+		stop, err := parseProfiled(fs, args[1:])
 		if err != nil {
 			return err
 		}
@@ -80,11 +76,7 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		skip := fs.Int("skip", 0, "leave out the first N plans")
 		direct := fs.Bool("direct", false, "run the matcher on the plan images directly instead of uploading and parsing them through the service")
 		geometry := fs.Bool("geometry", false, "match the plans' and models' SVG versions as geometry (the matcher PDFs drawn as vectors get), in this process")
-		cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		stop, err := startCPUProfile(*cpuProfile)
+		stop, err := parseProfiled(fs, args[1:])
 		if err != nil {
 			return err
 		}
@@ -145,19 +137,11 @@ func benchSynth(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if o.Examples == 0 {
 		o.Examples = -1
 	}
-	stop, err := startCPUProfile(*cpuProfile)
-	if err != nil {
+	return withLocal(ctx, *cpuProfile, o.DPI, stderr, func(l *local) error {
+		o.Parse = l.synthParser(stderr)
+		_, err := bench.Synth(ctx, o, stdout)
 		return err
-	}
-	defer stop()
-	l, err := openLocal(ctx, "", o.DPI, stderr)
-	if err != nil {
-		return err
-	}
-	defer l.close()
-	o.Parse = l.synthParser(stderr)
-	_, err = bench.Synth(ctx, o, stdout)
-	return err
+	})
 }
 
 // synthParser parses drawings in l as plangraph parse does (legends read
@@ -268,6 +252,16 @@ func (l *local) sesydDetect(legend []*generated.ParseLegendSymbolInput) bench.SE
 		views, _ := l.app.Store.Client.Job.Query().Where(job.ParentID(j.ID), job.Type(jobs.TypeSymbolMatch)).Count(l.ctx)
 		return dets, fmt.Sprintf("uploaded and parsed: %d view blocks searched, %d warnings", views, len(res.Warnings)), nil
 	}
+}
+
+// parseProfiled adds --cpuprofile to fs, reads the flags in args and
+// starts the CPU profile the flag names; stop ends it.
+func parseProfiled(fs *flag.FlagSet, args []string) (stop func(), err error) {
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	return startCPUProfile(*cpuProfile)
 }
 
 // startCPUProfile profiles the process into path (nothing when empty).

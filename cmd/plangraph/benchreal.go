@@ -38,19 +38,11 @@ func benchReal(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *only != "" {
 		o.Only = strings.Split(*only, ",")
 	}
-	stop, err := startCPUProfile(*cpuProfile)
-	if err != nil {
+	return withLocal(ctx, *cpuProfile, 300, stderr, func(l *local) error {
+		o.Parse = l.realParser(stderr)
+		_, err := bench.Real(ctx, o, stdout)
 		return err
-	}
-	defer stop()
-	l, err := openLocal(ctx, "", 300, stderr)
-	if err != nil {
-		return err
-	}
-	defer l.close()
-	o.Parse = l.realParser(stderr)
-	_, err = bench.Real(ctx, o, stdout)
-	return err
+	})
 }
 
 // realParser ingests (and parses) a drawing in l and reads back what the

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,35 +24,18 @@ import (
 // ingestCmd runs the ingestion pipeline on a local file without a server:
 // a throwaway embedded instance (SQLite, in-process queue) in a temp dir.
 func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plangraph ingest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "write the sheets as JSON to this file (default: standard output)")
-	dpi := fs.Int("dpi", 300, "render DPI (72 to 600)")
-	keep := fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)")
-	debugDir := fs.String("debug-dir", "", "write page-N.png pictures with the blocks found drawn on each page")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: plangraph ingest [flags] FILE\n\nReads a PDF, PNG, JPEG or TIFF into sheets (number, title, discipline, size).\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return fmt.Errorf("one FILE is required")
-	}
-	path := fs.Arg(0)
-	stop, err := startCPUProfile(*cpuProfile)
+	c := newLocalCmd("ingest", "Reads a PDF, PNG, JPEG or TIFF into sheets (number, title, discipline, size).", stderr)
+	out := c.fs.String("out", "", "write the sheets as JSON to this file (default: standard output)")
+	debugDir := c.fs.String("debug-dir", "", "write page-N.png pictures with the blocks found drawn on each page")
+	path, err := c.parse(args)
 	if err != nil {
 		return err
 	}
-	defer stop()
-	l, err := openLocal(ctx, *keep, *dpi, stderr)
+	l, done, err := c.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	defer l.close()
+	defer done()
 	app, ctx := l.app, l.ctx
 	f, err := l.upload(path)
 	if err != nil {
@@ -114,18 +94,7 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			rows[i].Blocks = append(rows[i].Blocks, blockRow{string(b.Type), b.Title, b.Scale, b.Description, b.Bounds})
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(map[string]any{"file": path, "sheets": rows}); err != nil {
-		return err
-	}
-	if *out == "" {
-		_, err = stdout.Write(buf.Bytes())
-		return err
-	}
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	return writeJSON(*out, stdout, map[string]any{"file": path, "sheets": rows})
 }
 
 // waitJob polls a job until it ends, drawing a progress bar on w.

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -29,6 +31,94 @@ type local struct {
 	ctx     context.Context
 	project string
 	cleanup []func()
+}
+
+// localCmd is the flag set of a command that runs a pipeline on one local
+// file in a throwaway instance (ingest, parse): --dpi, --data-dir and
+// --cpuprofile beside the command's own flags, and one FILE argument.
+type localCmd struct {
+	fs         *flag.FlagSet
+	dpi        *int
+	dataDir    *string
+	cpuProfile *string
+}
+
+// newLocalCmd makes the flag set of command name, whose usage says about.
+func newLocalCmd(name, about string, stderr io.Writer) *localCmd {
+	fs := flag.NewFlagSet("plangraph "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &localCmd{
+		fs:         fs,
+		dpi:        fs.Int("dpi", 300, "render DPI (72 to 600)"),
+		dataDir:    fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)"),
+		cpuProfile: fs.String("cpuprofile", "", "write a CPU profile of the run to this file"),
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: plangraph %s [flags] FILE\n\n%s\n\nFlags:\n", name, about)
+		fs.PrintDefaults()
+	}
+	return c
+}
+
+// parse reads the flags in args and returns the one FILE.
+func (c *localCmd) parse(args []string) (string, error) {
+	if err := c.fs.Parse(args); err != nil {
+		return "", err
+	}
+	if c.fs.NArg() != 1 {
+		c.fs.Usage()
+		return "", fmt.Errorf("one FILE is required")
+	}
+	return c.fs.Arg(0), nil
+}
+
+// open starts the CPU profile and the instance the flags ask for; done
+// stops both.
+func (c *localCmd) open(ctx context.Context, stderr io.Writer) (_ *local, done func(), err error) {
+	return openProfiled(ctx, *c.cpuProfile, *c.dataDir, *c.dpi, stderr)
+}
+
+// openProfiled starts a CPU profile into cpuProfile (none when empty), then
+// an instance in dir that renders at dpi (see openLocal); done stops both.
+func openProfiled(ctx context.Context, cpuProfile, dir string, dpi int, stderr io.Writer) (_ *local, done func(), err error) {
+	stop, err := startCPUProfile(cpuProfile)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := openLocal(ctx, dir, dpi, stderr)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return l, func() { l.close(); stop() }, nil
+}
+
+// withLocal runs run on a throwaway instance that renders at dpi, under a
+// CPU profile into cpuProfile (none when empty).
+func withLocal(ctx context.Context, cpuProfile string, dpi int, stderr io.Writer, run func(l *local) error) error {
+	l, done, err := openProfiled(ctx, cpuProfile, "", dpi, stderr)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return run(l)
+}
+
+// writeJSON writes v as indented JSON to the file path, or to stdout when
+// path is empty.
+func writeJSON(path string, stdout io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	if path == "" {
+		_, err := stdout.Write(buf.Bytes())
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 // openLocal starts an instance in dir ("": a temporary directory, removed

@@ -214,14 +214,11 @@ func keysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	st, err := openMigrated(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		return err
-	}
 	key, rec, err := auth.CreateKey(ctx, st.Client, org, name)
 	if err != nil {
 		return err
@@ -231,19 +228,29 @@ func keysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// openMigrated opens cfg's database and brings its schema up to date.
+func openMigrated(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Migrate(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg config.Config
 	if err := parse("migrate", args, stderr, &cfg, nil); err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	st, err := openMigrated(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		return err
-	}
 	fmt.Fprintln(stdout, "database schema is up to date")
 	return nil
 }

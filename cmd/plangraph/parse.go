@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/csv"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,47 +26,30 @@ var symbolImageTypes = map[string]string{".png": render.TypePNG, ".jpg": render.
 // parseCmd runs the parse pipeline (ingest, legends, matching) on a local
 // file in a throwaway embedded instance, as POST /v1/parse with file_id does.
 func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plangraph parse", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	legendDir := fs.String("legend-dir", "", "symbol images (PNG, JPEG, TIFF) to search for, each labelled by its file name; without it legends are read from the drawing")
-	out := fs.String("out", "", "write the parse result (the completed job, as GET /v1/jobs/{id} shows it) to this file (default: standard output)")
-	csvOut := fs.String("csv", "", "write one row per symbol searched for (label, description, legend_feature_id, instance_count) to this CSV file")
-	dpi := fs.Int("dpi", 300, "render DPI (72 to 600)")
-	keep := fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: plangraph parse [flags] FILE\n\nFinds the legend symbols of a PDF, PNG, JPEG or TIFF drawing set and counts their instances.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	c := newLocalCmd("parse", "Finds the legend symbols of a PDF, PNG, JPEG or TIFF drawing set and counts their instances.", stderr)
+	legendDir := c.fs.String("legend-dir", "", "symbol images (PNG, JPEG, TIFF) to search for, each labelled by its file name; without it legends are read from the drawing")
+	out := c.fs.String("out", "", "write the parse result (the completed job, as GET /v1/jobs/{id} shows it) to this file (default: standard output)")
+	csvOut := c.fs.String("csv", "", "write one row per symbol searched for (label, description, legend_feature_id, instance_count) to this CSV file")
+	path, err := c.parse(args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return fmt.Errorf("one FILE is required")
 	}
 	var legend []*generated.ParseLegendSymbolInput
 	if *legendDir != "" {
-		var err error
 		if legend, err = readLegendDir(*legendDir); err != nil {
 			return err
 		}
 	}
-	stop, err := startCPUProfile(*cpuProfile)
+	l, done, err := c.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	defer stop()
-	l, err := openLocal(ctx, *keep, *dpi, stderr)
-	if err != nil {
-		return err
-	}
-	defer l.close()
+	defer done()
 	var opts *generated.ParseOptions
 	if legend != nil {
 		opts = &generated.ParseOptions{Symbols: &generated.ParseSymbolOptions{Legend: legend}}
 	}
-	final, res, err := l.parseFile(fs.Arg(0), opts, stderr)
+	final, res, err := l.parseFile(path, opts, stderr)
 	if err != nil {
 		return err
 	}
@@ -85,18 +66,7 @@ func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	doc := map[string]any{"job_id": final.ID, "type": final.Type, "status": final.Status,
 		"target":  map[string]string{"type": string(final.TargetType), "id": final.TargetID},
 		"results": res, "created_at": final.CreatedAt, "completed_at": final.CompletedAt}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	if *out == "" {
-		_, err = stdout.Write(buf.Bytes())
-		return err
-	}
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	return writeJSON(*out, stdout, doc)
 }
 
 // readLegendDir makes legend entries of the symbol images in dir: the file

@@ -31,24 +31,18 @@ func TestNewKeyShape(t *testing.T) {
 }
 
 func TestFromRequest(t *testing.T) {
-	r := httptest.NewRequest("GET", "/", nil)
-	r.Header.Set("Authorization", "Bearer sk_abc")
-	if got := FromRequest(r); got != "sk_abc" {
-		t.Errorf("bearer: %q", got)
-	}
-	r = httptest.NewRequest("GET", "/", nil)
-	r.Header.Set("authorization", "bearer   sk_abc ")
-	if got := FromRequest(r); got != "sk_abc" {
-		t.Errorf("lower-case bearer: %q", got)
-	}
-	r = httptest.NewRequest("GET", "/", nil)
-	r.Header.Set("X-API-Key", "sk_xyz")
-	if got := FromRequest(r); got != "sk_xyz" {
-		t.Errorf("x-api-key: %q", got)
-	}
-	r = httptest.NewRequest("GET", "/", nil)
-	r.Header.Set("Authorization", "Basic Zm9vOmJhcg==")
-	if got := FromRequest(r); got != "" {
-		t.Errorf("basic auth must not count as a key: %q", got)
+	for _, tc := range []struct {
+		name, header, value, want string
+	}{
+		{"bearer", "Authorization", "Bearer sk_abc", "sk_abc"},
+		{"lower-case bearer", "authorization", "bearer   sk_abc ", "sk_abc"},
+		{"x-api-key", "X-API-Key", "sk_xyz", "sk_xyz"},
+		{"basic auth must not count as a key", "Authorization", "Basic Zm9vOmJhcg==", ""},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set(tc.header, tc.value)
+		if got := FromRequest(r); got != tc.want {
+			t.Errorf("%s: %q", tc.name, got)
+		}
 	}
 }

@@ -788,11 +788,7 @@ func parseValidation(t *testing.T, f *parseFixture) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := postJSON(t, s, key, "/v1/parse", tc.body).ExpectProblem(t, tc.status, tc.code)
-			for _, fld := range tc.fields {
-				if len(p.Errors[fld]) == 0 {
-					t.Errorf("errors %v do not name %s", p.Errors, fld)
-				}
-			}
+			expectNamed(t, p, tc.fields...)
 			if tc.says != "" && !strings.Contains(strings.ToLower(fmt.Sprint(p.Errors)+p.Detail), strings.ToLower(tc.says)) {
 				t.Errorf("the problem does not say %q: %+v", tc.says, p)
 			}

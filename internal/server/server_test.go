@@ -81,6 +81,14 @@ func follow(t *testing.T, s *testenv.Server, key string, c *string) page {
 	return list(t, s, key, "/v1/projects?cursor="+url.QueryEscape(*c))
 }
 
+// startWithKey starts a server on p and makes a key of the organization
+// "acme".
+func startWithKey(t *testing.T, p testenv.Profile) (*testenv.Server, string) {
+	t.Helper()
+	s := testenv.StartServer(t, p.Config)
+	return s, s.CreateKey(t, "acme")
+}
+
 func createProject(t *testing.T, s *testenv.Server, key, name string) project {
 	t.Helper()
 	res := s.Send(t, http.MethodPost, key, "/v1/projects", map[string]any{"name": name}).ExpectStatus(t, http.StatusCreated)
@@ -92,8 +100,7 @@ func createProject(t *testing.T, s *testenv.Server, key, name string) project {
 func TestHTTPSOnly(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			key := s.CreateKey(t, "acme")
+			s, key := startWithKey(t, p)
 			plain := &http.Client{Timeout: 10 * time.Second}
 			t.Cleanup(plain.CloseIdleConnections)
 			cases := []struct {
@@ -128,8 +135,7 @@ func TestHTTPSOnly(t *testing.T) {
 func TestAuthentication(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			key := s.CreateKey(t, "acme")
+			s, key := startWithKey(t, p)
 			unknown, err := auth.NewKey()
 			if err != nil {
 				t.Fatal(err)
@@ -216,8 +222,7 @@ func TestAuthentication(t *testing.T) {
 func TestProjectsCRUD(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			key := s.CreateKey(t, "acme")
+			s, key := startWithKey(t, p)
 
 			start := time.Now().Add(-time.Minute)
 			res := s.Send(t, http.MethodPost, key, "/v1/projects", map[string]any{"name": "  Tower A  "}).ExpectStatus(t, http.StatusCreated)
@@ -298,8 +303,7 @@ func TestProjectsCRUD(t *testing.T) {
 func TestProjectsPagination(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			key := s.CreateKey(t, "acme")
+			s, key := startWithKey(t, p)
 			const n = 45
 			want := make([]string, n) // newest first
 			for i := range n {
@@ -393,8 +397,7 @@ func TestProjectsPagination(t *testing.T) {
 func TestProjectsListParameters(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			keyA := s.CreateKey(t, "acme")
+			s, keyA := startWithKey(t, p)
 			keyB := s.CreateKey(t, "globex")
 			var ps []project
 			for i := range 3 {
@@ -502,8 +505,7 @@ func TestProjectsListParameters(t *testing.T) {
 func TestOrganizationIsolation(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			keyA := s.CreateKey(t, "acme")
+			s, keyA := startWithKey(t, p)
 			keyB := s.CreateKey(t, "globex")
 			pa := createProject(t, s, keyA, "Acme HQ")
 			pb := createProject(t, s, keyB, "Globex HQ")
@@ -648,8 +650,7 @@ func TestErrors(t *testing.T) {
 func TestVersioning(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			key := s.CreateKey(t, "acme")
+			s, key := startWithKey(t, p)
 			gql := map[string]any{"query": "{ projects { totalCount } }"}
 			cases := []struct {
 				name    string
@@ -700,8 +701,7 @@ func TestVersioning(t *testing.T) {
 func TestGraphQL(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
-			s := testenv.StartServer(t, p.Config)
-			key := s.CreateKey(t, "acme")
+			s, key := startWithKey(t, p)
 			type gproject struct {
 				ID        string
 				Name      string
