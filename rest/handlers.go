@@ -1,88 +1,66 @@
 package rest
 
 import (
-	"context"
 	"net/http"
-	"time"
 
-	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/cursor"
+	listing "github.com/plangraph/plangraph/internal/service/query"
 )
 
-// resource describes one REST collection: how to query it, filter it,
-// present a row and expand relations. E is the Ent entity, R its
-// representation.
+// resource is one REST collection over its query collection: rows of Ent
+// type E, shaped as R with the relations ?expand= loaded.
 type resource[E any, R any] struct {
-	name     string // list name, e.g. "sheets"; also the key of expandable
-	singular string
-	filters  filterSpec
-	required []string
-	// query returns the filtered query for a list's filters.
-	query func(c *ent.Client, f map[string]string) pageQuery[E]
-	key   func(E) (time.Time, string)
-	out   func(E) R
-	// get fetches one row by id through its service (a not-found error
-	// when missing).
-	get    func(ctx context.Context, id string) (E, error)
-	expand func(ctx context.Context, c *ent.Client, rows []R, x expansion) error
+	c        *listing.Collection[E]
+	singular string // the kind named in not-found errors
+	out      func(E, listing.Expansion) R
 }
 
 func (res resource[E, R]) list(a *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ctx := r.Context()
-		q := r.URL.Query()
-		x, err := parseExpand(q.Get("expand"), res.name)
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		lr, err := a.parseList(ctx, q, res.name, res.filters, res.required...)
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		rows, meta, err := paginate(ctx, a, res.query(a.r.Client, lr.Filters), res.name, lr, res.key)
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		out := make([]R, len(rows))
-		for i, e := range rows {
-			out[i] = res.out(e)
-		}
-		if res.expand != nil && len(x) > 0 {
-			if err := res.expand(ctx, a.r.Client, out, x); err != nil {
-				a.fail(w, r, err)
-				return
-			}
-		}
-		writeList(w, out, meta)
+		serveList(a, w, r, res, nil)
 	}
 }
 
-// one fetches the row named by the path's {id} with its expansions.
-func (res resource[E, R]) one(a *API, r *http.Request) (R, error) {
-	var zero R
-	x, err := parseExpand(r.URL.Query().Get("expand"), res.name)
+// serveList answers a list request for res: the query string's filters,
+// limit, cursor and expand, and fixed filters (from the path) that a
+// cursor must have been made with.
+func serveList[E, R any](a *API, w http.ResponseWriter, r *http.Request, res resource[E, R], fixed map[string]string) {
+	ctx, q := r.Context(), r.URL.Query()
+	x, err := listing.ParseExpand(q.Get("expand"), res.c.Name)
 	if err != nil {
-		return zero, err
+		a.fail(w, r, err)
+		return
 	}
-	for name := range r.URL.Query() {
-		if name != "expand" {
-			return zero, apierr.Invalid(name, "is not a parameter of this endpoint")
+	lr, err := a.parseList(ctx, q, res.c.Name, res.c.Filters, res.c.Required...)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	for k, v := range fixed {
+		if lr.after == nil {
+			lr.Filters[k] = v
+		} else if lr.Filters[k] != v {
+			msg := "the cursor continues another list: its " + k + " is not this path's"
+			a.fail(w, r, apierr.New(apierr.Validation, "%s", msg).WithCode("INVALID_CURSOR").Field("cursor", msg))
+			return
 		}
 	}
-	e, err := res.get(r.Context(), r.PathValue("id"))
+	rows, more, err := listing.List(ctx, a.s.Query, res.c, listing.Request{Filters: lr.Filters, Limit: lr.Limit, After: lr.position(), Expand: x})
 	if err != nil {
-		return zero, err
+		a.fail(w, r, err)
+		return
 	}
-	out := res.out(e)
-	if res.expand != nil && len(x) > 0 {
-		if err := res.expand(r.Context(), a.r.Client, []R{out}, x); err != nil {
-			return zero, err
-		}
+	out := make([]R, len(rows))
+	for i, e := range rows {
+		out[i] = res.out(e, x)
 	}
-	return out, nil
+	var first, last cursor.Cursor
+	if len(rows) > 0 {
+		first.Time, first.ID = res.c.Key(rows[0])
+		last.Time, last.ID = res.c.Key(rows[len(rows)-1])
+	}
+	writeList(w, out, a.meta(ctx, res.c.Name, lr, len(rows) > 0, more, first, last))
 }
 
 func (res resource[E, R]) show(a *API) http.HandlerFunc {
@@ -96,10 +74,21 @@ func (res resource[E, R]) show(a *API) http.HandlerFunc {
 	}
 }
 
-// notFoundAs turns Ent's not-found into the API's for kind/id.
-func notFoundAs(err error, kind, id string) error {
-	if ent.IsNotFound(err) {
-		return notFound(kind, id)
+// one fetches the row named by the path's {id} with its expansions.
+func (res resource[E, R]) one(a *API, r *http.Request) (R, error) {
+	var zero R
+	x, err := listing.ParseExpand(r.URL.Query().Get("expand"), res.c.Name)
+	if err != nil {
+		return zero, err
 	}
-	return err
+	for name := range r.URL.Query() {
+		if name != "expand" {
+			return zero, apierr.Invalid(name, "is not a parameter of this endpoint")
+		}
+	}
+	e, err := listing.One(r.Context(), a.s.Query, res.c, res.singular, r.PathValue("id"), x)
+	if err != nil {
+		return zero, err
+	}
+	return res.out(e, x), nil
 }

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"time"
 
+	listing "github.com/plangraph/plangraph/internal/service/query"
+
 	entgo "entgo.io/ent"
 
 	"github.com/plangraph/plangraph/ent/schema"
@@ -474,10 +476,10 @@ func query(name, desc string, s node, required bool) node {
 }
 
 func expandParam(list string) node {
-	allowed := expandable[list]
+	allowed := listing.Expandable[list]
 	return node{"name": "expand", "in": "query", "style": "form", "explode": false,
 		"description": "Comma-separated related objects to add next to their `_id` fields (dot notation goes deeper, at most " +
-			fmt.Sprint(maxExpandDepth) + " levels). On lists every item is expanded.",
+			fmt.Sprint(listing.MaxExpandDepth) + " levels). On lists every item is expanded.",
 		"schema": node{"type": "array", "items": node{"type": "string", "enum": allowed}}}
 }
 
@@ -714,7 +716,7 @@ type listResource struct {
 	filters                             []node
 }
 
-func (l listResource) hasExpand() bool { return len(expandable[l.list]) > 0 }
+func (l listResource) hasExpand() bool { return len(listing.Expandable[l.list]) > 0 }
 
 func (l listResource) listOp() op {
 	params := []node{ref("parameters", "Limit"), ref("parameters", "Cursor")}

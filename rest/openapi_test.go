@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	listing "github.com/plangraph/plangraph/internal/service/query"
+
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/config"
@@ -151,7 +153,7 @@ var routeRE = regexp.MustCompile(`^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (/\S
 // sourceRoutes reads the route patterns the package registers: the first
 // argument of every Handle and HandleFunc call in its (non-test) source,
 // whichever method makes the call (New, Uploads, SheetImages…).
-func sourceRoutes(t *testing.T) (routes []string, files []*ast.File) {
+func sourceRoutes(t *testing.T) (routes []string) {
 	t.Helper()
 	fset := token.NewFileSet()
 	names, err := filepath.Glob("*.go")
@@ -166,7 +168,6 @@ func sourceRoutes(t *testing.T) (routes []string, files []*ast.File) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files = append(files, f)
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) != 2 {
@@ -191,7 +192,7 @@ func sourceRoutes(t *testing.T) (routes []string, files []*ast.File) {
 		})
 	}
 	sort.Strings(routes)
-	return slices.Compact(routes), files
+	return slices.Compact(routes)
 }
 
 // docOperations are "METHOD path" of every operation of the document.
@@ -217,7 +218,7 @@ var templateParam = regexp.MustCompile(`\{([^}]+)\}`)
 func TestOpenAPICoversEveryRoute(t *testing.T) {
 	_, raw := openAPIDoc(t)
 	ops := docOperations(t, raw)
-	routes, files := sourceRoutes(t)
+	routes := sourceRoutes(t)
 	if len(routes) < 20 {
 		t.Fatalf("found only %d routes in the source: %v", len(routes), routes)
 	}
@@ -262,13 +263,14 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 		}
 	}
 
-	// list filters: the document's query parameters are the resource's
-	// filterSpec (read from its declaration), plus paging, dates, expand
-	specs := sourceFilters(t, files)
-	if len(specs) != len(listResources) {
-		t.Errorf("found %d resources in the source, the document has %d lists", len(specs), len(listResources))
+	// list filters: the document's query parameters are the collection's
+	// filters, plus paging, dates, expand
+	if len(listing.Lists) != len(listResources) {
+		t.Errorf("the query service has %d lists, the document %d", len(listing.Lists), len(listResources))
 	}
-	for list, spec := range specs {
+	for _, l := range listing.Lists {
+		spec := l.Spec()
+		list := spec.Name
 		o := ops["GET /v1/"+list]
 		if o == nil {
 			t.Errorf("no list operation for %s", list)
@@ -276,21 +278,21 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 		}
 		got, required := docQueryParams(t, raw, o)
 		want := map[string]bool{"limit": true, "cursor": true}
-		for name := range commonFilters {
+		for name := range listing.CommonFilters {
 			want[name] = true
 		}
-		for _, f := range spec.filters {
+		for _, f := range spec.Filters {
 			want[f] = true
 		}
-		if len(expandable[list]) > 0 {
+		if len(listing.Expandable[list]) > 0 {
 			want["expand"] = true
 		}
 		if !reflectEqual(sortedKeys(got), sortedKeys(want)) {
 			t.Errorf("GET /v1/%s documents %v, the code accepts %v", list, sortedKeys(got), sortedKeys(want))
 		}
-		slices.Sort(spec.required)
-		if !reflectEqual(required, spec.required) && !(len(required) == 0 && len(spec.required) == 0) {
-			t.Errorf("GET /v1/%s documents required %v, the code requires %v", list, required, spec.required)
+		slices.Sort(spec.Required)
+		if !reflectEqual(required, spec.Required) && !(len(required) == 0 && len(spec.Required) == 0) {
+			t.Errorf("GET /v1/%s documents required %v, the code requires %v", list, required, spec.Required)
 		}
 	}
 }
@@ -301,70 +303,6 @@ func sortedKeys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
-	return out
-}
-
-type filterDecl struct {
-	filters, required []string
-}
-
-// sourceFilters reads resource[…]{name: "…", filters: filterSpec{…},
-// required: []string{…}} literals.
-func sourceFilters(t *testing.T, files []*ast.File) map[string]filterDecl {
-	t.Helper()
-	out := map[string]filterDecl{}
-	strs := func(e ast.Expr, keys bool) []string {
-		cl, ok := e.(*ast.CompositeLit)
-		if !ok {
-			t.Fatalf("not a literal: %T", e)
-		}
-		var vals []string
-		for _, el := range cl.Elts {
-			if kv, ok := el.(*ast.KeyValueExpr); ok && keys {
-				el = kv.Key
-			}
-			lit, ok := el.(*ast.BasicLit)
-			if !ok {
-				t.Fatalf("filter names must be string literals, got %T", el)
-			}
-			s, _ := strconv.Unquote(lit.Value)
-			vals = append(vals, s)
-		}
-		return vals
-	}
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			cl, ok := n.(*ast.CompositeLit)
-			if !ok {
-				return true
-			}
-			ix, ok := cl.Type.(*ast.IndexListExpr)
-			if !ok {
-				return true
-			}
-			if id, ok := ix.X.(*ast.Ident); !ok || id.Name != "resource" {
-				return true
-			}
-			var name string
-			var d filterDecl
-			for _, el := range cl.Elts {
-				kv, ok := el.(*ast.KeyValueExpr)
-				if !ok {
-					continue
-				}
-				switch kv.Key.(*ast.Ident).Name {
-				case "name":
-					name, _ = strconv.Unquote(kv.Value.(*ast.BasicLit).Value)
-				case "filters":
-					d.filters = strs(kv.Value, true)
-				case "required":
-					d.required = strs(kv.Value, false)
-				}
-			}
-			out[name] = d
-			return true
-		})
-	}
 	return out
 }
 

@@ -6,15 +6,10 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"time"
-
-	"entgo.io/ent"
-	"entgo.io/ent/dialect/sql"
-
-	"github.com/plangraph/plangraph/ent/intercept"
 
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/cursor"
+	listing "github.com/plangraph/plangraph/internal/service/query"
 	"github.com/plangraph/plangraph/internal/tenant"
 )
 
@@ -36,13 +31,6 @@ type Page[T any] struct {
 	Meta Meta `json:"_meta"`
 }
 
-// pageQuery is what keyset paging needs of an Ent query (besides the
-// generic intercept.Query view every Ent query has).
-type pageQuery[T any] interface {
-	ent.Query
-	All(context.Context) ([]T, error)
-}
-
 // listRequest is a parsed list request: its filters (from the query string
 // or, when continuing, from the cursor), limit and position.
 type listRequest struct {
@@ -52,33 +40,7 @@ type listRequest struct {
 }
 
 // filterSpec names a list's filters; each parser checks one raw value.
-type filterSpec map[string]func(string) error
-
-// commonFilters apply to every list.
-var commonFilters = filterSpec{"created_after": checkTime, "created_before": checkTime}
-
-func checkTime(v string) error {
-	if _, err := parseTime(v); err != nil {
-		return err
-	}
-	return nil
-}
-
-func parseTime(v string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, apierr.New(apierr.Validation, "not an ISO 8601 date-time: %q", v)
-}
-
-func checkBool(v string) error {
-	if v != "true" && v != "false" {
-		return apierr.New(apierr.Validation, "must be true or false")
-	}
-	return nil
-}
+type filterSpec = map[string]func(string) error
 
 // parseList reads limit, cursor and the filters of spec (plus the common
 // date filters) from q. Unknown parameters are rejected so that a typo
@@ -114,14 +76,14 @@ func (a *API) parseList(ctx context.Context, q url.Values, list string, spec fil
 		switch {
 		case name == "limit" || name == "cursor" || name == "expand":
 			continue
-		case spec[name] == nil && commonFilters[name] == nil:
+		case spec[name] == nil && listing.CommonFilters[name] == nil:
 			bad.Add(name, "is not a filter of this list")
 			continue
 		}
 		v := vals[0]
 		check := spec[name]
 		if check == nil {
-			check = commonFilters[name]
+			check = listing.CommonFilters[name]
 		}
 		if err := check(v); err != nil {
 			bad.Add(name, apierr.From(err).Detail)
@@ -137,77 +99,37 @@ func (a *API) parseList(ctx context.Context, q url.Values, list string, spec fil
 	return lr, bad.Err()
 }
 
-// datePredicates turns created_after / created_before into predicates.
-func datePredicates(f map[string]string) []func(*sql.Selector) {
-	var ps []func(*sql.Selector)
-	if v, ok := f["created_after"]; ok {
-		t, _ := parseTime(v)
-		ps = append(ps, sql.FieldGT("created_at", t))
+// position is where lr's page starts, nil for a first page.
+func (lr listRequest) position() *listing.Position {
+	if lr.after == nil {
+		return nil
 	}
-	if v, ok := f["created_before"]; ok {
-		t, _ := parseTime(v)
-		ps = append(ps, sql.FieldLT("created_at", t))
-	}
-	return ps
+	return &listing.Position{Time: lr.after.Time, ID: lr.after.ID, Prev: lr.after.Prev}
 }
 
-// paginate runs q newest first from lr's position and builds the
-// envelope's cursors. key gives a row's created_at and id.
-func paginate[T any](ctx context.Context, a *API, eq pageQuery[T], list string, lr listRequest, key func(T) (time.Time, string)) ([]T, Meta, error) {
-	q, err := intercept.NewQuery(eq)
-	if err != nil {
-		return nil, Meta{}, err
-	}
-	q.WhereP(datePredicates(lr.Filters)...)
-	prev := lr.after != nil && lr.after.Prev
-	if lr.after != nil {
-		t, id := lr.after.Time, lr.after.ID
-		q.WhereP(func(s *sql.Selector) {
-			cmp := sql.LT
-			if prev {
-				cmp = sql.GT
-			}
-			s.Where(sql.Or(cmp(s.C("created_at"), t), sql.And(sql.EQ(s.C("created_at"), t), cmp(s.C("id"), id))))
-		})
-	}
-	q.Order(func(s *sql.Selector) {
-		if prev {
-			s.OrderBy(sql.Asc(s.C("created_at")), sql.Asc(s.C("id")))
-		} else {
-			s.OrderBy(sql.Desc(s.C("created_at")), sql.Desc(s.C("id")))
-		}
-	})
-	q.Limit(lr.Limit + 1)
-	rows, err := eq.All(ctx)
-	if err != nil {
-		return nil, Meta{}, err
-	}
-	more := len(rows) > lr.Limit
-	if more {
-		rows = rows[:lr.Limit]
-	}
-	if prev {
-		slices.Reverse(rows)
-	}
+// meta builds a list's _meta: cursors to the pages after and before this
+// one, from its first and last rows' positions (any: the page is not
+// empty; more: there are rows beyond it in the direction of travel).
+func (a *API) meta(ctx context.Context, list string, lr listRequest, any, more bool, first, last cursor.Cursor) Meta {
 	meta := Meta{Limit: lr.Limit}
-	if len(rows) == 0 {
-		return rows, meta, nil
+	if !any {
+		return meta
 	}
 	org, _ := tenant.Org(ctx)
-	mk := func(row T, toPrev bool) *string {
-		t, id := key(row)
-		s := a.cursors.Encode(cursor.Cursor{Org: org, List: list, Filters: lr.Filters, Limit: lr.Limit, Time: t, ID: id, Prev: toPrev})
+	mk := func(at cursor.Cursor, toPrev bool) *string {
+		s := a.cursors.Encode(cursor.Cursor{Org: org, List: list, Filters: lr.Filters, Limit: lr.Limit, Time: at.Time, ID: at.ID, Prev: toPrev})
 		return &s
 	}
+	prev := lr.after != nil && lr.after.Prev
 	// going forward there are newer rows whenever we started from a cursor;
 	// going back, there are older rows (the page we came from)
 	if (!prev && more) || prev {
-		meta.Next = mk(rows[len(rows)-1], false)
+		meta.Next = mk(last, false)
 	}
 	if (prev && more) || (!prev && lr.after != nil) {
-		meta.Prev = mk(rows[0], true)
+		meta.Prev = mk(first, true)
 	}
-	return rows, meta, nil
+	return meta
 }
 
 // writeList answers a list request.

@@ -1,8 +1,9 @@
 package rest
 
 import (
-	"github.com/plangraph/plangraph/internal/jobview"
 	"time"
+
+	"github.com/plangraph/plangraph/internal/jobview"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/geom"
@@ -143,3 +144,5 @@ func acceptedOut(j *ent.Job) Accepted {
 	a.Target = jobview.TargetOf(j)
 	return a
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/plangraph/plangraph/internal/service/base"
+	listing "github.com/plangraph/plangraph/internal/service/query"
+
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
 )
@@ -103,26 +105,8 @@ func (b webhookEndpointBody) events() []string {
 // GraphQL resolver's.
 func (a *API) webhooks() {
 	m := a.r.Mutation()
-	endpoints := resource[*ent.WebhookEndpoint, WebhookEndpoint]{
-		name: "webhook_endpoints", singular: "webhook endpoint",
-		filters: filterSpec{"enabled": checkBool},
-		query: func(c *ent.Client, f map[string]string) pageQuery[*ent.WebhookEndpoint] {
-			w := &ent.WebhookEndpointWhereInput{}
-			if v, ok := f["enabled"]; ok {
-				w.Enabled = ptr(v == "true")
-			}
-			return filtered(c.WebhookEndpoint.Query(), w.Filter)
-		},
-		key: func(e *ent.WebhookEndpoint) (time.Time, string) { return e.CreatedAt, e.ID },
-		out: webhookEndpointOut,
-		get: func(ctx context.Context, id string) (*ent.WebhookEndpoint, error) {
-			e, err := a.r.Query().WebhookEndpoint(ctx, id)
-			if e == nil && err == nil {
-				err = notFound("webhook endpoint", id)
-			}
-			return e, err
-		},
-	}
+	endpoints := resource[*ent.WebhookEndpoint, WebhookEndpoint]{c: listing.WebhookEndpoints, singular: "webhook endpoint",
+		out: func(e *ent.WebhookEndpoint, _ listing.Expansion) WebhookEndpoint { return webhookEndpointOut(e) }}
 	a.mux.HandleFunc("GET /v1/webhook_endpoints", endpoints.list(a))
 	a.mux.HandleFunc("GET /v1/webhook_endpoints/{id}", endpoints.show(a))
 
@@ -155,14 +139,14 @@ func (a *API) webhooks() {
 		ep, err := m.UpdateWebhookEndpoint(r.Context(), id, generated.UpdateWebhookEndpointInput{
 			URL: in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
 		if err != nil {
-			a.fail(w, r, notFoundAs(err, "webhook endpoint", id))
+			a.fail(w, r, base.NotFoundAs(err, "webhook endpoint", id))
 			return
 		}
 		writeJSON(w, http.StatusOK, webhookEndpointOut(ep))
 	})
 	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter(func(ctx context.Context, id string) error {
 		_, err := m.DeleteWebhookEndpoint(ctx, id)
-		return notFoundAs(err, "webhook endpoint", id)
+		return base.NotFoundAs(err, "webhook endpoint", id)
 	}))
 	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/rotate_secret", func(w http.ResponseWriter, r *http.Request) {
 		if err := a.emptyBody(w, r); err != nil {
@@ -172,7 +156,7 @@ func (a *API) webhooks() {
 		id := r.PathValue("id")
 		res, err := m.RotateWebhookEndpointSecret(r.Context(), id)
 		if err != nil {
-			a.fail(w, r, notFoundAs(err, "webhook endpoint", id))
+			a.fail(w, r, base.NotFoundAs(err, "webhook endpoint", id))
 			return
 		}
 		writeJSON(w, http.StatusOK, webhookSecretOut(res))
@@ -194,20 +178,12 @@ func (a *API) webhooks() {
 	})
 }
 
-// deliveryListFilters are the filters of an endpoint's delivery log.
-var deliveryListFilters = filterSpec{"event_id": anyValue,
-	"status": oneOf(string(webhookdelivery.StatusSucceeded), string(webhookdelivery.StatusFailed))}
-
 // webhookDeliveries is GET /v1/webhook_endpoints/{id}/deliveries: the
 // endpoint's attempts, newest first, paged like every list. The endpoint
 // is one of the list's filters, so a cursor carries it and continues only
 // the log it came from.
 func (a *API) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
-	ctx, id, q := r.Context(), r.PathValue("id"), r.URL.Query()
-	if _, err := parseExpand(q.Get("expand"), "webhook_deliveries"); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+	ctx, id := r.Context(), r.PathValue("id")
 	ep, err := a.r.Query().WebhookEndpoint(ctx, id)
 	if err == nil && ep == nil {
 		err = notFound("webhook endpoint", id)
@@ -216,35 +192,7 @@ func (a *API) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	const list = "webhook_deliveries"
-	lr, err := a.parseList(ctx, q, list, deliveryListFilters)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if lr.after == nil {
-		lr.Filters["endpoint_id"] = id
-	} else if lr.Filters["endpoint_id"] != id {
-		msg := "the cursor continues the deliveries of another webhook endpoint"
-		a.fail(w, r, apierr.New(apierr.Validation, "%s", msg).WithCode("INVALID_CURSOR").Field("cursor", msg))
-		return
-	}
-	where := &ent.WebhookDeliveryWhereInput{EndpointID: ptr(id)}
-	if v, ok := lr.Filters["event_id"]; ok {
-		where.EventID = &v
-	}
-	if v, ok := lr.Filters["status"]; ok {
-		where.Status = ptr(webhookdelivery.Status(v))
-	}
-	rows, meta, err := paginate(ctx, a, filtered(a.r.Client.WebhookDelivery.Query(), where.Filter), list, lr,
-		func(d *ent.WebhookDelivery) (time.Time, string) { return d.CreatedAt, d.ID })
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	out := make([]WebhookDelivery, len(rows))
-	for i, d := range rows {
-		out[i] = webhookDeliveryOut(d)
-	}
-	writeList(w, out, meta)
+	deliveries := resource[*ent.WebhookDelivery, WebhookDelivery]{c: listing.WebhookDeliveries, singular: "webhook delivery",
+		out: func(d *ent.WebhookDelivery, _ listing.Expansion) WebhookDelivery { return webhookDeliveryOut(d) }}
+	serveList(a, w, r, deliveries, map[string]string{"endpoint_id": id})
 }
