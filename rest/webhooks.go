@@ -1,13 +1,14 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/service/webhooks"
 )
 
 // WebhookEndpoint is the REST representation of a webhook endpoint. Secret
@@ -36,7 +37,7 @@ func webhookEndpointOut(e *ent.WebhookEndpoint) WebhookEndpoint {
 	return out
 }
 
-func webhookSecretOut(s *generated.WebhookEndpointWithSecret) WebhookEndpoint {
+func webhookSecretOut(s *webhooks.EndpointWithSecret) WebhookEndpoint {
 	out := webhookEndpointOut(s.Endpoint)
 	out.Secret = s.Secret
 	return out
@@ -99,22 +100,21 @@ func (b webhookEndpointBody) events() []string {
 }
 
 // webhooks registers /v1/webhook_endpoints; every operation is the
-// GraphQL resolver's.
+// webhook service's (internal/service/webhooks), which GraphQL calls too.
 func (a *API) webhooks() {
-	m := a.r.Mutation()
 	endpoints := resource[*ent.WebhookEndpoint, WebhookEndpoint]{
 		name: "webhook_endpoints", singular: "webhook endpoint",
 		filters: filterSpec{"enabled": checkBool},
-		query: func(c *ent.Client, f map[string]string) pageQuery[*ent.WebhookEndpoint] {
-			w := &ent.WebhookEndpointWhereInput{}
+		query: func(_ *ent.Client, f map[string]string) pageQuery[*ent.WebhookEndpoint] {
+			var which webhooks.EndpointFilter
 			if v, ok := f["enabled"]; ok {
-				w.Enabled = ptr(v == "true")
+				which.Enabled = ptr(v == "true")
 			}
-			return filtered(c.WebhookEndpoint.Query(), w.Filter)
+			return a.s.Webhooks.Endpoints(which)
 		},
 		key: func(e *ent.WebhookEndpoint) (time.Time, string) { return e.CreatedAt, e.ID },
 		out: webhookEndpointOut,
-		get: a.r.Query().WebhookEndpoint,
+		get: a.s.Webhooks.Get,
 	}
 	a.mux.HandleFunc("GET /v1/webhook_endpoints", endpoints.list(a))
 	a.mux.HandleFunc("GET /v1/webhook_endpoints/{id}", endpoints.show(a))
@@ -129,7 +129,7 @@ func (a *API) webhooks() {
 			a.fail(w, r, apierr.Invalid("url", "is required"))
 			return
 		}
-		res, err := m.CreateWebhookEndpoint(r.Context(), generated.CreateWebhookEndpointInput{
+		res, err := a.s.Webhooks.Create(r.Context(), webhooks.CreateInput{
 			URL: *in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
 		if err != nil {
 			a.fail(w, r, err)
@@ -144,25 +144,25 @@ func (a *API) webhooks() {
 			a.fail(w, r, err)
 			return
 		}
-		id := r.PathValue("id")
-		ep, err := m.UpdateWebhookEndpoint(r.Context(), id, generated.UpdateWebhookEndpointInput{
+		ep, err := a.s.Webhooks.Update(r.Context(), r.PathValue("id"), webhooks.UpdateInput{
 			URL: in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
 		if err != nil {
-			a.fail(w, r, notFoundAs(err, "webhook endpoint", id))
+			a.fail(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, webhookEndpointOut(ep))
 	})
-	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter("webhook endpoint", m.DeleteWebhookEndpoint))
+	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter("webhook endpoint", func(ctx context.Context, id string) (string, error) {
+		return id, a.s.Webhooks.Delete(ctx, id)
+	}))
 	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/rotate_secret", func(w http.ResponseWriter, r *http.Request) {
 		if err := a.emptyBody(w, r); err != nil {
 			a.fail(w, r, err)
 			return
 		}
-		id := r.PathValue("id")
-		res, err := m.RotateWebhookEndpointSecret(r.Context(), id)
+		res, err := a.s.Webhooks.Rotate(r.Context(), r.PathValue("id"))
 		if err != nil {
-			a.fail(w, r, notFoundAs(err, "webhook endpoint", id))
+			a.fail(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, webhookSecretOut(res))
@@ -173,7 +173,7 @@ func (a *API) webhooks() {
 			a.fail(w, r, err)
 			return
 		}
-		res, err := m.RedeliverWebhook(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
+		res, err := a.s.Webhooks.Redeliver(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
 		if err != nil {
 			a.fail(w, r, err)
 			return
@@ -198,11 +198,7 @@ func (a *API) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	ep, err := a.r.Query().WebhookEndpoint(ctx, id)
-	if err == nil && ep == nil {
-		err = notFound("webhook endpoint", id)
-	}
-	if err != nil {
+	if _, err := a.s.Webhooks.Get(ctx, id); err != nil {
 		a.fail(w, r, err)
 		return
 	}
@@ -219,14 +215,14 @@ func (a *API) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, apierr.New(apierr.Validation, "%s", msg).WithCode("INVALID_CURSOR").Field("cursor", msg))
 		return
 	}
-	where := &ent.WebhookDeliveryWhereInput{EndpointID: ptr(id)}
+	var which webhooks.DeliveryFilter
 	if v, ok := lr.Filters["event_id"]; ok {
-		where.EventID = &v
+		which.EventID = &v
 	}
 	if v, ok := lr.Filters["status"]; ok {
-		where.Status = ptr(webhookdelivery.Status(v))
+		which.Status = ptr(webhookdelivery.Status(v))
 	}
-	rows, meta, err := paginate(ctx, a, filtered(a.r.Client.WebhookDelivery.Query(), where.Filter), list, lr,
+	rows, meta, err := paginate(ctx, a, a.s.Webhooks.Deliveries(id, which), list, lr,
 		func(d *ent.WebhookDelivery) (time.Time, string) { return d.CreatedAt, d.ID })
 	if err != nil {
 		a.fail(w, r, err)

@@ -10,15 +10,18 @@ package service
 import (
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/service/projects"
+	"github.com/plangraph/plangraph/internal/service/webhooks"
 )
 
 // Services are the operations, over one set of dependencies.
 type Services struct {
 	Deps     *base.Deps
 	Projects *projects.Service
+	Webhooks *webhooks.Service
 }
 
 // New builds the services over d.
 func New(d *base.Deps) *Services {
-	return &Services{Deps: d, Projects: &projects.Service{Deps: d}}
+	return &Services{Deps: d, Projects: &projects.Service{Deps: d},
+		Webhooks: &webhooks.Service{Deps: d}}
 }
