@@ -10,46 +10,43 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/internal/service/webhooks"
 )
 
 // CreateWebhookEndpoint is the resolver for the createWebhookEndpoint field.
 func (r *mutationResolver) CreateWebhookEndpoint(ctx context.Context, input generated.CreateWebhookEndpointInput) (*generated.WebhookEndpointWithSecret, error) {
-	return r.createWebhook(ctx, input)
+	return withSecret(r.S.Webhooks.Create(ctx, webhooks.CreateInput(input)))
 }
 
 // UpdateWebhookEndpoint is the resolver for the updateWebhookEndpoint field.
 func (r *mutationResolver) UpdateWebhookEndpoint(ctx context.Context, id string, input generated.UpdateWebhookEndpointInput) (*ent.WebhookEndpoint, error) {
-	return r.updateWebhook(ctx, id, input)
+	return r.S.Webhooks.Update(ctx, id, webhooks.UpdateInput(input))
 }
 
 // DeleteWebhookEndpoint is the resolver for the deleteWebhookEndpoint field.
 func (r *mutationResolver) DeleteWebhookEndpoint(ctx context.Context, id string) (string, error) {
-	if err := r.Client.WebhookEndpoint.DeleteOneID(id).Exec(ctx); err != nil {
-		return "", err
-	}
-	return id, nil
+	return id, r.S.Webhooks.Delete(ctx, id)
 }
 
 // RotateWebhookEndpointSecret is the resolver for the rotateWebhookEndpointSecret field.
 func (r *mutationResolver) RotateWebhookEndpointSecret(ctx context.Context, id string) (*generated.WebhookEndpointWithSecret, error) {
-	return r.rotateWebhookSecret(ctx, id)
+	return withSecret(r.S.Webhooks.Rotate(ctx, id))
 }
 
 // RedeliverWebhook is the resolver for the redeliverWebhook field.
 func (r *mutationResolver) RedeliverWebhook(ctx context.Context, endpointID string, deliveryID string) (*generated.WebhookRedelivery, error) {
-	return r.redeliverWebhook(ctx, endpointID, deliveryID)
+	return redelivery(r.S.Webhooks.Redeliver(ctx, endpointID, deliveryID))
 }
 
 // WebhookEndpoint is the resolver for the webhookEndpoint field.
 func (r *queryResolver) WebhookEndpoint(ctx context.Context, id string) (*ent.WebhookEndpoint, error) {
-	return nullIfMissing(r.Client.WebhookEndpoint.Get(ctx, id))
+	return nullIfMissing(r.S.Webhooks.Get(ctx, id))
 }
 
 // WebhookEventTypes is the resolver for the webhookEventTypes field.
 func (r *queryResolver) WebhookEventTypes(ctx context.Context) ([]string, error) {
-	return WebhookEventTypes(), nil
+	return webhooks.EventTypes(), nil
 }
 
 // Deliveries is the resolver for the deliveries field.
@@ -58,7 +55,7 @@ func (r *webhookEndpointResolver) Deliveries(ctx context.Context, obj *ent.Webho
 	if err != nil {
 		return nil, err
 	}
-	return r.Client.WebhookDelivery.Query().Where(webhookdelivery.EndpointID(obj.ID)).Paginate(ctx, after, first, before, last,
+	return r.S.Webhooks.Deliveries(obj.ID, webhooks.DeliveryFilter{}).Paginate(ctx, after, first, before, last,
 		ent.WithWebhookDeliveryOrder([]*ent.WebhookDeliveryOrder{{Field: ent.WebhookDeliveryOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultWebhookDeliveryOrder.Field, Direction: entgql.OrderDirectionDesc}}),
 		ent.WithWebhookDeliveryFilter(where.Filter))
 }

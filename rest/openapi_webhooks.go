@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
-	"github.com/plangraph/plangraph/graph"
-	"github.com/plangraph/plangraph/internal/webhooks"
+	"github.com/plangraph/plangraph/internal/service/webhooks"
+	engine "github.com/plangraph/plangraph/internal/webhooks"
 )
 
 func init() {
@@ -20,12 +20,12 @@ func init() {
 	componentTypes[reflect.TypeFor[WebhookRedelivery]()] = "WebhookRedelivery"
 	fieldDocs[reflect.TypeFor[WebhookEndpoint]()] = map[string]node{
 		"id":          {"description": "Webhook endpoint id (prefix `whe_`)."},
-		"url":         {"description": webhookURLText, "format": "uri", "maxLength": webhooks.MaxURLLength},
-		"description": {"description": "Free text for people; empty when not given.", "maxLength": webhooks.MaxDescriptionLength},
+		"url":         {"description": webhookURLText, "format": "uri", "maxLength": engine.MaxURLLength},
+		"description": {"description": "Free text for people; empty when not given.", "maxLength": engine.MaxDescriptionLength},
 		"events":      {"description": webhookEventsText, "items": eventFilterSchema()},
 		"enabled":     {"description": "Whether events are sent. A disabled endpoint gets nothing, and its queued attempts end without sending."},
 		"secret": {"description": "The signing secret, `whsec_` + base64 of a 32-byte key. Only in the answers of POST /v1/webhook_endpoints and rotate_secret: keep it then.",
-			"pattern": "^" + webhooks.SecretPrefix},
+			"pattern": "^" + engine.SecretPrefix},
 		"previous_secret_expires_at": {"description": "After a rotation, until when the previous secret also signs (its signature follows the new one in webhook-signature); null otherwise."},
 		"created_at":                 {"description": "When the endpoint was created."},
 		"updated_at":                 {"description": "When the endpoint was last changed."},
@@ -60,13 +60,13 @@ func init() {
 var (
 	webhookURLText = fmt.Sprintf("Where events are POSTed: an https URL of at most %d characters, without user name or password or fragment. "+
 		"Its host must resolve to public addresses only (private, loopback, link-local and reserved ones are refused, when the URL is saved and again "+
-		"when each delivery connects) unless the operator runs the service with `--webhook-allow-private-urls`.", webhooks.MaxURLLength)
+		"when each delivery connects) unless the operator runs the service with `--webhook-allow-private-urls`.", engine.MaxURLLength)
 	webhookEventsText = "Event types to send: exact types, or `kind.*` for every type of a kind (`parse.*`). Empty: every type. " +
-		"Types: " + strings.Join(webhooks.EventTypes(), ", ") + "."
+		"Types: " + strings.Join(engine.EventTypes(), ", ") + "."
 )
 
 func eventFilterSchema() node {
-	return node{"type": "string", "enum": graph.WebhookEventTypes()}
+	return node{"type": "string", "enum": webhooks.EventTypes()}
 }
 
 func deliveryStatuses() []string {
@@ -84,9 +84,9 @@ const webhookDeliveryText = "Each event is POSTed as JSON `{id, type, created_at
 // webhookOps are the webhook operations besides the list and single GET.
 func webhookOps() []op {
 	props := node{
-		"url":         node{"type": "string", "minLength": 1, "maxLength": webhooks.MaxURLLength, "format": "uri", "description": webhookURLText},
-		"description": node{"type": "string", "maxLength": webhooks.MaxDescriptionLength, "description": "Free text for people."},
-		"events":      node{"type": "array", "maxItems": webhooks.MaxEventFilters, "items": eventFilterSchema(), "description": webhookEventsText},
+		"url":         node{"type": "string", "minLength": 1, "maxLength": engine.MaxURLLength, "format": "uri", "description": webhookURLText},
+		"description": node{"type": "string", "maxLength": engine.MaxDescriptionLength, "description": "Free text for people."},
+		"events":      node{"type": "array", "maxItems": engine.MaxEventFilters, "items": eventFilterSchema(), "description": webhookEventsText},
 		"enabled":     node{"type": "boolean", "description": "Whether events are sent (default true)."},
 	}
 	endpointID := pathID("whe", "webhook endpoint")

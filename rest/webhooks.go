@@ -1,16 +1,14 @@
 package rest
 
 import (
-	"context"
 	"net/http"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/service/base"
 	listing "github.com/plangraph/plangraph/internal/service/query"
 
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/service/webhooks"
 )
 
 // WebhookEndpoint is the REST representation of a webhook endpoint. Secret
@@ -39,7 +37,7 @@ func webhookEndpointOut(e *ent.WebhookEndpoint) WebhookEndpoint {
 	return out
 }
 
-func webhookSecretOut(s *generated.WebhookEndpointWithSecret) WebhookEndpoint {
+func webhookSecretOut(s *webhooks.EndpointWithSecret) WebhookEndpoint {
 	out := webhookEndpointOut(s.Endpoint)
 	out.Secret = s.Secret
 	return out
@@ -102,9 +100,8 @@ func (b webhookEndpointBody) events() []string {
 }
 
 // webhooks registers /v1/webhook_endpoints; every operation is the
-// GraphQL resolver's.
+// webhook service's (internal/service/webhooks), which GraphQL calls too.
 func (a *API) webhooks() {
-	m := a.r.Mutation()
 	endpoints := resource[*ent.WebhookEndpoint, WebhookEndpoint]{c: listing.WebhookEndpoints, singular: "webhook endpoint",
 		out: func(e *ent.WebhookEndpoint, _ listing.Expansion) WebhookEndpoint { return webhookEndpointOut(e) }}
 	a.mux.HandleFunc("GET /v1/webhook_endpoints", endpoints.list(a))
@@ -120,7 +117,7 @@ func (a *API) webhooks() {
 			a.fail(w, r, apierr.Invalid("url", "is required"))
 			return
 		}
-		res, err := m.CreateWebhookEndpoint(r.Context(), generated.CreateWebhookEndpointInput{
+		res, err := a.s.Webhooks.Create(r.Context(), webhooks.CreateInput{
 			URL: *in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
 		if err != nil {
 			a.fail(w, r, err)
@@ -135,28 +132,23 @@ func (a *API) webhooks() {
 			a.fail(w, r, err)
 			return
 		}
-		id := r.PathValue("id")
-		ep, err := m.UpdateWebhookEndpoint(r.Context(), id, generated.UpdateWebhookEndpointInput{
+		ep, err := a.s.Webhooks.Update(r.Context(), r.PathValue("id"), webhooks.UpdateInput{
 			URL: in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
 		if err != nil {
-			a.fail(w, r, base.NotFoundAs(err, "webhook endpoint", id))
+			a.fail(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, webhookEndpointOut(ep))
 	})
-	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter(func(ctx context.Context, id string) error {
-		_, err := m.DeleteWebhookEndpoint(ctx, id)
-		return base.NotFoundAs(err, "webhook endpoint", id)
-	}))
+	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter(a.s.Webhooks.Delete))
 	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/rotate_secret", func(w http.ResponseWriter, r *http.Request) {
 		if err := a.emptyBody(w, r); err != nil {
 			a.fail(w, r, err)
 			return
 		}
-		id := r.PathValue("id")
-		res, err := m.RotateWebhookEndpointSecret(r.Context(), id)
+		res, err := a.s.Webhooks.Rotate(r.Context(), r.PathValue("id"))
 		if err != nil {
-			a.fail(w, r, base.NotFoundAs(err, "webhook endpoint", id))
+			a.fail(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, webhookSecretOut(res))
@@ -167,7 +159,7 @@ func (a *API) webhooks() {
 			a.fail(w, r, err)
 			return
 		}
-		res, err := m.RedeliverWebhook(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
+		res, err := a.s.Webhooks.Redeliver(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
 		if err != nil {
 			a.fail(w, r, err)
 			return
@@ -184,11 +176,7 @@ func (a *API) webhooks() {
 // the log it came from.
 func (a *API) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PathValue("id")
-	ep, err := a.r.Query().WebhookEndpoint(ctx, id)
-	if err == nil && ep == nil {
-		err = notFound("webhook endpoint", id)
-	}
-	if err != nil {
+	if _, err := a.s.Webhooks.Get(ctx, id); err != nil {
 		a.fail(w, r, err)
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/plangraph/plangraph/internal/service/files"
 	"github.com/plangraph/plangraph/internal/service/projects"
 	"github.com/plangraph/plangraph/internal/service/query"
+	"github.com/plangraph/plangraph/internal/service/webhooks"
 )
 
 // Services are the operations, over one set of dependencies.
@@ -22,10 +23,11 @@ type Services struct {
 	Files    *files.Service
 	Drawings *drawings.Service
 	Query    *query.Service
+	Webhooks *webhooks.Service
 }
 
 // New builds the services over d.
 func New(d *base.Deps) *Services {
 	return &Services{Deps: d, Projects: &projects.Service{Deps: d}, Files: &files.Service{Deps: d},
-		Drawings: &drawings.Service{Deps: d}, Query: &query.Service{Deps: d}}
+		Drawings: &drawings.Service{Deps: d}, Query: &query.Service{Deps: d}, Webhooks: &webhooks.Service{Deps: d}}
 }
