@@ -10,38 +10,39 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/internal/service/live"
 )
 
 // JobUpdated is the resolver for the jobUpdated field.
 func (r *subscriptionResolver) JobUpdated(ctx context.Context, id string) (<-chan *ent.Job, error) {
-	updates, err := r.WatchJob(ctx, id, WatchOptions{States: true})
+	updates, err := r.S.Live.WatchJob(ctx, id, live.WatchOptions{States: true})
 	if err != nil {
 		return nil, err
 	}
-	return relay(ctx, updates, func(u JobUpdate) (*ent.Job, bool) { return u.Job, u.Job != nil }), nil
+	return live.Relay(ctx, updates, func(u live.JobUpdate) (*ent.Job, bool) { return u.Job, u.Job != nil }), nil
 }
 
 // JobEvents is the resolver for the jobEvents field.
 func (r *subscriptionResolver) JobEvents(ctx context.Context, id string, after *string) (<-chan *generated.JobEvent, error) {
-	o := WatchOptions{Events: true}
+	o := live.WatchOptions{Events: true}
 	if after != nil {
 		o.AfterEventID = *after
 	}
-	updates, err := r.WatchJob(ctx, id, o)
+	updates, err := r.S.Live.WatchJob(ctx, id, o)
 	if err != nil {
 		return nil, err
 	}
-	return relay(ctx, updates, func(u JobUpdate) (*generated.JobEvent, bool) {
-		if u.Event == nil {
-			return nil, false
+	return live.Relay(ctx, updates, func(u live.JobUpdate) (*generated.JobEvent, bool) {
+		if e := u.Event; e != nil {
+			return &generated.JobEvent{ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, Data: e.Data}, true
 		}
-		return JobEventOf(u.Event), true
+		return nil, false
 	}), nil
 }
 
 // ProjectJobs is the resolver for the projectJobs field.
 func (r *subscriptionResolver) ProjectJobs(ctx context.Context, projectID string) (<-chan *ent.Job, error) {
-	return r.WatchProjectJobs(ctx, projectID)
+	return r.S.Live.WatchProjectJobs(ctx, projectID)
 }
 
 // Subscription returns generated.SubscriptionResolver implementation.

@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/plangraph/plangraph/internal/service/idempotency"
+
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/idempotencyrecord"
 	"github.com/plangraph/plangraph/internal/apierr"
@@ -107,7 +109,8 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 		// abandoned): then claim again. Three rounds settle every race that
 		// is not a stream of 5xx.
 		for round := 0; round < 3; round++ {
-			rec, claimed, err := a.claimIdempotencyKey(ctx, key, r, hash)
+			rec, claimed, err := a.s.Idempotency.Claim(ctx, idempotency.Claim{Key: key, Method: r.Method, Path: r.URL.Path,
+				RequestHash: hash, TTL: IdempotencyTTL, Stale: idempotencyStale})
 			if err != nil {
 				a.fail(w, r, err)
 				return
@@ -180,57 +183,6 @@ func requestHash(method, path string, body []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// claimIdempotencyKey inserts a "processing" record for key. claimed is
-// true when this request inserted it; otherwise rec is the live record that
-// holds the key, or nil when there is none any more (retry the claim).
-// Expired records, and records abandoned while processing, are deleted
-// here and reported as nil.
-func (a *API) claimIdempotencyKey(ctx context.Context, key string, r *http.Request, hash string) (rec *ent.IdempotencyRecord, claimed bool, err error) {
-	db := a.r.Client.IdempotencyRecord
-	now := time.Now().UTC()
-	rec, err = db.Create().
-		SetKey(key).
-		SetMethod(r.Method).
-		SetPath(r.URL.Path).
-		SetRequestHash(hash).
-		SetState(idempotencyrecord.StateProcessing).
-		SetExpiresAt(now.Add(IdempotencyTTL)).
-		Save(ctx)
-	switch {
-	case err == nil:
-		return rec, true, nil
-	case !ent.IsConstraintError(err):
-		return nil, false, apierr.Internalf(err, "recording the idempotency key")
-	}
-	// the unique index (org_id, key) says the key is taken
-	rec, err = db.Query().Where(idempotencyrecord.Key(key)).Only(ctx)
-	switch {
-	case ent.IsNotFound(err):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, apierr.Internalf(err, "reading the idempotency key")
-	}
-	if rec.ExpiresAt.Before(now) {
-		// expired: treated as absent; only the expired row may be deleted
-		_, err := db.Delete().Where(idempotencyrecord.ID(rec.ID), idempotencyrecord.ExpiresAtLT(now)).Exec(ctx)
-		if err != nil {
-			return nil, false, apierr.Internalf(err, "deleting an expired idempotency key")
-		}
-		return nil, false, nil
-	}
-	if rec.RequestHash == hash && rec.State == idempotencyrecord.StateProcessing && rec.CreatedAt.Before(now.Add(-idempotencyStale)) {
-		// abandoned by a process that died mid-request: release it; of
-		// several repeats racing here one deletes and the unique index
-		// lets one of them claim
-		_, err := db.Delete().Where(idempotencyrecord.ID(rec.ID), idempotencyrecord.StateEQ(idempotencyrecord.StateProcessing)).Exec(ctx)
-		if err != nil {
-			return nil, false, apierr.Internalf(err, "releasing an abandoned idempotency key")
-		}
-		return nil, false, nil
-	}
-	return rec, false, nil
-}
-
 // awaitIdempotent polls rec until it completes or idempotencyWait passes;
 // it returns nil when the record was deleted meanwhile.
 func (a *API) awaitIdempotent(ctx context.Context, rec *ent.IdempotencyRecord) (*ent.IdempotencyRecord, error) {
@@ -249,12 +201,9 @@ func (a *API) awaitIdempotent(ctx context.Context, rec *ent.IdempotencyRecord) (
 		case <-t.C:
 		}
 		pause = min(pause*3/2, 200*time.Millisecond)
-		cur, err := a.r.Client.IdempotencyRecord.Query().Where(idempotencyrecord.ID(rec.ID)).Only(ctx)
-		switch {
-		case ent.IsNotFound(err):
-			return nil, nil
-		case err != nil:
-			return nil, apierr.Internalf(err, "reading the idempotency key")
+		cur, err := a.s.Idempotency.Get(ctx, rec.ID)
+		if cur == nil || err != nil {
+			return nil, err
 		}
 		if cur.State != idempotencyrecord.StateProcessing {
 			return cur, nil
@@ -268,9 +217,8 @@ func (a *API) awaitIdempotent(ctx context.Context, rec *ent.IdempotencyRecord) (
 func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, next http.Handler, rec *ent.IdempotencyRecord) {
 	// the outcome is recorded even when the client has gone away
 	ctx := context.WithoutCancel(r.Context())
-	db := a.r.Client.IdempotencyRecord
 	release := func(why string) {
-		if err := db.DeleteOneID(rec.ID).Exec(ctx); err != nil && !ent.IsNotFound(err) {
+		if err := a.s.Idempotency.Release(ctx, rec.ID); err != nil {
 			a.log.ErrorContext(ctx, "releasing the idempotency key failed", "err", err, "why", why,
 				"key", rec.Key, "request_id", httpx.RequestID(ctx))
 		}
@@ -293,15 +241,8 @@ func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, next http.Ha
 	}
 	headers := cw.replayHeaders()
 	body := cw.body.Bytes()
-	upd := db.UpdateOneID(rec.ID).
-		SetState(idempotencyrecord.StateCompleted).
-		SetResponseStatus(status).
-		SetResponseBody(body).
-		SetResponseHeaders(headers)
-	if id := jobIDOf(body); id != "" {
-		upd.SetJobID(id)
-	}
-	if err := upd.Exec(ctx); err != nil {
+	err := a.s.Idempotency.Complete(ctx, rec.ID, idempotency.Response{Status: status, Body: body, Headers: headers, JobID: jobIDOf(body)})
+	if err != nil {
 		// the client has its answer; a repeat must not find the key stuck
 		a.log.ErrorContext(ctx, "storing the idempotent response failed", "err", err,
 			"key", rec.Key, "request_id", httpx.RequestID(ctx))

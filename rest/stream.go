@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangraph/plangraph/graph"
+	"github.com/plangraph/plangraph/internal/service/live"
+
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/httpx"
@@ -37,7 +38,7 @@ const (
 //
 // plus a comment line every 15 s. Last-Event-ID (or ?last_event_id=) resumes
 // after that event. The same thing the jobEvents and jobUpdated
-// subscriptions send, from the same function (graph.Resolver.WatchJob).
+// subscriptions send, from the same function (internal/service/live).
 func (a *API) jobStream(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	q := r.URL.Query()
@@ -53,7 +54,7 @@ func (a *API) jobStream(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := httpx.UntilShutdown(r.Context())
 	defer cancel()
-	updates, err := a.r.WatchJob(ctx, id, graph.WatchOptions{States: true, Events: true, AfterEventID: after})
+	updates, err := a.s.Live.WatchJob(ctx, id, live.WatchOptions{States: true, Events: true, AfterEventID: after})
 	if err != nil {
 		a.fail(w, r, err)
 		return

@@ -1,7 +1,7 @@
 // Package service is the one implementation of the API's operations, under
 // both the GraphQL resolvers (graph) and the REST handlers (rest): one
-// package per domain — projects, files, drawings, parse, webhooks — and
-// query for filtered, paginated, expanded reads. Their functions take a
+// package per domain — projects, files, drawings, parse, webhooks — query
+// for filtered, paginated, expanded reads and live for jobs' progress. Their functions take a
 // context (carrying the caller's organization, see internal/tenant) and
 // typed input, and return domain values (Ent records) or *apierr.Error.
 // Neither API layer holds business logic or touches the database itself.
@@ -11,6 +11,8 @@ import (
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/service/drawings"
 	"github.com/plangraph/plangraph/internal/service/files"
+	"github.com/plangraph/plangraph/internal/service/idempotency"
+	"github.com/plangraph/plangraph/internal/service/live"
 	"github.com/plangraph/plangraph/internal/service/projects"
 	"github.com/plangraph/plangraph/internal/service/query"
 	"github.com/plangraph/plangraph/internal/service/webhooks"
@@ -24,10 +26,14 @@ type Services struct {
 	Drawings *drawings.Service
 	Query    *query.Service
 	Webhooks *webhooks.Service
+	Live     *live.Service
+	// Idempotency keeps Idempotency-Key records for REST.
+	Idempotency *idempotency.Service
 }
 
 // New builds the services over d.
 func New(d *base.Deps) *Services {
 	return &Services{Deps: d, Projects: &projects.Service{Deps: d}, Files: &files.Service{Deps: d},
-		Drawings: &drawings.Service{Deps: d}, Query: &query.Service{Deps: d}, Webhooks: &webhooks.Service{Deps: d}}
+		Drawings: &drawings.Service{Deps: d}, Query: &query.Service{Deps: d}, Webhooks: &webhooks.Service{Deps: d},
+		Live: &live.Service{Deps: d}, Idempotency: &idempotency.Service{Deps: d}}
 }

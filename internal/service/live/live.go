@@ -1,7 +1,6 @@
-package graph
-
-// Live progress of jobs: the one implementation behind the jobUpdated,
-// jobEvents and projectJobs subscriptions and GET /v1/jobs/{id}/stream.
+// Package live is the live progress of jobs: the one implementation behind
+// the jobUpdated, jobEvents and projectJobs subscriptions and
+// GET /v1/jobs/{id}/stream.
 //
 // Notices from the event bus (Redis pub/sub, any process) only say that
 // something changed; what changed is always read from the database in the
@@ -9,6 +8,7 @@ package graph
 // reads the first state, sends what is new compared with what it sent, and
 // re-reads every few seconds even without a notice, so a notice lost on the
 // way delays an update and never loses one.
+package live
 
 import (
 	"context"
@@ -18,13 +18,16 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/project"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/jobs"
 )
+
+// Service runs the watches.
+type Service struct{ *base.Deps }
 
 const (
 	// watchRecheck is how often a watch re-reads state without a notice.
@@ -67,7 +70,7 @@ type WatchOptions struct {
 // WatchJob streams job id's updates until the job has ended (see
 // WatchOptions) or ctx ends, then closes the channel. A job that does not
 // exist in ctx's organization is a NotFound error.
-func (r *Resolver) WatchJob(ctx context.Context, id string, o WatchOptions) (<-chan JobUpdate, error) {
+func (r *Service) WatchJob(ctx context.Context, id string, o WatchOptions) (<-chan JobUpdate, error) {
 	org, err := r.watchOrg(ctx)
 	if err != nil {
 		return nil, err
@@ -76,7 +79,7 @@ func (r *Resolver) WatchJob(ctx context.Context, id string, o WatchOptions) (<-c
 	notices, stop := r.Events.Subscribe(ctx, func(n events.Notice) bool {
 		return n.Org == org && (n.JobID == id || (o.Events && n.Kind == events.KindEvent && n.Under(id)))
 	})
-	j, err := r.Client.Job.Get(ctx, id)
+	j, err := r.DB.Job.Get(ctx, id)
 	if err != nil {
 		stop()
 		if ent.IsNotFound(err) {
@@ -98,7 +101,7 @@ func (r *Resolver) WatchJob(ctx context.Context, id string, o WatchOptions) (<-c
 }
 
 // watchOrg is ctx's organization; watching needs one and the event bus.
-func (r *Resolver) watchOrg(ctx context.Context) (string, error) {
+func (r *Service) watchOrg(ctx context.Context) (string, error) {
 	if r.Events == nil {
 		return "", apierr.New(apierr.Unavailable, "live progress is not available on this server")
 	}
@@ -154,7 +157,7 @@ func watchLoop(ctx context.Context, notices <-chan events.Notice, check func(con
 }
 
 type jobWatch struct {
-	r         *Resolver
+	r         *Service
 	id        string
 	o         WatchOptions
 	out       chan JobUpdate
@@ -197,7 +200,7 @@ func send[T any](ctx context.Context, out chan<- T, v T) bool {
 func (w *jobWatch) check(ctx context.Context, j *ent.Job) (bool, error) {
 	if j == nil {
 		var err error
-		if j, err = w.r.Client.Job.Get(ctx, w.id); ent.IsNotFound(err) {
+		if j, err = w.r.DB.Job.Get(ctx, w.id); ent.IsNotFound(err) {
 			return true, nil // deleted with its project: nothing more will happen
 		} else if err != nil {
 			return false, err
@@ -269,29 +272,10 @@ func isFinalEvent(j *ent.Job, e *ent.Event) bool {
 	return true
 }
 
-// JobEventOf is e as the GraphQL JobEvent.
-func JobEventOf(e *ent.Event) *generated.JobEvent {
-	return &generated.JobEvent{ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, Data: e.Data}
-}
-
-// relay forwards what pick keeps of in's updates until in closes.
-func relay[T any](ctx context.Context, in <-chan JobUpdate, pick func(JobUpdate) (T, bool)) <-chan T {
-	out := make(chan T)
-	go func() {
-		defer close(out)
-		for u := range in {
-			if v, ok := pick(u); ok && !send(ctx, out, v) {
-				return
-			}
-		}
-	}()
-	return out
-}
-
 // WatchProjectJobs streams the project's unfinished jobs, then every job
 // of the project whose status or progress changes, until ctx ends. A
 // project that does not exist in ctx's organization is a NotFound error.
-func (r *Resolver) WatchProjectJobs(ctx context.Context, projectID string) (<-chan *ent.Job, error) {
+func (r *Service) WatchProjectJobs(ctx context.Context, projectID string) (<-chan *ent.Job, error) {
 	org, err := r.watchOrg(ctx)
 	if err != nil {
 		return nil, err
@@ -299,7 +283,7 @@ func (r *Resolver) WatchProjectJobs(ctx context.Context, projectID string) (<-ch
 	notices, stop := r.Events.Subscribe(ctx, func(n events.Notice) bool {
 		return n.Org == org && n.Kind == events.KindJob && n.ProjectID == projectID
 	})
-	ok, err := r.Client.Project.Query().Where(project.ID(projectID)).Exist(ctx)
+	ok, err := r.DB.Project.Query().Where(project.ID(projectID)).Exist(ctx)
 	if err != nil || !ok {
 		stop()
 		if err == nil {
@@ -318,7 +302,7 @@ func (r *Resolver) WatchProjectJobs(ctx context.Context, projectID string) (<-ch
 }
 
 type projectWatch struct {
-	r       *Resolver
+	r       *Service
 	project string
 	out     chan *ent.Job
 	// sent is the state last sent of each job; finished jobs are
@@ -332,7 +316,7 @@ type projectWatch struct {
 // re-reads the project's unfinished and recently created jobs.
 func (w *projectWatch) check(ctx context.Context, notices []events.Notice) (bool, error) {
 	now := time.Now()
-	q := w.r.Client.Job.Query().Order(ent.Asc(job.FieldCreatedAt), ent.Asc(job.FieldID))
+	q := w.r.DB.Job.Query().Order(ent.Asc(job.FieldCreatedAt), ent.Asc(job.FieldID))
 	switch {
 	case len(notices) > 0:
 		idList := make([]string, 0, len(notices))
@@ -384,4 +368,18 @@ func (w *projectWatch) check(ctx context.Context, notices []events.Notice) (bool
 		}
 	}
 	return false, nil
+}
+
+// Relay forwards what pick keeps of in's updates until in closes.
+func Relay[T any](ctx context.Context, in <-chan JobUpdate, pick func(JobUpdate) (T, bool)) <-chan T {
+	out := make(chan T)
+	go func() {
+		defer close(out)
+		for u := range in {
+			if v, ok := pick(u); ok && !send(ctx, out, v) {
+				return
+			}
+		}
+	}()
+	return out
 }
