@@ -9,6 +9,7 @@ package service
 
 import (
 	"github.com/plangraph/plangraph/internal/service/base"
+	"github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/service/projects"
 )
 
@@ -16,9 +17,10 @@ import (
 type Services struct {
 	Deps     *base.Deps
 	Projects *projects.Service
+	Parse    *parse.Service
 }
 
 // New builds the services over d.
 func New(d *base.Deps) *Services {
-	return &Services{Deps: d, Projects: &projects.Service{Deps: d}}
+	return &Services{Deps: d, Projects: &projects.Service{Deps: d}, Parse: &parse.Service{Deps: d}}
 }
