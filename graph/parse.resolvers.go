@@ -12,6 +12,7 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/graph/generated"
+	"github.com/plangraph/plangraph/internal/service/parse"
 )
 
 // LegendEntries is the resolver for the legendEntries field.
@@ -25,8 +26,8 @@ func (r *blockResolver) SymbolInstances(ctx context.Context, obj *ent.Block, aft
 }
 
 // Parse is the resolver for the parse field.
-func (r *mutationResolver) Parse(ctx context.Context, input generated.ParseInput) (*ent.Job, error) {
-	return r.StartParse(ctx, input)
+func (r *mutationResolver) Parse(ctx context.Context, input parse.Input) (*ent.Job, error) {
+	return r.S.Parse.Start(ctx, input)
 }
 
 // LegendEntries is the resolver for the legendEntries field.

@@ -1,5 +1,7 @@
 // Package graph is the GraphQL API (gqlgen over Ent). Its resolvers are
-// the one implementation of each operation: the REST layer calls them too.
+// one-liners over the service operations (internal/service), which the
+// REST layer calls too; connections and node lookups are Ent's GraphQL
+// integration (entgql) over the same where-inputs.
 package graph
 
 import (
@@ -9,49 +11,27 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"gocloud.dev/blob"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/apierr"
-	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/ids"
-	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/service/base"
-	"github.com/plangraph/plangraph/internal/uploads"
-	"github.com/plangraph/plangraph/internal/webhooks"
-	"github.com/plangraph/plangraph/jobs"
 )
 
-// Resolver holds the dependencies of every resolver.
+// Resolver holds what the resolvers use: the services (every operation)
+// and, for node lookups and connections (Ent's GraphQL integration), the
+// Ent client.
 type Resolver struct {
 	// S are the operations the resolvers call.
-	S       *service.Services
-	Client  *ent.Client
-	Log     *slog.Logger
-	Uploads *uploads.Service
-	Queue   *jobs.Queue
-	// Blobs holds images (symbols supplied to parse are stored there).
-	Blobs *blob.Bucket
-	// ImageFetcher fetches parse images from the operator's allowlisted
-	// hosts; nil fetches nothing.
-	ImageFetcher *safefetch.Client
-	// Events records and announces job events (subscriptions, streams,
-	// webhooks).
-	Events *events.Bus
-	// Webhooks checks webhook endpoint settings and queues redeliveries;
-	// nil refuses the webhook mutations.
-	Webhooks *webhooks.Service
+	S      *service.Services
+	Client *ent.Client
 }
 
 // NewResolver builds the services over d and the resolver over them.
 func NewResolver(d *base.Deps) *Resolver {
-	if d.Log == nil {
-		d.Log = slog.New(slog.DiscardHandler)
-	}
-	return &Resolver{S: service.New(d), Client: d.DB, Log: d.Log, Uploads: d.Uploads, Queue: d.Queue, Blobs: d.Blobs,
-		ImageFetcher: d.ImageFetcher, Events: d.Events, Webhooks: d.Webhooks}
+	return &Resolver{S: service.New(d), Client: d.DB}
 }
 
 // NewSchema returns the executable schema.

@@ -22,10 +22,10 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/idempotencyrecord"
-	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/httpx"
+	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
@@ -141,7 +141,7 @@ func openIdemDB(t *testing.T, name, databaseURL, dir string) *idemDB {
 			}
 			d.db = st.Client
 		}
-		d.apis[i] = New(graph.NewResolver(&base.Deps{DB: st.Client, Log: log}), Options{CursorKey: []byte("0123456789abcdef0123456789abcdef"), Log: log})
+		d.apis[i] = New(service.New(&base.Deps{DB: st.Client, Log: log}), Options{CursorKey: []byte("0123456789abcdef0123456789abcdef"), Log: log})
 	}
 	return d
 }
@@ -693,7 +693,7 @@ func idemAbandoned(t *testing.T, d *idemDB) {
 
 func idemBodyErrors(t *testing.T, d *idemDB) {
 	h := &fakeHandler{}
-	small := New(graph.NewResolver(&base.Deps{DB: d.db, Log: d.log}), Options{MaxBodyBytes: 64, Log: d.log})
+	small := New(service.New(&base.Deps{DB: d.db, Log: d.log}), Options{MaxBodyBytes: 64, Log: d.log})
 	base := idemServer(t, small, h)
 	r := send(t, base, "/v1/projects", "big-1", `{"name":"`+strings.Repeat("x", 100)+`"}`)
 	wantCode(t, r, 413, "PAYLOAD_TOO_LARGE")

@@ -25,11 +25,11 @@ import (
 	entgo "entgo.io/ent"
 
 	"github.com/plangraph/plangraph/ent/schema"
-	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
@@ -918,12 +918,23 @@ func parseOp() op {
 	arr := func(desc string, values []string) node {
 		return node{"type": "array", "items": node{"type": "string", "enum": values}, "description": desc}
 	}
+	// codes lists values as code: `a`, `b` and `c`
+	codes := func(values []string) string {
+		q := make([]string, len(values))
+		for i, v := range values {
+			q[i] = "`" + v + "`"
+		}
+		if len(q) < 2 {
+			return strings.Join(q, "")
+		}
+		return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	}
 	imageURL := node{"type": "string", "minLength": 1, "description": "The symbol's image: a `data:` URL (PNG, JPEG or single-page TIFF, base64), " +
 		"this service's image of a block or file of the same organization (`/v1/blocks/{id}/image`, `/v1/files/{id}` or the file's download URL, relative or absolute), " +
 		"or an https URL on a host the operator allowed (`--parse-image-url-allowlist`; addresses that are private, loopback, link-local or reserved are refused even then). " +
 		"Any other URL is 400. The image is cropped to its drawn pixels; a blank or unreadable image is 400."}
-	label := node{"type": "string", "minLength": 1, "maxLength": 200, "description": "Label (tag) of the symbol."}
-	desc := node{"type": "string", "maxLength": 2000, "description": "Legend text of the symbol."}
+	label := node{"type": "string", "minLength": 1, "maxLength": parse.MaxLabel, "description": "Label (tag) of the symbol."}
+	desc := node{"type": "string", "maxLength": parse.MaxDescription, "description": "Legend text of the symbol."}
 	box := object([]string{"x_min", "y_min", "x_max", "y_max"}, node{
 		"x_min": node{"type": "number", "minimum": 0, "description": "Left edge, sheet pixels."},
 		"y_min": node{"type": "number", "minimum": 0, "description": "Top edge, sheet pixels."},
@@ -933,10 +944,10 @@ func parseOp() op {
 	symbolsOpts := object(nil, node{
 		"legend_block_id": str("Legend block whose entries are searched for (legend detection is skipped). Required with `block_id` unless `legend` or `exemplars` supply the symbols."),
 		"count":           node{"type": "boolean", "description": "true: results carry `instance_count` per symbol without `instances` lists."},
-		"legend": node{"type": "array", "maxItems": 500, "description": "Legend entries supplied with the request; legend detection is skipped. " +
+		"legend": node{"type": "array", "maxItems": parse.MaxSymbols, "description": "Legend entries supplied with the request; legend detection is skipped. " +
 			"In the result they make one `legend[]` item with `block_id` null and `source` `request`; an entry without `image_url` is text only.",
 			"items": object([]string{"label"}, node{"label": label, "description": desc, "image_url": imageURL})},
-		"exemplars": node{"type": "array", "maxItems": 500, "description": "Symbols given by example (searched for like supplied legend entries): an image, or a region of a sheet to cut it from.",
+		"exemplars": node{"type": "array", "maxItems": parse.MaxSymbols, "description": "Symbols given by example (searched for like supplied legend entries): an image, or a region of a sheet to cut it from.",
 			"items": object([]string{"label"}, node{"label": label, "description": desc, "image_url": imageURL,
 				"source": object([]string{"sheet_id", "bounds"}, node{"sheet_id": str("Sheet to cut the exemplar from."), "bounds": box})})},
 	})
@@ -949,17 +960,17 @@ func parseOp() op {
 			"(a drawing is created and processed first; it is the job's target). Poll the job at Location: once `Completed` its `results` are the parse result " +
 			"object (components.schemas.ParseResult). A repeated parse replaces the instances an earlier parse stored for the same block and legend entries.",
 		body: body(object([]string{"features"}, node{
-			"features":   node{"type": "array", "minItems": 1, "items": node{"type": "string", "enum": graph.ParseFeatures}, "description": "Tasks to run. Only `symbols` is available; `legend`, `rooms`, `grid`, `schedule`, `notes` and `title_block` are coming soon and answered 400 VALIDATION_ERROR naming them in `errors.features`."},
+			"features":   node{"type": "array", "minItems": 1, "items": node{"type": "string", "enum": parse.Features}, "description": "Tasks to run. Only " + codes(parse.Features) + " is available; " + codes(parse.ComingSoon) + " are coming soon and answered 400 VALIDATION_ERROR naming them in `errors.features`."},
 			"sheet_id":   str("Parse this sheet."),
 			"block_id":   str("Parse this block; needs `options.symbols.legend_block_id`, or symbols in `options.symbols.legend` / `exemplars`."),
 			"drawing_id": str("Parse every sheet of this drawing; legends are detected."),
 			"file_id":    str("Parse this confirmed file: a drawing and its sheets are made first."),
 			"options": object(nil, node{
 				"symbols":     symbolsOpts,
-				"mep":         object(nil, node{"systems": arr("MEP systems.", graph.ParseMEPSystems), "measure": node{"type": "boolean", "description": "Measure runs."}}),
-				"dimensions":  object(nil, node{"units": enumOf("Units.", graph.ParseDimensionUnits)}),
-				"annotations": object(nil, node{"types": arr("Annotation types.", graph.ParseAnnotationTypes)}),
-				"text":        object(nil, node{"regions": arr("Text regions.", graph.ParseTextRegions)}),
+				"mep":         object(nil, node{"systems": arr("MEP systems.", parse.MEPSystems), "measure": node{"type": "boolean", "description": "Measure runs."}}),
+				"dimensions":  object(nil, node{"units": enumOf("Units.", parse.DimensionUnits)}),
+				"annotations": object(nil, node{"types": arr("Annotation types.", parse.AnnotationTypes)}),
+				"text":        object(nil, node{"regions": arr("Text regions.", parse.TextRegions)}),
 			}),
 		}), true, "What to parse. Exactly one of sheet_id, block_id, drawing_id, file_id (else 400 naming them). The `mep`, `dimensions`, `annotations` and `text` option groups:"+notUsed),
 		ok:   map[int]node{202: okJSON("The parse job was queued.", schemaRef("ParseAccepted"))},

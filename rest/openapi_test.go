@@ -35,7 +35,6 @@ import (
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/job"
-	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/blobs"
@@ -43,6 +42,7 @@ import (
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
@@ -255,7 +255,7 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 	}
 
 	// the routes New registers are on the API's mux with these patterns
-	a := New(graph.NewResolver(&base.Deps{}), Options{CursorKey: []byte("k")})
+	a := New(service.New(&base.Deps{}), Options{CursorKey: []byte("k")})
 	for _, rt := range []string{"GET /v1/projects", "POST /v1/files/{id}/confirm", "DELETE /v1/drawings/{id}", "GET /v1/jobs/{id}"} {
 		m := routeRE.FindStringSubmatch(rt)
 		if _, pattern := a.mux.Handler(httptest.NewRequest(m[1], templateParam.ReplaceAllString(m[2], "$1"), nil)); pattern != rt {
@@ -386,7 +386,7 @@ func newAPIEnv(t *testing.T) *apiEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := New(graph.NewResolver(&base.Deps{DB: st.Client, Log: log, Uploads: up, Queue: queue, Blobs: bucket, Webhooks: hooks}),
+	api := New(service.New(&base.Deps{DB: st.Client, Log: log, Uploads: up, Queue: queue, Blobs: bucket, Webhooks: hooks}),
 		Options{CursorKey: []byte("cursor-key-for-tests"), Log: log})
 
 	// the routes as the server lays them out: /v1 behind authentication,

@@ -1,6 +1,7 @@
 // Package rest is the REST API of the interface specification, under /v1.
-// Handlers decode spec-shaped requests, call the GraphQL resolvers (the one
-// implementation of each operation) and shape spec-shaped responses.
+// Handlers decode spec-shaped requests, call the service operation (the one
+// implementation each operation has, internal/service, which GraphQL calls
+// too) and shape spec-shaped responses.
 package rest
 
 import (
@@ -8,7 +9,6 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/plangraph/plangraph/graph"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/cursor"
 	"github.com/plangraph/plangraph/internal/httpx"
@@ -18,7 +18,6 @@ import (
 
 // API serves /v1.
 type API struct {
-	r       *graph.Resolver
 	s       *service.Services
 	cursors cursor.Codec
 	maxBody int64
@@ -41,12 +40,12 @@ type Options struct {
 	Log               *slog.Logger
 }
 
-// New builds the REST API over resolver r.
-func New(r *graph.Resolver, o Options) *API {
+// New builds the REST API over the services s.
+func New(s *service.Services, o Options) *API {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
-	a := &API{r: r, s: r.S, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, maxParseBody: max(o.MaxBodyBytes, o.MaxParseBodyBytes),
+	a := &API{s: s, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, maxParseBody: max(o.MaxBodyBytes, o.MaxParseBodyBytes),
 		log: o.Log, mux: http.NewServeMux()}
 	a.routes()
 	a.idem = a.Idempotent(a.mux)

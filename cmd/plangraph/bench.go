@@ -12,10 +12,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/plangraph/plangraph/internal/service/drawings"
+
+	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
+
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/bench"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/jobs"
@@ -196,7 +199,7 @@ func benchIngest(ctx context.Context, file string, dpi int, render time.Duration
 	if err != nil {
 		return err
 	}
-	res, err := l.app.Resolver.Mutation().CreateDrawing(l.ctx, generated.CreateDrawingInput{ProjectID: l.project, FileID: f.ID})
+	res, err := l.app.Services.Drawings.Create(l.ctx, drawings.CreateInput{ProjectID: l.project, FileID: f.ID})
 	if err != nil {
 		return err
 	}
@@ -222,13 +225,13 @@ func benchIngest(ctx context.Context, file string, dpi int, render time.Duration
 
 // sesydDetect uploads a plan to l, parses it with legend as the request's
 // symbols (data URLs), and places the instances on the plan.
-func (l *local) sesydDetect(legend []*generated.ParseLegendSymbolInput) bench.SESYDDetect {
+func (l *local) sesydDetect(legend []*parsesvc.LegendSymbol) bench.SESYDDetect {
 	return func(ctx context.Context, path string, _ *image.Gray, tmpls []symbols.Template) ([]symbols.Detection, string, error) {
 		index := map[string]int{}
 		for i, t := range tmpls {
 			index[t.Label] = i
 		}
-		opts := &generated.ParseOptions{Symbols: &generated.ParseSymbolOptions{Legend: legend}}
+		opts := &parsesvc.Options{Symbols: &parsesvc.SymbolOptions{Legend: legend}}
 		j, res, err := l.parseFile(path, opts, io.Discard)
 		if err != nil {
 			return nil, "", err

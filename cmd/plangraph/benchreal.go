@@ -7,11 +7,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plangraph/plangraph/internal/service/drawings"
+
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/bench"
 	"github.com/plangraph/plangraph/jobs"
 )
@@ -56,7 +57,7 @@ func (l *local) realParser(progress io.Writer) bench.RealParse {
 			if err != nil {
 				return p, err
 			}
-			res, err := l.app.Resolver.Mutation().CreateDrawing(l.ctx, generated.CreateDrawingInput{ProjectID: l.project, FileID: f.ID})
+			res, err := l.app.Services.Drawings.Create(l.ctx, drawings.CreateInput{ProjectID: l.project, FileID: f.ID})
 			if err != nil {
 				return p, err
 			}

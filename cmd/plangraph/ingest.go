@@ -9,11 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plangraph/plangraph/internal/service/drawings"
+
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/server"
@@ -41,7 +42,7 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	res, err := app.Resolver.Mutation().CreateDrawing(ctx, generated.CreateDrawingInput{ProjectID: l.project, FileID: f.ID})
+	res, err := app.Services.Drawings.Create(ctx, drawings.CreateInput{ProjectID: l.project, FileID: f.ID})
 	if err != nil {
 		return err
 	}

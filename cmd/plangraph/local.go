@@ -12,9 +12,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/plangraph/plangraph/internal/service/files"
+
+	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
+
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/config"
 	"github.com/plangraph/plangraph/internal/server"
@@ -155,7 +158,7 @@ func openLocal(ctx context.Context, dir string, dpi int, stderr io.Writer) (_ *l
 		return nil, err
 	}
 	l.ctx = auth.With(ctx, auth.Principal{OrgID: key.OrgID, KeyID: key.ID})
-	prj, err := l.app.Resolver.Mutation().CreateProject(l.ctx, ent.CreateProjectInput{Name: "local"})
+	prj, err := l.app.Services.Projects.Create(l.ctx, ent.CreateProjectInput{Name: "local"})
 	if err != nil {
 		return nil, err
 	}
@@ -181,27 +184,26 @@ func (l *local) upload(path string) (*ent.File, error) {
 	if ct == "" {
 		return nil, fmt.Errorf("%s is not a PDF, PNG, JPEG or TIFF", path)
 	}
-	m := l.app.Resolver.Mutation()
-	up, err := m.CreateFileUpload(l.ctx, generated.CreateFileUploadInput{ProjectID: l.project, Filename: filepath.Base(path), ContentType: ct, Size: len(data)})
+	up, err := l.app.Services.Files.CreateUpload(l.ctx, files.UploadInput{ProjectID: l.project, Filename: filepath.Base(path), ContentType: ct, Size: len(data)})
 	if err != nil {
 		return nil, err
 	}
 	if err := l.app.Blobs.WriteAll(l.ctx, up.File.StorageKey, data, nil); err != nil {
 		return nil, err
 	}
-	return m.ConfirmFile(l.ctx, up.File.ID)
+	return l.app.Services.Files.Confirm(l.ctx, up.File.ID)
 }
 
 // parseFile uploads the drawing at path and runs a parse of it (options
 // as given; nil reads the legends from the drawing), showing progress on
 // w. It returns the finished job and, when it completed, its result.
-func (l *local) parseFile(path string, opts *generated.ParseOptions, w io.Writer) (*ent.Job, jobs.ParseResult, error) {
+func (l *local) parseFile(path string, opts *parsesvc.Options, w io.Writer) (*ent.Job, jobs.ParseResult, error) {
 	var res jobs.ParseResult
 	f, err := l.upload(path)
 	if err != nil {
 		return nil, res, err
 	}
-	j, err := l.app.Resolver.Mutation().Parse(l.ctx, generated.ParseInput{Features: []string{"symbols"}, FileID: &f.ID, Options: opts})
+	j, err := l.app.Services.Parse.Start(l.ctx, parsesvc.Input{Features: []string{"symbols"}, FileID: &f.ID, Options: opts})
 	if err != nil {
 		return nil, res, err
 	}

@@ -14,7 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangraph/plangraph/graph/generated"
+	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
+
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/render"
 )
@@ -34,7 +35,7 @@ func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var legend []*generated.ParseLegendSymbolInput
+	var legend []*parsesvc.LegendSymbol
 	if *legendDir != "" {
 		if legend, err = readLegendDir(*legendDir); err != nil {
 			return err
@@ -45,9 +46,9 @@ func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer done()
-	var opts *generated.ParseOptions
+	var opts *parsesvc.Options
 	if legend != nil {
-		opts = &generated.ParseOptions{Symbols: &generated.ParseSymbolOptions{Legend: legend}}
+		opts = &parsesvc.Options{Symbols: &parsesvc.SymbolOptions{Legend: legend}}
 	}
 	final, res, err := l.parseFile(path, opts, stderr)
 	if err != nil {
@@ -71,12 +72,12 @@ func parseCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // readLegendDir makes legend entries of the symbol images in dir: the file
 // name without its extension is the label.
-func readLegendDir(dir string) ([]*generated.ParseLegendSymbolInput, error) {
+func readLegendDir(dir string) ([]*parsesvc.LegendSymbol, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	var out []*generated.ParseLegendSymbolInput
+	var out []*parsesvc.LegendSymbol
 	for _, e := range ents {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
 		ct, ok := symbolImageTypes[ext]
@@ -88,7 +89,7 @@ func readLegendDir(dir string) ([]*generated.ParseLegendSymbolInput, error) {
 			return nil, err
 		}
 		u := "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(data)
-		out = append(out, &generated.ParseLegendSymbolInput{Label: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), ImageURL: &u})
+		out = append(out, &parsesvc.LegendSymbol{Label: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), ImageURL: &u})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s holds no PNG, JPEG or TIFF symbol image", dir)

@@ -26,6 +26,7 @@ import (
 	"github.com/plangraph/plangraph/graph/scalars"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/service/parse"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -230,7 +231,7 @@ type ComplexityRoot struct {
 		DeleteFile                  func(childComplexity int, id string) int
 		DeleteProject               func(childComplexity int, id string) int
 		DeleteWebhookEndpoint       func(childComplexity int, id string) int
-		Parse                       func(childComplexity int, input ParseInput) int
+		Parse                       func(childComplexity int, input parse.Input) int
 		RedeliverWebhook            func(childComplexity int, endpointID string, deliveryID string) int
 		RotateWebhookEndpointSecret func(childComplexity int, id string) int
 		UpdateDrawing               func(childComplexity int, id string, input DrawingPatch) int
@@ -427,7 +428,7 @@ type BlockResolver interface {
 	SymbolInstances(ctx context.Context, obj *ent.Block, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) (*ent.FeatureConnection, error)
 }
 type MutationResolver interface {
-	Parse(ctx context.Context, input ParseInput) (*ent.Job, error)
+	Parse(ctx context.Context, input parse.Input) (*ent.Job, error)
 	CreateProject(ctx context.Context, input ent.CreateProjectInput) (*ent.Project, error)
 	UpdateProject(ctx context.Context, id string, input ent.UpdateProjectInput) (*ent.Project, error)
 	DeleteProject(ctx context.Context, id string) (string, error)
@@ -1310,7 +1311,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.Parse(childComplexity, args["input"].(ParseInput)), true
+		return e.ComplexityRoot.Mutation.Parse(childComplexity, args["input"].(parse.Input)), true
 	case "Mutation.redeliverWebhook":
 		if e.ComplexityRoot.Mutation.RedeliverWebhook == nil {
 			break
@@ -6737,8 +6738,8 @@ func (ec *executionContext) field_Mutation_parse_args(ctx context.Context, rawAr
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (ParseInput, error) {
-			return ec.unmarshalNParseInput2githubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseInput(ctx, v)
+		func(ctx context.Context, v any) (parse.Input, error) {
+			return ec.unmarshalNParseInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10963,7 +10964,7 @@ func (ec *executionContext) _Mutation_parse(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().Parse(ctx, fc.Args["input"].(ParseInput))
+			return ec.Resolvers.Mutation().Parse(ctx, fc.Args["input"].(parse.Input))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Job) graphql.Marshaler {
@@ -17068,8 +17069,8 @@ func (ec *executionContext) unmarshalInputBlockWhereInput(ctx context.Context, o
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputBoundingBoxInput(ctx context.Context, obj any) (geom.Box, error) {
-	var it geom.Box
+func (ec *executionContext) unmarshalInputBoundingBoxInput(ctx context.Context, obj any) (parse.Bounds, error) {
+	var it parse.Bounds
 	if obj == nil {
 		return it, nil
 	}
@@ -17088,28 +17089,28 @@ func (ec *executionContext) unmarshalInputBoundingBoxInput(ctx context.Context, 
 		switch k {
 		case "xMin":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("xMin"))
-			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			data, err := ec.unmarshalNFloat2ᚖfloat64(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.XMin = data
 		case "yMin":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("yMin"))
-			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			data, err := ec.unmarshalNFloat2ᚖfloat64(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.YMin = data
 		case "xMax":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("xMax"))
-			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			data, err := ec.unmarshalNFloat2ᚖfloat64(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.XMax = data
 		case "yMax":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("yMax"))
-			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			data, err := ec.unmarshalNFloat2ᚖfloat64(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21355,8 +21356,8 @@ func (ec *executionContext) unmarshalInputOverlayWhereInput(ctx context.Context,
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseAnnotationOptions(ctx context.Context, obj any) (ParseAnnotationOptions, error) {
-	var it ParseAnnotationOptions
+func (ec *executionContext) unmarshalInputParseAnnotationOptions(ctx context.Context, obj any) (parse.AnnotationOptions, error) {
+	var it parse.AnnotationOptions
 	if obj == nil {
 		return it, nil
 	}
@@ -21385,8 +21386,8 @@ func (ec *executionContext) unmarshalInputParseAnnotationOptions(ctx context.Con
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseDimensionOptions(ctx context.Context, obj any) (ParseDimensionOptions, error) {
-	var it ParseDimensionOptions
+func (ec *executionContext) unmarshalInputParseDimensionOptions(ctx context.Context, obj any) (parse.DimensionOptions, error) {
+	var it parse.DimensionOptions
 	if obj == nil {
 		return it, nil
 	}
@@ -21415,8 +21416,8 @@ func (ec *executionContext) unmarshalInputParseDimensionOptions(ctx context.Cont
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseExemplarInput(ctx context.Context, obj any) (ParseExemplarInput, error) {
-	var it ParseExemplarInput
+func (ec *executionContext) unmarshalInputParseExemplarInput(ctx context.Context, obj any) (parse.Exemplar, error) {
+	var it parse.Exemplar
 	if obj == nil {
 		return it, nil
 	}
@@ -21456,7 +21457,7 @@ func (ec *executionContext) unmarshalInputParseExemplarInput(ctx context.Context
 			it.ImageURL = data
 		case "source":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
-			data, err := ec.unmarshalOParseExemplarSource2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarSource(ctx, v)
+			data, err := ec.unmarshalOParseExemplarSource2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐExemplarSource(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21466,8 +21467,8 @@ func (ec *executionContext) unmarshalInputParseExemplarInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseExemplarSource(ctx context.Context, obj any) (ParseExemplarSource, error) {
-	var it ParseExemplarSource
+func (ec *executionContext) unmarshalInputParseExemplarSource(ctx context.Context, obj any) (parse.ExemplarSource, error) {
+	var it parse.ExemplarSource
 	if obj == nil {
 		return it, nil
 	}
@@ -21493,7 +21494,7 @@ func (ec *executionContext) unmarshalInputParseExemplarSource(ctx context.Contex
 			it.SheetID = data
 		case "bounds":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bounds"))
-			data, err := ec.unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx, v)
+			data, err := ec.unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐBounds(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21503,8 +21504,8 @@ func (ec *executionContext) unmarshalInputParseExemplarSource(ctx context.Contex
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseInput(ctx context.Context, obj any) (ParseInput, error) {
-	var it ParseInput
+func (ec *executionContext) unmarshalInputParseInput(ctx context.Context, obj any) (parse.Input, error) {
+	var it parse.Input
 	if obj == nil {
 		return it, nil
 	}
@@ -21558,7 +21559,7 @@ func (ec *executionContext) unmarshalInputParseInput(ctx context.Context, obj an
 			it.FileID = data
 		case "options":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
-			data, err := ec.unmarshalOParseOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseOptions(ctx, v)
+			data, err := ec.unmarshalOParseOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐOptions(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21568,8 +21569,8 @@ func (ec *executionContext) unmarshalInputParseInput(ctx context.Context, obj an
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseLegendSymbolInput(ctx context.Context, obj any) (ParseLegendSymbolInput, error) {
-	var it ParseLegendSymbolInput
+func (ec *executionContext) unmarshalInputParseLegendSymbolInput(ctx context.Context, obj any) (parse.LegendSymbol, error) {
+	var it parse.LegendSymbol
 	if obj == nil {
 		return it, nil
 	}
@@ -21612,8 +21613,8 @@ func (ec *executionContext) unmarshalInputParseLegendSymbolInput(ctx context.Con
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseMEPOptions(ctx context.Context, obj any) (ParseMEPOptions, error) {
-	var it ParseMEPOptions
+func (ec *executionContext) unmarshalInputParseMEPOptions(ctx context.Context, obj any) (parse.MEPOptions, error) {
+	var it parse.MEPOptions
 	if obj == nil {
 		return it, nil
 	}
@@ -21649,8 +21650,8 @@ func (ec *executionContext) unmarshalInputParseMEPOptions(ctx context.Context, o
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseOptions(ctx context.Context, obj any) (ParseOptions, error) {
-	var it ParseOptions
+func (ec *executionContext) unmarshalInputParseOptions(ctx context.Context, obj any) (parse.Options, error) {
+	var it parse.Options
 	if obj == nil {
 		return it, nil
 	}
@@ -21669,35 +21670,35 @@ func (ec *executionContext) unmarshalInputParseOptions(ctx context.Context, obj 
 		switch k {
 		case "symbols":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("symbols"))
-			data, err := ec.unmarshalOParseSymbolOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseSymbolOptions(ctx, v)
+			data, err := ec.unmarshalOParseSymbolOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐSymbolOptions(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Symbols = data
 		case "mep":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mep"))
-			data, err := ec.unmarshalOParseMEPOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseMEPOptions(ctx, v)
+			data, err := ec.unmarshalOParseMEPOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐMEPOptions(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Mep = data
+			it.MEP = data
 		case "dimensions":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dimensions"))
-			data, err := ec.unmarshalOParseDimensionOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseDimensionOptions(ctx, v)
+			data, err := ec.unmarshalOParseDimensionOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐDimensionOptions(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Dimensions = data
 		case "annotations":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("annotations"))
-			data, err := ec.unmarshalOParseAnnotationOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseAnnotationOptions(ctx, v)
+			data, err := ec.unmarshalOParseAnnotationOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐAnnotationOptions(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Annotations = data
 		case "text":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
-			data, err := ec.unmarshalOParseTextOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseTextOptions(ctx, v)
+			data, err := ec.unmarshalOParseTextOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐTextOptions(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21707,8 +21708,8 @@ func (ec *executionContext) unmarshalInputParseOptions(ctx context.Context, obj 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseSymbolOptions(ctx context.Context, obj any) (ParseSymbolOptions, error) {
-	var it ParseSymbolOptions
+func (ec *executionContext) unmarshalInputParseSymbolOptions(ctx context.Context, obj any) (parse.SymbolOptions, error) {
+	var it parse.SymbolOptions
 	if obj == nil {
 		return it, nil
 	}
@@ -21741,14 +21742,14 @@ func (ec *executionContext) unmarshalInputParseSymbolOptions(ctx context.Context
 			it.Count = data
 		case "exemplars":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("exemplars"))
-			data, err := ec.unmarshalOParseExemplarInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInputᚄ(ctx, v)
+			data, err := ec.unmarshalOParseExemplarInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐExemplarᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Exemplars = data
 		case "legend":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("legend"))
-			data, err := ec.unmarshalOParseLegendSymbolInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInputᚄ(ctx, v)
+			data, err := ec.unmarshalOParseLegendSymbolInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐLegendSymbolᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21758,8 +21759,8 @@ func (ec *executionContext) unmarshalInputParseSymbolOptions(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputParseTextOptions(ctx context.Context, obj any) (ParseTextOptions, error) {
-	var it ParseTextOptions
+func (ec *executionContext) unmarshalInputParseTextOptions(ctx context.Context, obj any) (parse.TextOptions, error) {
+	var it parse.TextOptions
 	if obj == nil {
 		return it, nil
 	}
@@ -29344,7 +29345,7 @@ func (ec *executionContext) marshalNBoundingBox2githubᚗcomᚋplangraphᚋplang
 	return ec._BoundingBox(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx context.Context, v any) (*geom.Box, error) {
+func (ec *executionContext) unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐBounds(ctx context.Context, v any) (*parse.Bounds, error) {
 	res, err := ec.unmarshalInputBoundingBoxInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
@@ -29570,6 +29571,28 @@ func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) 
 func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
 	_ = sel
 	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -29813,17 +29836,17 @@ func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPag
 	return ec._PageInfo(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNParseExemplarInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInput(ctx context.Context, v any) (*ParseExemplarInput, error) {
+func (ec *executionContext) unmarshalNParseExemplarInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐExemplar(ctx context.Context, v any) (*parse.Exemplar, error) {
 	res, err := ec.unmarshalInputParseExemplarInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNParseInput2githubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseInput(ctx context.Context, v any) (ParseInput, error) {
+func (ec *executionContext) unmarshalNParseInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐInput(ctx context.Context, v any) (parse.Input, error) {
 	res, err := ec.unmarshalInputParseInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNParseLegendSymbolInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInput(ctx context.Context, v any) (*ParseLegendSymbolInput, error) {
+func (ec *executionContext) unmarshalNParseLegendSymbolInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐLegendSymbol(ctx context.Context, v any) (*parse.LegendSymbol, error) {
 	res, err := ec.unmarshalInputParseLegendSymbolInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
@@ -31315,7 +31338,7 @@ func (ec *executionContext) unmarshalOOverlayWhereInput2ᚖgithubᚗcomᚋplangr
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOParseAnnotationOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseAnnotationOptions(ctx context.Context, v any) (*ParseAnnotationOptions, error) {
+func (ec *executionContext) unmarshalOParseAnnotationOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐAnnotationOptions(ctx context.Context, v any) (*parse.AnnotationOptions, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -31323,7 +31346,7 @@ func (ec *executionContext) unmarshalOParseAnnotationOptions2ᚖgithubᚗcomᚋp
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOParseDimensionOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseDimensionOptions(ctx context.Context, v any) (*ParseDimensionOptions, error) {
+func (ec *executionContext) unmarshalOParseDimensionOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐDimensionOptions(ctx context.Context, v any) (*parse.DimensionOptions, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -31331,16 +31354,16 @@ func (ec *executionContext) unmarshalOParseDimensionOptions2ᚖgithubᚗcomᚋpl
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOParseExemplarInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInputᚄ(ctx context.Context, v any) ([]*ParseExemplarInput, error) {
+func (ec *executionContext) unmarshalOParseExemplarInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐExemplarᚄ(ctx context.Context, v any) ([]*parse.Exemplar, error) {
 	if v == nil {
 		return nil, nil
 	}
 	vSlice := graphql.CoerceList(v)
 	var err error
-	res := make([]*ParseExemplarInput, len(vSlice))
+	res := make([]*parse.Exemplar, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNParseExemplarInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarInput(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNParseExemplarInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐExemplar(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -31348,7 +31371,7 @@ func (ec *executionContext) unmarshalOParseExemplarInput2ᚕᚖgithubᚗcomᚋpl
 	return res, nil
 }
 
-func (ec *executionContext) unmarshalOParseExemplarSource2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseExemplarSource(ctx context.Context, v any) (*ParseExemplarSource, error) {
+func (ec *executionContext) unmarshalOParseExemplarSource2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐExemplarSource(ctx context.Context, v any) (*parse.ExemplarSource, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -31356,16 +31379,16 @@ func (ec *executionContext) unmarshalOParseExemplarSource2ᚖgithubᚗcomᚋplan
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOParseLegendSymbolInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInputᚄ(ctx context.Context, v any) ([]*ParseLegendSymbolInput, error) {
+func (ec *executionContext) unmarshalOParseLegendSymbolInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐLegendSymbolᚄ(ctx context.Context, v any) ([]*parse.LegendSymbol, error) {
 	if v == nil {
 		return nil, nil
 	}
 	vSlice := graphql.CoerceList(v)
 	var err error
-	res := make([]*ParseLegendSymbolInput, len(vSlice))
+	res := make([]*parse.LegendSymbol, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNParseLegendSymbolInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseLegendSymbolInput(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNParseLegendSymbolInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐLegendSymbol(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -31373,7 +31396,7 @@ func (ec *executionContext) unmarshalOParseLegendSymbolInput2ᚕᚖgithubᚗcom�
 	return res, nil
 }
 
-func (ec *executionContext) unmarshalOParseMEPOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseMEPOptions(ctx context.Context, v any) (*ParseMEPOptions, error) {
+func (ec *executionContext) unmarshalOParseMEPOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐMEPOptions(ctx context.Context, v any) (*parse.MEPOptions, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -31381,7 +31404,7 @@ func (ec *executionContext) unmarshalOParseMEPOptions2ᚖgithubᚗcomᚋplangrap
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOParseOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseOptions(ctx context.Context, v any) (*ParseOptions, error) {
+func (ec *executionContext) unmarshalOParseOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐOptions(ctx context.Context, v any) (*parse.Options, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -31389,7 +31412,7 @@ func (ec *executionContext) unmarshalOParseOptions2ᚖgithubᚗcomᚋplangraph�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOParseSymbolOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseSymbolOptions(ctx context.Context, v any) (*ParseSymbolOptions, error) {
+func (ec *executionContext) unmarshalOParseSymbolOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐSymbolOptions(ctx context.Context, v any) (*parse.SymbolOptions, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -31397,7 +31420,7 @@ func (ec *executionContext) unmarshalOParseSymbolOptions2ᚖgithubᚗcomᚋplang
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOParseTextOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐParseTextOptions(ctx context.Context, v any) (*ParseTextOptions, error) {
+func (ec *executionContext) unmarshalOParseTextOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐTextOptions(ctx context.Context, v any) (*parse.TextOptions, error) {
 	if v == nil {
 		return nil, nil
 	}

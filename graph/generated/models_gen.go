@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/internal/geom"
 )
 
 type CreateDrawingInput struct {
@@ -69,88 +68,6 @@ type JobEvent struct {
 	CreatedAt time.Time `json:"createdAt"`
 	// The event's data, in the shape of its type.
 	Data json.RawMessage `json:"data"`
-}
-
-type ParseAnnotationOptions struct {
-	// cloud, callout, redline, keynote
-	Types []string `json:"types,omitempty"`
-}
-
-type ParseDimensionOptions struct {
-	// imperial or metric
-	Units *string `json:"units,omitempty"`
-}
-
-type ParseExemplarInput struct {
-	Label       string  `json:"label"`
-	Description *string `json:"description,omitempty"`
-	// As in ParseLegendSymbolInput; exactly one of imageURL and source.
-	ImageURL *string              `json:"imageURL,omitempty"`
-	Source   *ParseExemplarSource `json:"source,omitempty"`
-}
-
-// A region of a sheet, in sheet pixels, cropped as the exemplar.
-type ParseExemplarSource struct {
-	SheetID string    `json:"sheetID"`
-	Bounds  *geom.Box `json:"bounds"`
-}
-
-// Starts a parse job (POST /v1/parse). Exactly one target: sheetID, blockID,
-// drawingID or fileID. Field names in validation errors follow the REST request
-// (features, sheet_id, options.symbols.legend[0].image_url…).
-type ParseInput struct {
-	// Tasks to run. Only "symbols" is available; legend, rooms, grid, schedule, notes and title_block are coming soon.
-	Features []string `json:"features"`
-	// Parse one sheet: legends on the sheet (else on the other sheets of its drawing) against its view blocks.
-	SheetID *string `json:"sheetID,omitempty"`
-	// Parse one block; needs options.symbols.legendBlockID or symbols supplied in options.symbols.legend / exemplars.
-	BlockID *string `json:"blockID,omitempty"`
-	// Parse every sheet of a drawing; legends are detected.
-	DrawingID *string `json:"drawingID,omitempty"`
-	// Parse an uploaded, confirmed file: a drawing is created and processed first.
-	FileID  *string       `json:"fileID,omitempty"`
-	Options *ParseOptions `json:"options,omitempty"`
-}
-
-type ParseLegendSymbolInput struct {
-	Label       string  `json:"label"`
-	Description *string `json:"description,omitempty"`
-	// data: URL (PNG, JPEG, TIFF), a block or file of this organization (/v1/blocks/{id}/image, /v1/files/{id}, a download URL) or an allowlisted https URL. Without it the entry is text only.
-	ImageURL *string `json:"imageURL,omitempty"`
-}
-
-type ParseMEPOptions struct {
-	// hvac_duct, hvac_pipe, plumbing, electrical, fire_protection
-	Systems []string `json:"systems,omitempty"`
-	Measure *bool    `json:"measure,omitempty"`
-}
-
-type ParseOptions struct {
-	Symbols *ParseSymbolOptions `json:"symbols,omitempty"`
-	// Accepted and validated; not used yet.
-	Mep *ParseMEPOptions `json:"mep,omitempty"`
-	// Accepted and validated; not used yet.
-	Dimensions *ParseDimensionOptions `json:"dimensions,omitempty"`
-	// Accepted and validated; not used yet.
-	Annotations *ParseAnnotationOptions `json:"annotations,omitempty"`
-	// Accepted and validated; not used yet.
-	Text *ParseTextOptions `json:"text,omitempty"`
-}
-
-type ParseSymbolOptions struct {
-	// The legend block whose entries are searched for (legend detection elsewhere is skipped).
-	LegendBlockID *string `json:"legendBlockID,omitempty"`
-	// Counts only: results.symbols[] carry instance_count without instances[].
-	Count *bool `json:"count,omitempty"`
-	// Symbols cut from a drawing or given as images; searched for like legend entries.
-	Exemplars []*ParseExemplarInput `json:"exemplars,omitempty"`
-	// Legend entries supplied with the request; legend detection is skipped.
-	Legend []*ParseLegendSymbolInput `json:"legend,omitempty"`
-}
-
-type ParseTextOptions struct {
-	// notes, schedules, specifications
-	Regions []string `json:"regions,omitempty"`
 }
 
 // People correct what ingestion read from a sheet.

@@ -109,7 +109,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	a.Resolver = graph.NewResolver(deps)
 	a.Services = a.Resolver.S
 	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
-	a.REST = rest.New(a.Resolver, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, MaxParseBodyBytes: cfg.MaxParseBodyBytes, Log: log})
+	a.REST = rest.New(a.Services, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, MaxParseBodyBytes: cfg.MaxParseBodyBytes, Log: log})
 	a.Limiter = ratelimit.New(a.Redis.Client, ratelimit.Config{
 		Management: ratelimit.Limit{Rate: cfg.RateManagement, Burst: cfg.BurstManagement, Period: time.Second},
 		Vision:     ratelimit.Limit{Rate: cfg.RateVision, Burst: cfg.BurstVision, Period: time.Second},

@@ -1,4 +1,4 @@
-package graph
+package parse
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/image/tiff"
 
+	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/uploads"
 )
 
@@ -46,7 +47,7 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
-	r := &Resolver{Uploads: &uploads.Service{PublicURL: "https://api.test"}}
+	s := &Service{Deps: &base.Deps{Uploads: &uploads.Service{PublicURL: "https://api.test"}}}
 	ctx := context.Background()
 	for name, raw := range map[string]string{
 		"png":                 "data:image/png;base64," + b64(pngB.Bytes()),
@@ -57,7 +58,7 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		"line breaks":         "data:image/png;base64," + b64(pngB.Bytes())[:40] + "\n" + b64(pngB.Bytes())[40:],
 		"percent-encoded b64": "data:image/png;base64," + url.PathEscape(b64(pngB.Bytes())),
 	} {
-		img, err := r.parseImage(ctx, "f", raw)
+		img, err := s.symbolImage(ctx, "f", raw)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -81,14 +82,14 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		"own, other path":  "https://api.test/v1/projects/prj_x",
 		"file scheme":      "file:///etc/passwd",
 	} {
-		if _, err := r.parseImage(ctx, "f", raw); err == nil {
+		if _, err := s.symbolImage(ctx, "f", raw); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 }
 
 func TestOwnPath(t *testing.T) {
-	r := &Resolver{Uploads: &uploads.Service{PublicURL: "https://api.test:8443"}}
+	s := &Service{Deps: &base.Deps{Uploads: &uploads.Service{PublicURL: "https://api.test:8443"}}}
 	for raw, want := range map[string]string{
 		"/v1/blocks/blk_1/image":                       "/v1/blocks/blk_1/image",
 		"https://api.test:8443/v1/files/fil_1":         "/v1/files/fil_1",
@@ -102,7 +103,7 @@ func TestOwnPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := r.ownPath(u)
+		got, ok := s.ownPath(u)
 		if (want != "") != ok || got != want && ok {
 			t.Errorf("ownPath(%s) = %q, %v; want %q", raw, got, ok, want)
 		}
