@@ -512,6 +512,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	ttol := tol / k
 	band := max(2*tol, bandShare*diag) / k // in the template's pixels
 	acc := newDescAcc(P.apply(t.centre), descRadius*diag)
+	centre := P.apply(t.centre)
 	d.ix.visit(float64(wide.X0), float64(wide.Y0), float64(wide.X1), float64(wide.Y1), sc.seen, sc.stamp, func(id int32) {
 		s := &d.m.segs[id]
 		if s.faint && !t.faint {
@@ -527,7 +528,8 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		// through: the line it is a piece of (a grid line drawn dash by
 		// dash) starts and ends outside the box
 		reach := d.reach[id]
-		through := !tight.Contains(toPoint(reach[0])) && !tight.Contains(toPoint(reach[1]))
+		through := !tight.Contains(toPoint(reach[0])) && !tight.Contains(toPoint(reach[1])) ||
+			attached(reach, tight, centre, t, P, ttol, diag)
 		l := dist(a, b)
 		n := max(int(math.Ceil(l/step)), 1)
 		// the segment's direction in the template's frame
@@ -594,6 +596,42 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	c.support = expl - (1-covered)*t.weight*k
 	return c, true
 }
+
+// attached reports whether line reach is a leader or a wire drawn to a
+// closed symbol (one without free line ends, a light's circle): a straight
+// line that starts on the symbol's outline or inside it and runs out of its
+// box, away from its centre. It says where the symbol is connected, not
+// that the symbol is a piece of something larger.
+func attached(reach [2]pt, tight vector.Rect, centre pt, t *Template, P pose, ttol, diag float64) bool {
+	if len(t.ends) > 0 {
+		return false
+	}
+	a, b := reach[0], reach[1]
+	inA, inB := tight.Contains(toPoint(a)), tight.Contains(toPoint(b))
+	if inA == inB {
+		return false
+	}
+	if inB {
+		a, b = b, a
+	}
+	// a is the end inside the box: on the outline or within it
+	if p := P.inverse(a); !t.ix.near(p, ttol, anyMark) && !t.enclosed(p) {
+		return false
+	}
+	out, r := b-a, a-centre
+	if cmplx.Abs(r) < attachedCentre*diag {
+		return true // from the symbol's middle, any way out
+	}
+	return (real(out)*real(r)+imag(out)*imag(r))/(cmplx.Abs(out)*cmplx.Abs(r)) > attachedCos
+}
+
+// attachedCentre: a line from within this share of the symbol's size of
+// its centre is attached whichever way it leaves.
+const attachedCentre = 0.2
+
+// attachedCos: an attached line leaves the outline within about 35° of the
+// direction away from the symbol's centre.
+const attachedCos = 0.8
 
 // runsOn reports whether every free line end of the template (if it has
 // any) runs on in the drawing at pose P: the drawing's line continues past

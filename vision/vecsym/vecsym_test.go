@@ -463,3 +463,30 @@ func TestGridLinesDashByDash(t *testing.T) {
 		t.Errorf("TP %d FP %d FN %d", c.TP, c.FP, c.FN)
 	}
 }
+
+// Lights with their wiring drawn to them — lines from the centre (one
+// dashed, dash by dash), leaders from the outline or from inside — are
+// found: a line that starts in a closed symbol and leaves it says where it
+// is connected.
+func TestLightsWithLeaders(t *testing.T) {
+	light := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
+		b.circle(ink, f(0), 0.8*half, 4, false, turn)
+	}
+	ts := []*Template{templateOf(t, "L", light)}
+	b := newPage(1600, 800)
+	truth := drawAll(b, []placed{{"L", light, complex(300, 400), 30, 0, false}, {"L", light, complex(800, 400), 30, 0, false},
+		{"L", light, complex(1300, 400), 30, 0, false}})
+	for _, c := range []pt{complex(300, 400), complex(800, 400), complex(1300, 400)} {
+		// a wire from the centre, dash by dash, and a thin line up
+		for s := 0.0; s < 200; s += 12 {
+			b.path(ink, []pt{c + complex(s, 0), c + complex(s+8, 0)})
+		}
+		b.path(ink, []pt{c, c - complex(0, 150)})
+		// and a leader: from the outline, or from inside, off the centre
+		b.path(ink, []pt{c + cmplx.Rect(24, 2.5), c + cmplx.Rect(180, 2.5)})
+		b.path(ink, []pt{c + complex(-8, 6), c + complex(-150, 120)})
+	}
+	if c := score(matchPage(t, b, ts), truth); c.TP != 3 || c.FP != 0 {
+		t.Errorf("TP %d FP %d FN %d", c.TP, c.FP, c.FN)
+	}
+}
