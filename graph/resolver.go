@@ -118,16 +118,3 @@ func nullIfMissing[T any](v *T, err error) (*T, error) {
 	}
 	return v, err
 }
-
-// withTx runs fn in a transaction, committing when it returns nil.
-func withTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
-	tx, err := c.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
-}
