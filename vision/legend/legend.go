@@ -90,7 +90,7 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 }
 
 // ocrNoise leaves out the words OCR made of graphics: a symbol read as
-// "©", "@", "=" or "——" (no letter or digit; "&" counts as one), read with low confidence,
+// "©", "@", "=" or "——" (no letter or digit; a lone "&" is a word), read with low confidence,
 // or drawn solid (a row of filled switch glyphs read as "666": letters are
 // strokes, not filled shapes). Their ink is then a graphic's, as it is.
 // Words of a text layer (confidence 1) and words of unknown confidence (0)
@@ -98,7 +98,7 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 	out := words[:0:0]
 	for _, w := range words {
-		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) || solidShare(img, w.Box) > maxSolidShare) {
+		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare) {
 			continue
 		}
 		out = append(out, w)
@@ -174,7 +174,7 @@ const ocrMinConf = 0.5
 
 func hasAlnum(s string) bool {
 	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&' {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			return true
 		}
 	}
