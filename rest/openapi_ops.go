@@ -301,17 +301,17 @@ func routeTable() []op {
 	ops = append(ops, jobStreamOp())
 	noContent := map[int]node{204: {"description": "Deleted."}}
 	ops = append(ops,
-		op{method: "POST", path: "/v1/projects", id: "createProject", handler: method((*API).createProject), tag: "Projects", summary: "Create a project",
+		op{method: "POST", path: "/v1/projects", id: "createProject", handler: jsonOp((*API).createProject), tag: "Projects", summary: "Create a project",
 			body: body(object([]string{"name"}, node{"name": node{"type": "string", "minLength": 1, "maxLength": 200, "description": "Project name (surrounding spaces are trimmed)."}}), true, "The new project."),
 			ok:   map[int]node{201: okJSON("The project.", schemaRef("Project"))}, errs: createErrs},
-		op{method: "PATCH", path: "/v1/projects/{id}", id: "updateProject", handler: method((*API).updateProject), tag: "Projects", summary: "Rename a project",
+		op{method: "PATCH", path: "/v1/projects/{id}", id: "updateProject", handler: jsonOp((*API).updateProject), tag: "Projects", summary: "Rename a project",
 			params: []node{pathID("prj", "project")},
 			body:   body(object(nil, node{"name": node{"type": "string", "minLength": 1, "maxLength": 200, "description": "New name."}}), true, "Fields to change; absent fields keep their value."),
 			ok:     map[int]node{200: okJSON("The updated project.", schemaRef("Project"))}, errs: patchErrs},
 		op{method: "DELETE", path: "/v1/projects/{id}", id: "deleteProject", handler: deleter(func(a *API) func(context.Context, string) error { return a.s.Projects.Delete }), tag: "Projects", summary: "Delete a project",
 			params: []node{pathID("prj", "project")}, ok: noContent, errs: deleteErrs},
 
-		op{method: "POST", path: "/v1/files", id: "createFile", handler: method((*API).createFile), tag: "Files", summary: "Start a file upload",
+		op{method: "POST", path: "/v1/files", id: "createFile", handler: jsonOp((*API).createFile), tag: "Files", summary: "Start a file upload",
 			desc: "Creates a pending file and returns a signed URL. PUT the bytes there (with the returned headers), then POST /v1/files/{id}/confirm.",
 			body: body(object([]string{"project_id", "filename", "content_type", "size"}, node{
 				"project_id":   str("Project the file belongs to."),
@@ -320,7 +320,7 @@ func routeTable() []op {
 				"size":         node{"type": "integer", "format": "int64", "minimum": 1, "description": "Exact size in bytes (the server's maximum applies)."},
 			}), true, "The file to upload."),
 			ok: map[int]node{201: okJSON("The pending file and where to upload its bytes.", schemaRef("FileUpload"))}, errs: createErrs},
-		op{method: "POST", path: "/v1/files/{id}/confirm", id: "confirmFile", handler: method((*API).confirmFile), tag: "Files", summary: "Confirm an upload",
+		op{method: "POST", path: "/v1/files/{id}/confirm", id: "confirmFile", handler: jsonOp((*API).confirmFile), tag: "Files", summary: "Confirm an upload",
 			desc:   "Checks that all the declared bytes arrived and are of the declared type, then marks the file ready. Confirming a ready file again is harmless.",
 			params: []node{pathID("fil", "file")},
 			body:   body(object(nil, node{}), false, "No body, or an empty JSON object."),
@@ -330,7 +330,7 @@ func routeTable() []op {
 			params: []node{pathID("fil", "file")}, ok: noContent, errs: deleteErrs,
 			errText: map[int]string{409: "A drawing uses the file (FILE_IN_USE); delete the drawing first."}},
 
-		op{method: "POST", path: "/v1/drawings", id: "createDrawing", handler: method((*API).createDrawing), tag: "Drawings", summary: "Create a drawing from a confirmed file",
+		op{method: "POST", path: "/v1/drawings", id: "createDrawing", handler: jsonOp((*API).createDrawing), tag: "Drawings", summary: "Create a drawing from a confirmed file",
 			desc: "Creates the drawing and queues its processing (pages → sheets → blocks). Poll the job at Location.",
 			body: body(object([]string{"project_id", "file_id"}, node{
 				"project_id": str("Project of the drawing (and of the file)."),
@@ -339,14 +339,14 @@ func routeTable() []op {
 			}), true, "The drawing to create."),
 			ok: map[int]node{202: okJSON("Processing was queued.", schemaRef("DrawingAccepted"))}, errs: createErrs,
 			errText: map[int]string{400: "The request is invalid (VALIDATION_ERROR), or the file is not confirmed yet (FILE_NOT_READY)."}},
-		op{method: "PATCH", path: "/v1/drawings/{id}", id: "updateDrawing", handler: method((*API).updateDrawing), tag: "Drawings", summary: "Rename a drawing",
+		op{method: "PATCH", path: "/v1/drawings/{id}", id: "updateDrawing", handler: jsonOp((*API).updateDrawing), tag: "Drawings", summary: "Rename a drawing",
 			params: []node{pathID("drw", "drawing")},
 			body:   body(object(nil, node{"name": node{"type": "string", "minLength": 1, "maxLength": 255, "description": "New name."}}), true, "Fields to change; absent fields keep their value."),
 			ok:     map[int]node{200: okJSON("The updated drawing.", schemaRef("Drawing"))}, errs: patchErrs},
 		op{method: "DELETE", path: "/v1/drawings/{id}", id: "deleteDrawing", handler: deleter(func(a *API) func(context.Context, string) error { return a.s.Drawings.Delete }), tag: "Drawings", summary: "Delete a drawing",
 			params: []node{pathID("drw", "drawing")}, ok: noContent, errs: deleteErrs},
 
-		op{method: "PATCH", path: "/v1/sheets/{id}", id: "updateSheet", handler: method((*API).updateSheet), tag: "Sheets", summary: "Correct a sheet's metadata",
+		op{method: "PATCH", path: "/v1/sheets/{id}", id: "updateSheet", handler: jsonOp((*API).updateSheet), tag: "Sheets", summary: "Correct a sheet's metadata",
 			params: []node{pathID("sht", "sheet")},
 			body: body(object(nil, node{
 				"sheet_number": node{"type": "string", "maxLength": 32, "description": "Sheet number as printed."},
@@ -462,7 +462,7 @@ func parseOp() op {
 				"source": object([]string{"sheet_id", "bounds"}, node{"sheet_id": str("Sheet to cut the exemplar from."), "bounds": box})})},
 	})
 	notUsed := " Accepted and validated against its values; not used yet (only `symbols` is available)."
-	return op{method: "POST", path: "/v1/parse", id: "parse", handler: method((*API).parse), class: ratelimit.Vision, largeBody: true, tag: "Parse", summary: "Detect legend symbols",
+	return op{method: "POST", path: "/v1/parse", id: "parse", handler: jsonOp((*API).parse), class: ratelimit.Vision, largeBody: true, tag: "Parse", summary: "Detect legend symbols",
 		desc: "Starts a parse job: legends are read (`vision.legend.parse`, one child job per legend block), every view block (Plan, Elevation, Section, Detail, Diagram) " +
 			"is searched for each legend symbol at 0.5–2× its size and any rotation (`vision.symbols.match`, one child per block), and each instance is stored as a feature " +
 			"linked to its legend entry (`defined_by`). Give exactly one of `sheet_id` (its legends, or when it has none those of its drawing), `block_id`, " +

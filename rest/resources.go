@@ -52,121 +52,95 @@ func (a *API) getFile(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, f)
 }
 
-func (a *API) createFile(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		ProjectID   *string `json:"project_id"`
-		Filename    *string `json:"filename"`
-		ContentType *string `json:"content_type"`
-		Size        *int64  `json:"size"`
-	}
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+// createFileBody is the body of POST /v1/files.
+type createFileBody struct {
+	ProjectID   *string `json:"project_id"`
+	Filename    *string `json:"filename"`
+	ContentType *string `json:"content_type"`
+	Size        *int64  `json:"size"`
+}
+
+func (a *API) createFile(w http.ResponseWriter, r *http.Request, in createFileBody) (int, any, error) {
 	bad := apierr.Fields{}
 	required(bad, "project_id", in.ProjectID)
 	required(bad, "filename", in.Filename)
 	required(bad, "content_type", in.ContentType)
 	required(bad, "size", in.Size)
 	if err := bad.Err(); err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	up, err := a.s.Files.CreateUpload(r.Context(), files.UploadInput{
 		ProjectID: *in.ProjectID, Filename: *in.Filename, ContentType: *in.ContentType, Size: int(*in.Size)})
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	w.Header().Set("Location", "/v1/files/"+up.File.ID)
-	writeJSON(w, http.StatusCreated, map[string]any{
+	return http.StatusCreated, map[string]any{
 		"id": up.File.ID, "upload_url": up.UploadURL, "method": up.Method,
 		"headers": map[string]string{"Content-Type": up.File.ContentType}, "expires_at": up.ExpiresAt,
 		"file": fileOut(up.File),
-	})
+	}, nil
 }
 
-func (a *API) confirmFile(w http.ResponseWriter, r *http.Request) {
-	if err := a.emptyBody(w, r); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func (a *API) confirmFile(_ http.ResponseWriter, r *http.Request, _ noBody) (int, any, error) {
 	f, err := a.s.Files.Confirm(r.Context(), r.PathValue("id"))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	out := fileOut(f)
 	u, err := a.s.Files.DownloadURL(r.Context(), f.ID)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	out.DownloadURL = &u
-	writeJSON(w, http.StatusOK, out)
+	return http.StatusOK, out, nil
 }
 
-func (a *API) createDrawing(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		ProjectID *string `json:"project_id"`
-		FileID    *string `json:"file_id"`
-		Name      *string `json:"name"`
-	}
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+// createDrawingBody is the body of POST /v1/drawings.
+type createDrawingBody struct {
+	ProjectID *string `json:"project_id"`
+	FileID    *string `json:"file_id"`
+	Name      *string `json:"name"`
+}
+
+func (a *API) createDrawing(w http.ResponseWriter, r *http.Request, in createDrawingBody) (int, any, error) {
 	bad := apierr.Fields{}
 	required(bad, "project_id", in.ProjectID)
 	required(bad, "file_id", in.FileID)
 	if err := bad.Err(); err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	res, err := a.s.Drawings.Create(r.Context(), drawings.CreateInput{ProjectID: *in.ProjectID, FileID: *in.FileID, Name: in.Name})
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	w.Header().Set("Location", "/v1/jobs/"+res.Job.ID)
-	writeJSON(w, http.StatusAccepted, map[string]any{"data": struct {
+	return http.StatusAccepted, map[string]any{"data": struct {
 		Accepted
 		Drawing *Drawing `json:"drawing"`
-	}{acceptedOut(res.Job), drawingOut(res.Drawing)}})
+	}{acceptedOut(res.Job), drawingOut(res.Drawing)}}, nil
 }
 
-func (a *API) updateDrawing(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Name *string `json:"name"`
-	}
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+// nameBody is the body of the PATCHes that rename (and of POST /v1/projects).
+type nameBody struct {
+	Name *string `json:"name"`
+}
+
+func (a *API) updateDrawing(_ http.ResponseWriter, r *http.Request, in nameBody) (int, any, error) {
 	d, err := a.s.Drawings.Update(r.Context(), r.PathValue("id"), drawings.Patch{Name: in.Name})
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, drawingOut(d))
+	return answer(http.StatusOK, d, err, drawingOut)
 }
 
-func (a *API) updateSheet(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		SheetNumber *string `json:"sheet_number"`
-		Title       *string `json:"title"`
-		Discipline  *string `json:"discipline"`
-	}
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+// updateSheetBody is the body of PATCH /v1/sheets/{id}.
+type updateSheetBody struct {
+	SheetNumber *string `json:"sheet_number"`
+	Title       *string `json:"title"`
+	Discipline  *string `json:"discipline"`
+}
+
+func (a *API) updateSheet(_ http.ResponseWriter, r *http.Request, in updateSheetBody) (int, any, error) {
 	s, err := a.s.Drawings.UpdateSheet(r.Context(), r.PathValue("id"), drawings.SheetPatch{SheetNumber: in.SheetNumber, Title: in.Title, Discipline: in.Discipline})
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, sheetOut(s))
+	return answer(http.StatusOK, s, err, sheetOut)
 }
 
 // Uploads serves the signed byte endpoints (no API key: the signature is
@@ -180,6 +154,44 @@ func required[T any](bad apierr.Fields, name string, v *T) {
 	if v == nil {
 		bad.Add(name, "is required")
 	}
+}
+
+// noBody is the body of the POSTs that take none (or an empty object).
+type noBody struct{}
+
+// jsonOp makes the handler of an operation with a JSON body: the body is
+// decoded into a new In (for noBody, none or an empty object is
+// accepted), then op's answer is written with its status, or its error.
+func jsonOp[In any](op func(*API, http.ResponseWriter, *http.Request, In) (int, any, error)) func(*API) http.HandlerFunc {
+	return func(a *API) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			var in In
+			var err error
+			if _, none := any(in).(noBody); none {
+				err = a.emptyBody(w, r)
+			} else {
+				err = a.decode(w, r, &in)
+			}
+			if err != nil {
+				a.fail(w, r, err)
+				return
+			}
+			status, out, err := op(a, w, r, in)
+			if err != nil {
+				a.fail(w, r, err)
+				return
+			}
+			writeJSON(w, status, out)
+		}
+	}
+}
+
+// answer is an operation's answer: status and shape(v), or err.
+func answer[T, R any](status int, v T, err error, shape func(T) R) (int, any, error) {
+	if err != nil {
+		return 0, nil, err
+	}
+	return status, shape(v), nil
 }
 
 func (a *API) deleter(del func(context.Context, string) error) http.HandlerFunc {

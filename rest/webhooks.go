@@ -106,67 +106,38 @@ var webhookEndpointsRes = resource[*ent.WebhookEndpoint, WebhookEndpoint]{c: lis
 // The webhook endpoints' handlers: every operation is the webhook
 // service's (internal/service/webhooks), which GraphQL calls too.
 
-func (a *API) createWebhookEndpoint(w http.ResponseWriter, r *http.Request) {
-	var in webhookEndpointBody
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func (a *API) createWebhookEndpoint(w http.ResponseWriter, r *http.Request, in webhookEndpointBody) (int, any, error) {
 	if in.URL == nil {
-		a.fail(w, r, apierr.Invalid("url", "is required"))
-		return
+		return 0, nil, apierr.Invalid("url", "is required")
 	}
 	res, err := a.s.Webhooks.Create(r.Context(), webhooks.CreateInput{
 		URL: *in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	w.Header().Set("Location", "/v1/webhook_endpoints/"+res.Endpoint.ID)
-	writeJSON(w, http.StatusCreated, webhookSecretOut(res))
+	return http.StatusCreated, webhookSecretOut(res), nil
 }
 
-func (a *API) updateWebhookEndpoint(w http.ResponseWriter, r *http.Request) {
-	var in webhookEndpointBody
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func (a *API) updateWebhookEndpoint(_ http.ResponseWriter, r *http.Request, in webhookEndpointBody) (int, any, error) {
 	ep, err := a.s.Webhooks.Update(r.Context(), r.PathValue("id"), webhooks.UpdateInput{
 		URL: in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, webhookEndpointOut(ep))
+	return answer(http.StatusOK, ep, err, webhookEndpointOut)
 }
 
-func (a *API) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) {
-	if err := a.emptyBody(w, r); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func (a *API) rotateWebhookSecret(_ http.ResponseWriter, r *http.Request, _ noBody) (int, any, error) {
 	res, err := a.s.Webhooks.Rotate(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, webhookSecretOut(res))
+	return answer(http.StatusOK, res, err, webhookSecretOut)
 }
 
-func (a *API) redeliverWebhook(w http.ResponseWriter, r *http.Request) {
-	if err := a.emptyBody(w, r); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func (a *API) redeliverWebhook(w http.ResponseWriter, r *http.Request, _ noBody) (int, any, error) {
 	res, err := a.s.Webhooks.Redeliver(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	w.Header().Set("Location", "/v1/webhook_endpoints/"+res.EndpointID+"/deliveries")
-	writeJSON(w, http.StatusAccepted, map[string]any{"data": WebhookRedelivery{
-		EndpointID: res.EndpointID, EventID: res.EventID, EventType: res.EventType, QueuedAt: res.QueuedAt}})
+	return http.StatusAccepted, map[string]any{"data": WebhookRedelivery{
+		EndpointID: res.EndpointID, EventID: res.EventID, EventType: res.EventType, QueuedAt: res.QueuedAt}}, nil
 }
 
 // webhookDeliveries is GET /v1/webhook_endpoints/{id}/deliveries: the
