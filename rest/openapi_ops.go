@@ -355,33 +355,19 @@ func routeTable() []op {
 			}), true, "Fields to change; absent fields keep their value."),
 			ok: map[int]node{200: okJSON("The updated sheet.", schemaRef("Sheet"))}, errs: patchErrs},
 
-		op{method: "GET", path: "/v1/sheets/{id}/image", id: "getSheetImage", handler: method((*API).sheetImage), group: groupImages, tag: "Sheets", summary: "A sheet's rendered page",
-			params: []node{pathID("sht", "sheet"),
+		imageOp("/v1/sheets/{id}/image", "getSheetImage", "Sheets", "A sheet's rendered page", "", (*API).sheetImage,
+			[]node{pathID("sht", "sheet"),
 				query("variant", "`full` (the default): the page as rendered; `thumbnail`: a small preview.", node{"type": "string", "enum": []string{"full", "thumbnail"}, "default": "full"}, false)},
-			ok:      map[int]node{200: imageResponse("The PNG image.", "image/png")},
-			errs:    getErrs,
-			errText: map[int]string{404: "No such sheet, or it has no such image yet (NOT_FOUND)."}},
-		op{method: "GET", path: "/v1/sheets/{id}/tiles.dzi", id: "getSheetTiles", handler: method((*API).sheetTiles), group: groupImages, tag: "Sheets", summary: "A sheet's Deep Zoom descriptor",
-			desc:    "Deep Zoom Image (DZI) descriptor of the sheet's tile pyramid; the tiles are at tiles_files/{level}/{col}_{row}.png next to it.",
-			params:  []node{pathID("sht", "sheet")},
-			ok:      map[int]node{200: imageResponse("The DZI XML descriptor.", "application/xml")},
-			errs:    getErrs,
-			errText: map[int]string{404: "No such sheet, or it has no tiles yet (NOT_FOUND)."}},
-		op{method: "GET", path: "/v1/sheets/{id}/tiles_files/{level}/{tile}", id: "getSheetTile", handler: method((*API).sheetTile), group: groupImages, pattern: "GET /v1/sheets/{id}/tiles_files/{tile...}", tag: "Sheets", summary: "One Deep Zoom tile of a sheet",
-			params: []node{pathID("sht", "sheet"),
-				{"name": "level", "in": "path", "required": true, "description": "Pyramid level.", "schema": node{"type": "integer", "minimum": 0, "maximum": 99}},
-				{"name": "tile", "in": "path", "required": true, "description": "`{col}_{row}.png`.", "schema": node{"type": "string", "pattern": `^\d{1,5}_\d{1,5}\.png$`}},
-			},
-			ok:      map[int]node{200: imageResponse("The PNG tile.", "image/png")},
-			errs:    getErrs,
-			errText: map[int]string{404: "No such sheet or tile (NOT_FOUND)."}},
-
-		op{method: "GET", path: "/v1/blocks/{id}/image", id: "getBlockImage", handler: method((*API).blockImage), group: groupImages, tag: "Blocks", summary: "A block's image",
-			desc:    "The block cut from its sheet's page image (block pixels: parse results' bounds are relative to it).",
-			params:  []node{pathID("blk", "block")},
-			ok:      map[int]node{200: imageResponse("The PNG image.", "image/png")},
-			errs:    getErrs,
-			errText: map[int]string{404: "No such block, or it has no image yet (NOT_FOUND)."}},
+			imageResponse("The PNG image.", "image/png"), "No such sheet, or it has no such image yet (NOT_FOUND)."),
+		imageOp("/v1/sheets/{id}/tiles.dzi", "getSheetTiles", "Sheets", "A sheet's Deep Zoom descriptor",
+			"Deep Zoom Image (DZI) descriptor of the sheet's tile pyramid; the tiles are at tiles_files/{level}/{col}_{row}.png next to it.", (*API).sheetTiles,
+			[]node{pathID("sht", "sheet")},
+			imageResponse("The DZI XML descriptor.", "application/xml"), "No such sheet, or it has no tiles yet (NOT_FOUND)."),
+		tileOp(),
+		imageOp("/v1/blocks/{id}/image", "getBlockImage", "Blocks", "A block's image",
+			"The block cut from its sheet's page image (block pixels: parse results' bounds are relative to it).", (*API).blockImage,
+			[]node{pathID("blk", "block")},
+			imageResponse("The PNG image.", "image/png"), "No such block, or it has no image yet (NOT_FOUND)."),
 
 		op{method: "PUT", path: "/uploads/{id}", id: "uploadFileBytes", handler: func(a *API) http.HandlerFunc { return a.uploads.Put }, group: groupSigned, tag: "Files", summary: "Upload a file's bytes (signed URL)",
 			desc: "The `upload_url` of POST /v1/files: its signature is the credential (no API key). Send exactly `size` bytes with the returned headers; nothing is kept unless all of them arrive.",
@@ -491,6 +477,25 @@ func parseOp() op {
 			409: "The drawing is still being processed (DRAWING_NOT_READY) or its processing failed (DRAWING_FAILED); or an Idempotency-Key conflict.",
 			413: "The body is larger than the parse limit (`--max-parse-body-bytes`, 32 MiB by default).",
 		}}
+}
+
+// imageOp is a GET of the images the blob store holds (SheetImages).
+func imageOp(path, id, tag, summary, desc string, h func(*API, http.ResponseWriter, *http.Request), params []node, ok node, notFound string) op {
+	return op{method: "GET", path: path, id: id, handler: method(h), group: groupImages, tag: tag, summary: summary, desc: desc,
+		params: params, ok: map[int]node{200: ok}, errs: getErrs, errText: map[int]string{404: notFound}}
+}
+
+// tileOp is one tile of a sheet's Deep Zoom pyramid: the document names
+// the level and the tile, the mux matches the rest of the path.
+func tileOp() op {
+	o := imageOp("/v1/sheets/{id}/tiles_files/{level}/{tile}", "getSheetTile", "Sheets", "One Deep Zoom tile of a sheet", "", (*API).sheetTile,
+		[]node{pathID("sht", "sheet"),
+			{"name": "level", "in": "path", "required": true, "description": "Pyramid level.", "schema": node{"type": "integer", "minimum": 0, "maximum": 99}},
+			{"name": "tile", "in": "path", "required": true, "description": "`{col}_{row}.png`.", "schema": node{"type": "string", "pattern": `^\d{1,5}_\d{1,5}\.png$`}},
+		},
+		imageResponse("The PNG tile.", "image/png"), "No such sheet or tile (NOT_FOUND).")
+	o.pattern = "GET /v1/sheets/{id}/tiles_files/{tile...}"
+	return o
 }
 
 func imageResponse(desc, contentType string) node {

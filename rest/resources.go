@@ -61,12 +61,8 @@ type createFileBody struct {
 }
 
 func (a *API) createFile(w http.ResponseWriter, r *http.Request, in createFileBody) (int, any, error) {
-	bad := apierr.Fields{}
-	required(bad, "project_id", in.ProjectID)
-	required(bad, "filename", in.Filename)
-	required(bad, "content_type", in.ContentType)
-	required(bad, "size", in.Size)
-	if err := bad.Err(); err != nil {
+	if err := requireAll(map[string]bool{"project_id": in.ProjectID != nil, "filename": in.Filename != nil,
+		"content_type": in.ContentType != nil, "size": in.Size != nil}); err != nil {
 		return 0, nil, err
 	}
 	up, err := a.s.Files.CreateUpload(r.Context(), files.UploadInput{
@@ -104,10 +100,7 @@ type createDrawingBody struct {
 }
 
 func (a *API) createDrawing(w http.ResponseWriter, r *http.Request, in createDrawingBody) (int, any, error) {
-	bad := apierr.Fields{}
-	required(bad, "project_id", in.ProjectID)
-	required(bad, "file_id", in.FileID)
-	if err := bad.Err(); err != nil {
+	if err := requireAll(map[string]bool{"project_id": in.ProjectID != nil, "file_id": in.FileID != nil}); err != nil {
 		return 0, nil, err
 	}
 	res, err := a.s.Drawings.Create(r.Context(), drawings.CreateInput{ProjectID: *in.ProjectID, FileID: *in.FileID, Name: in.Name})
@@ -150,10 +143,16 @@ func (a *API) Uploads(mux *http.ServeMux, u *uploads.Service) {
 	a.register(mux, groupSigned)
 }
 
-func required[T any](bad apierr.Fields, name string, v *T) {
-	if v == nil {
-		bad.Add(name, "is required")
+// requireAll is the validation error naming the fields of given that
+// were not given, or nil.
+func requireAll(given map[string]bool) error {
+	bad := apierr.Fields{}
+	for name, ok := range given {
+		if !ok {
+			bad.Add(name, "is required")
+		}
 	}
+	return bad.Err()
 }
 
 // noBody is the body of the POSTs that take none (or an empty object).
