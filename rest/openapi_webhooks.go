@@ -2,7 +2,7 @@ package rest
 
 // The webhook part of the OpenAPI document: its representations join
 // componentTypes and fieldDocs, its list joins listResources, and
-// webhookOps are the other operations.
+// webhookOps are the other routes of the route table (with their handlers).
 
 import (
 	"context"
