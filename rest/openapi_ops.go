@@ -299,17 +299,12 @@ func routeTable() []op {
 		ops = append(ops, l.listOp(), l.getOp())
 	}
 	ops = append(ops, jobStreamOp())
-	noContent := map[int]node{204: {"description": "Deleted."}}
 	ops = append(ops,
 		op{method: "POST", path: "/v1/projects", id: "createProject", handler: jsonOp((*API).createProject), tag: "Projects", summary: "Create a project",
 			body: body(object([]string{"name"}, node{"name": node{"type": "string", "minLength": 1, "maxLength": 200, "description": "Project name (surrounding spaces are trimmed)."}}), true, "The new project."),
 			ok:   map[int]node{201: okJSON("The project.", schemaRef("Project"))}, errs: createErrs},
-		op{method: "PATCH", path: "/v1/projects/{id}", id: "updateProject", handler: jsonOp((*API).updateProject), tag: "Projects", summary: "Rename a project",
-			params: []node{pathID("prj", "project")},
-			body:   body(object(nil, node{"name": node{"type": "string", "minLength": 1, "maxLength": 200, "description": "New name."}}), true, "Fields to change; absent fields keep their value."),
-			ok:     map[int]node{200: okJSON("The updated project.", schemaRef("Project"))}, errs: patchErrs},
-		op{method: "DELETE", path: "/v1/projects/{id}", id: "deleteProject", handler: deleter(func(a *API) func(context.Context, string) error { return a.s.Projects.Delete }), tag: "Projects", summary: "Delete a project",
-			params: []node{pathID("prj", "project")}, ok: noContent, errs: deleteErrs},
+		renameOp("/v1/projects/{id}", "updateProject", "Projects", "project", "prj", "Project", 200, (*API).updateProject),
+		deleteOp("/v1/projects/{id}", "deleteProject", "Projects", "project", "prj", func(a *API) func(context.Context, string) error { return a.s.Projects.Delete }),
 
 		op{method: "POST", path: "/v1/files", id: "createFile", handler: jsonOp((*API).createFile), tag: "Files", summary: "Start a file upload",
 			desc: "Creates a pending file and returns a signed URL. PUT the bytes there (with the returned headers), then POST /v1/files/{id}/confirm.",
@@ -326,9 +321,8 @@ func routeTable() []op {
 			body:   body(object(nil, node{}), false, "No body, or an empty JSON object."),
 			ok:     map[int]node{200: okJSON("The ready file, with its download URL.", schemaRef("File"))}, errs: []int{400, 401, 404, 409, 413, 415, 429, 500, 503},
 			errText: map[int]string{400: "The upload is missing or incomplete (UPLOAD_MISSING, UPLOAD_INCOMPLETE), its bytes are not of the declared type (CONTENT_TYPE_MISMATCH), or the request is invalid (VALIDATION_ERROR, UNSUPPORTED_API_VERSION)."}},
-		op{method: "DELETE", path: "/v1/files/{id}", id: "deleteFile", handler: deleter(func(a *API) func(context.Context, string) error { return a.s.Files.Delete }), tag: "Files", summary: "Delete a file",
-			params: []node{pathID("fil", "file")}, ok: noContent, errs: deleteErrs,
-			errText: map[int]string{409: "A drawing uses the file (FILE_IN_USE); delete the drawing first."}},
+		withErrText(deleteOp("/v1/files/{id}", "deleteFile", "Files", "file", "fil", func(a *API) func(context.Context, string) error { return a.s.Files.Delete }),
+			map[int]string{409: "A drawing uses the file (FILE_IN_USE); delete the drawing first."}),
 
 		op{method: "POST", path: "/v1/drawings", id: "createDrawing", handler: jsonOp((*API).createDrawing), tag: "Drawings", summary: "Create a drawing from a confirmed file",
 			desc: "Creates the drawing and queues its processing (pages → sheets → blocks). Poll the job at Location.",
@@ -339,12 +333,8 @@ func routeTable() []op {
 			}), true, "The drawing to create."),
 			ok: map[int]node{202: okJSON("Processing was queued.", schemaRef("DrawingAccepted"))}, errs: createErrs,
 			errText: map[int]string{400: "The request is invalid (VALIDATION_ERROR), or the file is not confirmed yet (FILE_NOT_READY)."}},
-		op{method: "PATCH", path: "/v1/drawings/{id}", id: "updateDrawing", handler: jsonOp((*API).updateDrawing), tag: "Drawings", summary: "Rename a drawing",
-			params: []node{pathID("drw", "drawing")},
-			body:   body(object(nil, node{"name": node{"type": "string", "minLength": 1, "maxLength": 255, "description": "New name."}}), true, "Fields to change; absent fields keep their value."),
-			ok:     map[int]node{200: okJSON("The updated drawing.", schemaRef("Drawing"))}, errs: patchErrs},
-		op{method: "DELETE", path: "/v1/drawings/{id}", id: "deleteDrawing", handler: deleter(func(a *API) func(context.Context, string) error { return a.s.Drawings.Delete }), tag: "Drawings", summary: "Delete a drawing",
-			params: []node{pathID("drw", "drawing")}, ok: noContent, errs: deleteErrs},
+		renameOp("/v1/drawings/{id}", "updateDrawing", "Drawings", "drawing", "drw", "Drawing", 255, (*API).updateDrawing),
+		deleteOp("/v1/drawings/{id}", "deleteDrawing", "Drawings", "drawing", "drw", func(a *API) func(context.Context, string) error { return a.s.Drawings.Delete }),
 
 		op{method: "PATCH", path: "/v1/sheets/{id}", id: "updateSheet", handler: jsonOp((*API).updateSheet), tag: "Sheets", summary: "Correct a sheet's metadata",
 			params: []node{pathID("sht", "sheet")},
@@ -496,6 +486,26 @@ func tileOp() op {
 		imageResponse("The PNG tile.", "image/png"), "No such sheet or tile (NOT_FOUND).")
 	o.pattern = "GET /v1/sheets/{id}/tiles_files/{tile...}"
 	return o
+}
+
+// renameOp is a PATCH whose body may change the name (and nothing else).
+func renameOp(path, id, tag, what, prefix, schemaName string, maxLen int, h func(*API, http.ResponseWriter, *http.Request, nameBody) (int, any, error)) op {
+	return op{method: "PATCH", path: path, id: id, handler: jsonOp(h), tag: tag, summary: "Rename a " + what,
+		params: []node{pathID(prefix, what)},
+		body:   body(object(nil, node{"name": node{"type": "string", "minLength": 1, "maxLength": maxLen, "description": "New name."}}), true, "Fields to change; absent fields keep their value."),
+		ok:     map[int]node{200: okJSON("The updated "+what+".", schemaRef(schemaName))}, errs: patchErrs}
+}
+
+// withErrText gives o its own descriptions of error statuses.
+func withErrText(o op, text map[int]string) op {
+	o.errText = text
+	return o
+}
+
+// deleteOp is the DELETE of one resource with the service operation del.
+func deleteOp(path, id, tag, what, prefix string, del func(*API) func(context.Context, string) error) op {
+	return op{method: "DELETE", path: path, id: id, handler: deleter(del), tag: tag, summary: "Delete a " + what,
+		params: []node{pathID(prefix, what)}, ok: map[int]node{204: {"description": "Deleted."}}, errs: deleteErrs}
 }
 
 func imageResponse(desc, contentType string) node {
