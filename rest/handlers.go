@@ -16,6 +16,8 @@ type resource[E any, R any] struct {
 	out      func(E, listing.Expansion) R
 }
 
+func (res resource[E, R]) spec() listing.Spec { return res.c.Spec() }
+
 func (res resource[E, R]) list(a *API) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		serveList(a, w, r, res, nil)

@@ -24,68 +24,77 @@ var tileName = regexp.MustCompile(`^\d{1,2}/\d{1,5}_\d{1,5}\.png$`)
 // /tiles_files/{level}/{col}_{row}.png) and block images
 // (GET /v1/blocks/{id}/image) from the blob store.
 func (a *API) SheetImages(bucket *blob.Bucket) {
-	// sheetKey is the image key of the sheet in the path, or "" when the
-	// answer (an error) was written
-	sheetKey := func(w http.ResponseWriter, r *http.Request) string {
-		s, err := a.s.Query.Sheet(r.Context(), r.PathValue("id"))
-		if err != nil {
-			a.fail(w, r, err)
-			return ""
-		}
-		org, _ := tenant.Org(r.Context())
-		return jobs.SheetKey(org, s.DrawingID, s.PageNumber)
+	a.bucket = bucket
+	a.register(a.mux, groupImages)
+}
+
+// sheetKey is the image key of the sheet in the path, or "" when the
+// answer (an error) was written.
+func (a *API) sheetKey(w http.ResponseWriter, r *http.Request) string {
+	s, err := a.s.Query.Sheet(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.fail(w, r, err)
+		return ""
 	}
-	serve := func(w http.ResponseWriter, r *http.Request, suffix, ct string) {
-		if key := sheetKey(w, r); key != "" {
-			a.serveBlob(w, r, bucket, key+suffix, ct, "sheet "+r.PathValue("id")+" has no such image")
-		}
+	org, _ := tenant.Org(r.Context())
+	return jobs.SheetKey(org, s.DrawingID, s.PageNumber)
+}
+
+// serveSheetBlob serves the sheet's image with key suffix.
+func (a *API) serveSheetBlob(w http.ResponseWriter, r *http.Request, suffix, ct string) {
+	if key := a.sheetKey(w, r); key != "" {
+		a.serveBlob(w, r, a.bucket, key+suffix, ct, "sheet "+r.PathValue("id")+" has no such image")
 	}
-	a.mux.HandleFunc("GET /v1/sheets/{id}/image", func(w http.ResponseWriter, r *http.Request) {
-		switch v := r.URL.Query().Get("variant"); v {
-		case "", "full":
-			serve(w, r, ".png", "image/png")
-		case "thumbnail":
-			serve(w, r, "-thumb.png", "image/png")
-		default:
-			a.fail(w, r, apierr.Invalid("variant", "must be full or thumbnail"))
-		}
-	})
-	a.mux.HandleFunc("GET /v1/blocks/{id}/image", func(w http.ResponseWriter, r *http.Request) {
-		id := r.PathValue("id")
-		b, err := a.s.Query.Block(r.Context(), id)
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		org, _ := tenant.Org(r.Context())
-		a.serveBlob(w, r, bucket, jobs.BlockKey(org, b.ID)+".png", "image/png", "block "+id+" has no image")
-	})
-	a.mux.HandleFunc("GET /v1/sheets/{id}/tiles.dzi", func(w http.ResponseWriter, r *http.Request) {
-		serve(w, r, ".dzi", "application/xml")
-	})
-	a.mux.HandleFunc("GET /v1/sheets/{id}/tiles_files/{tile...}", func(w http.ResponseWriter, r *http.Request) {
-		t := path.Clean(r.PathValue("tile"))
-		if !tileName.MatchString(t) {
-			a.fail(w, r, apierr.NotFoundf("no tile %q", t))
-			return
-		}
-		key := sheetKey(w, r)
-		if key == "" {
-			return
-		}
-		rd, n, err := a.tiles(bucket).Tile(r.Context(), jobs.TilePack(key), t)
-		if errors.Is(err, tilepack.ErrNotFound) {
-			// sheets ingested before tile packs keep one object per tile
-			a.serveBlob(w, r, bucket, key+"_files/"+t, "image/png", "sheet "+r.PathValue("id")+" has no tile "+t)
-			return
-		}
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		defer rd.Close()
-		writeImage(w, rd, n, "image/png")
-	})
+}
+
+func (a *API) sheetImage(w http.ResponseWriter, r *http.Request) {
+	switch v := r.URL.Query().Get("variant"); v {
+	case "", "full":
+		a.serveSheetBlob(w, r, ".png", "image/png")
+	case "thumbnail":
+		a.serveSheetBlob(w, r, "-thumb.png", "image/png")
+	default:
+		a.fail(w, r, apierr.Invalid("variant", "must be full or thumbnail"))
+	}
+}
+
+func (a *API) blockImage(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	b, err := a.s.Query.Block(r.Context(), id)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	org, _ := tenant.Org(r.Context())
+	a.serveBlob(w, r, a.bucket, jobs.BlockKey(org, b.ID)+".png", "image/png", "block "+id+" has no image")
+}
+
+func (a *API) sheetTiles(w http.ResponseWriter, r *http.Request) {
+	a.serveSheetBlob(w, r, ".dzi", "application/xml")
+}
+
+func (a *API) sheetTile(w http.ResponseWriter, r *http.Request) {
+	t := path.Clean(r.PathValue("tile"))
+	if !tileName.MatchString(t) {
+		a.fail(w, r, apierr.NotFoundf("no tile %q", t))
+		return
+	}
+	key := a.sheetKey(w, r)
+	if key == "" {
+		return
+	}
+	rd, n, err := a.tiles(a.bucket).Tile(r.Context(), jobs.TilePack(key), t)
+	if errors.Is(err, tilepack.ErrNotFound) {
+		// sheets ingested before tile packs keep one object per tile
+		a.serveBlob(w, r, a.bucket, key+"_files/"+t, "image/png", "sheet "+r.PathValue("id")+" has no tile "+t)
+		return
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	defer rd.Close()
+	writeImage(w, rd, n, "image/png")
 }
 
 // tiles is the tile-pack reader of bucket (one per API, indexes cached).

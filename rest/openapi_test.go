@@ -5,19 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +37,7 @@ import (
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/store"
@@ -150,48 +146,22 @@ func describe(e *verrors.ValidationError) string {
 // routeRE matches a net/http route pattern with a method.
 var routeRE = regexp.MustCompile(`^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (/\S*)$`)
 
-// sourceRoutes reads the route patterns the package registers: the first
-// argument of every Handle and HandleFunc call in its (non-test) source,
-// whichever method makes the call (New, Uploads, SheetImages…).
-func sourceRoutes(t *testing.T) (routes []string) {
+// tableRoutes are the route patterns of the route table, the one list
+// the muxes are given and the document is rendered from.
+func tableRoutes(t *testing.T) (routes []string) {
 	t.Helper()
-	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
+	for _, o := range routeTable() {
+		s := o.route()
+		if !routeRE.MatchString(s) {
+			t.Errorf("route %q has no method", s)
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 2 {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || (sel.Sel.Name != "HandleFunc" && sel.Sel.Name != "Handle") {
-				return true
-			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				t.Errorf("%s: a route whose pattern is not a string literal cannot be checked", fset.Position(call.Pos()))
-				return true
-			}
-			s, _ := strconv.Unquote(lit.Value)
-			if !routeRE.MatchString(s) {
-				t.Errorf("%s: route %q has no method", fset.Position(call.Pos()), s)
-				return true
-			}
-			routes = append(routes, s)
-			return true
-		})
+		routes = append(routes, s)
 	}
 	sort.Strings(routes)
+	if n := len(routes); n != len(slices.Compact(slices.Clone(routes))) {
+		t.Errorf("the route table has a route twice: %v", routes)
+	}
 	return slices.Compact(routes)
 }
 
@@ -218,9 +188,9 @@ var templateParam = regexp.MustCompile(`\{([^}]+)\}`)
 func TestOpenAPICoversEveryRoute(t *testing.T) {
 	_, raw := openAPIDoc(t)
 	ops := docOperations(t, raw)
-	routes := sourceRoutes(t)
+	routes := tableRoutes(t)
 	if len(routes) < 20 {
-		t.Fatalf("found only %d routes in the source: %v", len(routes), routes)
+		t.Fatalf("found only %d routes in the table: %v", len(routes), routes)
 	}
 
 	// a mux with every route of the code (and the document's own, which
@@ -260,6 +230,29 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 		m := routeRE.FindStringSubmatch(rt)
 		if _, pattern := a.mux.Handler(httptest.NewRequest(m[1], templateParam.ReplaceAllString(m[2], "$1"), nil)); pattern != rt {
 			t.Errorf("%s is served by %q", rt, pattern)
+		}
+	}
+	// every route of the table is on the mux its group says, with its
+	// pattern, and the rate limiter classes it as the table does
+	a.SheetImages(nil)
+	outer := http.NewServeMux()
+	a.Uploads(outer, nil)
+	for _, o := range routeTable() {
+		sample := httptest.NewRequest(o.method, templateParam.ReplaceAllString(o.path, "$1"), nil)
+		var pattern string
+		switch o.group {
+		case groupAPI, groupImages:
+			_, pattern = a.mux.Handler(sample)
+		case groupSigned:
+			_, pattern = outer.Handler(sample)
+		case groupPublic:
+			pattern = OpenAPIPattern // the server registers it
+		}
+		if pattern != o.route() {
+			t.Errorf("%s is served by %q", o.route(), pattern)
+		}
+		if got := ratelimit.Classify(sample); got != o.rateClass() {
+			t.Errorf("%s: the rate limiter's class is %q, the table's %q", o.route(), got, o.rateClass())
 		}
 	}
 

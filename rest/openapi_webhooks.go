@@ -2,9 +2,10 @@ package rest
 
 // The webhook part of the OpenAPI document: its representations join
 // componentTypes and fieldDocs, its list joins listResources, and
-// webhookOps are the other operations.
+// webhookOps are the other routes of the route table (with their handlers).
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -51,9 +52,9 @@ func init() {
 		"event_type":  {"description": "The event's type."},
 		"queued_at":   {"description": "When the redelivery was queued."},
 	}
-	listResources = append(listResources, listResource{list: "webhook_endpoints", singular: "webhook endpoint", prefix: "whe",
-		tag: "Webhooks", schema: "WebhookEndpoint", filters: []node{
-			query("enabled", "true: only enabled endpoints; false: only disabled ones.", node{"type": "boolean"}, false),
+	listResources = append(listResources, listResource{res: webhookEndpointsRes, singular: "webhook endpoint", prefix: "whe",
+		tag: "Webhooks", schema: "WebhookEndpoint", filters: []filterDoc{
+			filter("enabled", "true: only enabled endpoints; false: only disabled ones.", node{"type": "boolean"}),
 		}})
 }
 
@@ -92,30 +93,30 @@ func webhookOps() []op {
 	endpointID := pathID("whe", "webhook endpoint")
 	withSecret := okJSON("The endpoint, with its `secret` (shown this once).", schemaRef("WebhookEndpoint"))
 	return []op{
-		{method: "POST", path: "/v1/webhook_endpoints", id: "createWebhookEndpoint", tag: "Webhooks", summary: "Create a webhook endpoint",
+		{method: "POST", path: "/v1/webhook_endpoints", id: "createWebhookEndpoint", handler: jsonOp((*API).createWebhookEndpoint), tag: "Webhooks", summary: "Create a webhook endpoint",
 			desc: "Registers a URL for the organization's events and returns its signing secret, which is not shown again. " + webhookDeliveryText,
 			body: body(object([]string{"url"}, props), true, "The endpoint."),
 			ok:   map[int]node{201: withSecret}, errs: createErrs,
 			errText: map[int]string{400: "The request is invalid (VALIDATION_ERROR with `errors.url`, `errors.events` or `errors.description`: not https, " +
 				"too long, credentials in the URL, a host that resolves to a private address or does not resolve, an unknown event type)."}},
-		{method: "PATCH", path: "/v1/webhook_endpoints/{id}", id: "updateWebhookEndpoint", tag: "Webhooks", summary: "Change a webhook endpoint",
+		{method: "PATCH", path: "/v1/webhook_endpoints/{id}", id: "updateWebhookEndpoint", handler: jsonOp((*API).updateWebhookEndpoint), tag: "Webhooks", summary: "Change a webhook endpoint",
 			params: []node{endpointID},
 			body:   body(object(nil, props), true, "Fields to change; absent fields keep their value (`events: []` sends every type)."),
 			ok:     map[int]node{200: okJSON("The updated endpoint (without secret).", schemaRef("WebhookEndpoint"))}, errs: patchErrs},
-		{method: "DELETE", path: "/v1/webhook_endpoints/{id}", id: "deleteWebhookEndpoint", tag: "Webhooks", summary: "Delete a webhook endpoint",
+		{method: "DELETE", path: "/v1/webhook_endpoints/{id}", id: "deleteWebhookEndpoint", handler: deleter(func(a *API) func(context.Context, string) error { return a.s.Webhooks.Delete }), tag: "Webhooks", summary: "Delete a webhook endpoint",
 			desc:   "Deletes the endpoint and its delivery log; attempts already queued end without sending.",
 			params: []node{endpointID}, ok: map[int]node{204: {"description": "Deleted."}}, errs: deleteErrs},
-		{method: "POST", path: "/v1/webhook_endpoints/{id}/rotate_secret", id: "rotateWebhookEndpointSecret", tag: "Webhooks", summary: "Rotate the signing secret",
+		{method: "POST", path: "/v1/webhook_endpoints/{id}/rotate_secret", id: "rotateWebhookEndpointSecret", handler: jsonOp((*API).rotateWebhookSecret), tag: "Webhooks", summary: "Rotate the signing secret",
 			desc: "Makes a new secret and returns it once. For 24 hours the previous secret keeps signing too (webhook-signature carries both " +
 				"signatures), so receivers can switch without missing an event; a second rotation within that time retires the first secret at once.",
 			params: []node{endpointID}, body: body(object(nil, node{}), false, "No body, or an empty JSON object."),
 			ok: map[int]node{200: withSecret}, errs: []int{400, 401, 404, 409, 413, 415, 429, 500, 503},
 			errText: map[int]string{409: "Another rotation happened at the same moment (CONFLICT), or an Idempotency-Key conflict."}},
-		{method: "GET", path: "/v1/webhook_endpoints/{id}/deliveries", id: "listWebhookDeliveries", tag: "Webhooks", summary: "List an endpoint's delivery attempts",
+		{method: "GET", path: "/v1/webhook_endpoints/{id}/deliveries", id: "listWebhookDeliveries", handler: method((*API).webhookDeliveries), tag: "Webhooks", summary: "List an endpoint's delivery attempts",
 			desc: "Every attempt to send an event to the endpoint, newest first (created_at, then id, descending), paged like every list. " +
 				"Unknown query parameters are rejected (400); a cursor continues only the endpoint it came from.",
 			params: []node{endpointID, ref("parameters", "Limit"), ref("parameters", "Cursor"),
-				stringFilter("event_id", "Attempts to send this event.", false),
+				query("event_id", "Attempts to send this event.", node{"type": "string"}, false),
 				query("status", "Attempts with this outcome.", node{"type": "string", "enum": deliveryStatuses()}, false),
 				ref("parameters", "CreatedAfter"), ref("parameters", "CreatedBefore")},
 			ok: map[int]node{200: okJSON("A page of delivery attempts.", object([]string{"data", "_meta"}, node{
@@ -123,7 +124,7 @@ func webhookOps() []op {
 				"_meta": schemaRef("PageMeta"),
 			}))},
 			errs: getErrs},
-		{method: "POST", path: "/v1/webhook_endpoints/{id}/deliveries/{delivery_id}/redeliver", id: "redeliverWebhook", tag: "Webhooks",
+		{method: "POST", path: "/v1/webhook_endpoints/{id}/deliveries/{delivery_id}/redeliver", id: "redeliverWebhook", handler: jsonOp((*API).redeliverWebhook), tag: "Webhooks",
 			summary: "Send a delivery's event again",
 			desc: "Queues one more attempt to send the event of the delivery to the endpoint, with the same webhook-id and body (freshly signed). " +
 				"It is made once, whatever its outcome, and appears in the delivery log with `manual: true`.",

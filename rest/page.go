@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -52,7 +53,7 @@ func (a *API) parseList(ctx context.Context, q url.Values, list string, spec fil
 		n, err := strconv.Atoi(v)
 		switch {
 		case err != nil:
-			bad.Add("limit", "must be an integer from 1 to 100")
+			bad.Add("limit", fmt.Sprintf("must be an integer from 1 to %d", maxLimit))
 		case n < 1:
 			bad.Add("limit", "must be at least 1")
 		default:

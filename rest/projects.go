@@ -20,39 +20,19 @@ func projectOut(p *ent.Project) Project {
 	return Project{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
-func (a *API) createProject(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Name *string `json:"name"`
-	}
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func (a *API) createProject(w http.ResponseWriter, r *http.Request, in nameBody) (int, any, error) {
 	if in.Name == nil {
-		a.fail(w, r, apierr.Invalid("name", "is required"))
-		return
+		return 0, nil, apierr.Invalid("name", "is required")
 	}
 	p, err := a.s.Projects.Create(r.Context(), ent.CreateProjectInput{Name: *in.Name})
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	w.Header().Set("Location", "/v1/projects/"+p.ID)
-	writeJSON(w, http.StatusCreated, projectOut(p))
+	return http.StatusCreated, projectOut(p), nil
 }
 
-func (a *API) updateProject(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Name *string `json:"name"`
-	}
-	if err := a.decode(w, r, &in); err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func (a *API) updateProject(_ http.ResponseWriter, r *http.Request, in nameBody) (int, any, error) {
 	p, err := a.s.Projects.Update(r.Context(), r.PathValue("id"), ent.UpdateProjectInput{Name: in.Name})
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, projectOut(p))
+	return answer(http.StatusOK, p, err, projectOut)
 }

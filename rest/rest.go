@@ -14,6 +14,8 @@ import (
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/tilepack"
+	"github.com/plangraph/plangraph/internal/uploads"
+	"gocloud.dev/blob"
 )
 
 // API serves /v1.
@@ -28,6 +30,9 @@ type API struct {
 	idem         http.Handler // mux behind Idempotency-Key handling
 	tileOnce     sync.Once
 	tileReader   *tilepack.Reader
+	bucket       *blob.Bucket     // of the image routes (SheetImages)
+	uploads      *uploads.Service // of the signed byte routes (Uploads)
+	largeBody    map[string]bool  // routes whose bodies are bounded by maxParseBody
 }
 
 // Options configure the API.
@@ -47,30 +52,45 @@ func New(s *service.Services, o Options) *API {
 	}
 	a := &API{s: s, cursors: cursor.Codec{Key: o.CursorKey}, maxBody: o.MaxBodyBytes, maxParseBody: max(o.MaxBodyBytes, o.MaxParseBodyBytes),
 		log: o.Log, mux: http.NewServeMux()}
-	a.routes()
+	a.largeBody = map[string]bool{}
+	for _, o := range routeTable() {
+		if o.largeBody {
+			a.largeBody[o.route()] = true
+		}
+	}
+	a.register(a.mux, groupAPI)
 	a.idem = a.Idempotent(a.mux)
 	return a
 }
 
-func (a *API) routes() {
-	a.resources()
-	a.webhooks()
-	a.mux.HandleFunc("POST /v1/parse", a.parse)
-	a.mux.HandleFunc("GET /v1/jobs/{id}/stream", a.jobStream)
+// routeGroup says which registration serves a route of routeTable.
+type routeGroup int
+
+const (
+	groupAPI    routeGroup = iota // New: the API's mux, behind the API key
+	groupImages                   // SheetImages: the API's mux, once there is a blob store
+	groupSigned                   // Uploads: the server's mux (the signature is the credential)
+	groupPublic                   // the document itself: the server registers OpenAPIPattern
+)
+
+// register puts the routes of group g of routeTable on mux: the table the
+// OpenAPI document is rendered from is the one the muxes serve.
+func (a *API) register(mux *http.ServeMux, g routeGroup) {
+	for _, o := range routeTable() {
+		if o.group == g {
+			mux.HandleFunc(o.route(), o.handler(a))
+		}
+	}
 }
 
-// bodyLimit is the largest body r may have.
+// bodyLimit is the largest body r may have (the routes marked largeBody
+// have no wildcards: their pattern is the method and path).
 func (a *API) bodyLimit(r *http.Request) int64 {
-	if r.Method == http.MethodPost && r.URL.Path == "/v1/parse" {
+	if a.largeBody[r.Method+" "+r.URL.Path] {
 		return a.maxParseBody
 	}
 	return a.maxBody
 }
-
-var (
-	readBody   = httpx.ReadBody
-	decodeBody = httpx.Decode
-)
 
 // ServeHTTP routes the request; paths and methods the API does not have
 // get Problem Details bodies like every other error.
@@ -117,8 +137,23 @@ func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // decode reads and strictly decodes the JSON body into v.
 func (a *API) decode(w http.ResponseWriter, r *http.Request, v any) error {
+	return a.readJSON(w, r, v, false)
+}
+
+// emptyBody accepts no body or an empty JSON object.
+func (a *API) emptyBody(w http.ResponseWriter, r *http.Request) error {
+	if r.ContentLength == 0 {
+		return nil
+	}
+	var v struct{}
+	return a.readJSON(w, r, &v, true)
+}
+
+// readJSON is the one way request bodies are read: within r's limit and
+// strictly decoded into v; optional lets the body be empty.
+func (a *API) readJSON(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
 	body, err := httpx.ReadBody(w, r, a.bodyLimit(r))
-	if err != nil {
+	if err != nil || (optional && len(body) == 0) {
 		return err
 	}
 	return httpx.Decode(body, v)

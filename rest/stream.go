@@ -112,7 +112,7 @@ func (a *API) jobStream(w http.ResponseWriter, r *http.Request) {
 
 // jobStreamOp documents GET /v1/jobs/{id}/stream.
 func jobStreamOp() op {
-	return op{method: "GET", path: "/v1/jobs/{id}/stream", id: "streamJob", tag: "Jobs", summary: "Follow a job live (Server-Sent Events)",
+	return op{method: "GET", path: "/v1/jobs/{id}/stream", id: "streamJob", handler: method((*API).jobStream), tag: "Jobs", summary: "Follow a job live (Server-Sent Events)",
 		desc: "A `text/event-stream` of the job, on any api process (a worker anywhere runs it). Messages:\n\n" +
 			"- `event: job` (no `id`): the job as GET /v1/jobs/{id} returns it — first its current state, then after every change of status or progress;\n" +
 			"- `id: evt_…`, `event: <type>`: every stored event of the job and of the jobs below it, oldest first, then each new one as it is recorded; `data` is `{id, type, created_at, data}`, the body a webhook receives (types: `parse.started`, `parse.child.completed`, `parse.block.completed`, `parse.completed`, `parse.failed`, `drawing.child.completed`, …);\n" +

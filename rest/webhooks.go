@@ -99,75 +99,45 @@ func (b webhookEndpointBody) events() []string {
 	return *b.Events
 }
 
-// webhooks registers /v1/webhook_endpoints; every operation is the
-// webhook service's (internal/service/webhooks), which GraphQL calls too.
-func (a *API) webhooks() {
-	endpoints := resource[*ent.WebhookEndpoint, WebhookEndpoint]{c: listing.WebhookEndpoints, singular: "webhook endpoint",
-		out: func(e *ent.WebhookEndpoint, _ listing.Expansion) WebhookEndpoint { return webhookEndpointOut(e) }}
-	a.mux.HandleFunc("GET /v1/webhook_endpoints", endpoints.list(a))
-	a.mux.HandleFunc("GET /v1/webhook_endpoints/{id}", endpoints.show(a))
+// webhookEndpointsRes is GET /v1/webhook_endpoints and /v1/webhook_endpoints/{id}.
+var webhookEndpointsRes = resource[*ent.WebhookEndpoint, WebhookEndpoint]{c: listing.WebhookEndpoints, singular: "webhook endpoint",
+	out: func(e *ent.WebhookEndpoint, _ listing.Expansion) WebhookEndpoint { return webhookEndpointOut(e) }}
 
-	a.mux.HandleFunc("POST /v1/webhook_endpoints", func(w http.ResponseWriter, r *http.Request) {
-		var in webhookEndpointBody
-		if err := a.decode(w, r, &in); err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		if in.URL == nil {
-			a.fail(w, r, apierr.Invalid("url", "is required"))
-			return
-		}
-		res, err := a.s.Webhooks.Create(r.Context(), webhooks.CreateInput{
-			URL: *in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		w.Header().Set("Location", "/v1/webhook_endpoints/"+res.Endpoint.ID)
-		writeJSON(w, http.StatusCreated, webhookSecretOut(res))
-	})
-	a.mux.HandleFunc("PATCH /v1/webhook_endpoints/{id}", func(w http.ResponseWriter, r *http.Request) {
-		var in webhookEndpointBody
-		if err := a.decode(w, r, &in); err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		ep, err := a.s.Webhooks.Update(r.Context(), r.PathValue("id"), webhooks.UpdateInput{
-			URL: in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, webhookEndpointOut(ep))
-	})
-	a.mux.HandleFunc("DELETE /v1/webhook_endpoints/{id}", a.deleter(a.s.Webhooks.Delete))
-	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/rotate_secret", func(w http.ResponseWriter, r *http.Request) {
-		if err := a.emptyBody(w, r); err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		res, err := a.s.Webhooks.Rotate(r.Context(), r.PathValue("id"))
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, webhookSecretOut(res))
-	})
-	a.mux.HandleFunc("GET /v1/webhook_endpoints/{id}/deliveries", a.webhookDeliveries)
-	a.mux.HandleFunc("POST /v1/webhook_endpoints/{id}/deliveries/{delivery_id}/redeliver", func(w http.ResponseWriter, r *http.Request) {
-		if err := a.emptyBody(w, r); err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		res, err := a.s.Webhooks.Redeliver(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		w.Header().Set("Location", "/v1/webhook_endpoints/"+res.EndpointID+"/deliveries")
-		writeJSON(w, http.StatusAccepted, map[string]any{"data": WebhookRedelivery{
-			EndpointID: res.EndpointID, EventID: res.EventID, EventType: res.EventType, QueuedAt: res.QueuedAt}})
-	})
+// The webhook endpoints' handlers: every operation is the webhook
+// service's (internal/service/webhooks), which GraphQL calls too.
+
+func (a *API) createWebhookEndpoint(w http.ResponseWriter, r *http.Request, in webhookEndpointBody) (int, any, error) {
+	if in.URL == nil {
+		return 0, nil, apierr.Invalid("url", "is required")
+	}
+	res, err := a.s.Webhooks.Create(r.Context(), webhooks.CreateInput{
+		URL: *in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
+	if err != nil {
+		return 0, nil, err
+	}
+	w.Header().Set("Location", "/v1/webhook_endpoints/"+res.Endpoint.ID)
+	return http.StatusCreated, webhookSecretOut(res), nil
+}
+
+func (a *API) updateWebhookEndpoint(_ http.ResponseWriter, r *http.Request, in webhookEndpointBody) (int, any, error) {
+	ep, err := a.s.Webhooks.Update(r.Context(), r.PathValue("id"), webhooks.UpdateInput{
+		URL: in.URL, Description: in.Description, Events: in.events(), Enabled: in.Enabled})
+	return answer(http.StatusOK, ep, err, webhookEndpointOut)
+}
+
+func (a *API) rotateWebhookSecret(_ http.ResponseWriter, r *http.Request, _ noBody) (int, any, error) {
+	res, err := a.s.Webhooks.Rotate(r.Context(), r.PathValue("id"))
+	return answer(http.StatusOK, res, err, webhookSecretOut)
+}
+
+func (a *API) redeliverWebhook(w http.ResponseWriter, r *http.Request, _ noBody) (int, any, error) {
+	res, err := a.s.Webhooks.Redeliver(r.Context(), r.PathValue("id"), r.PathValue("delivery_id"))
+	if err != nil {
+		return 0, nil, err
+	}
+	w.Header().Set("Location", "/v1/webhook_endpoints/"+res.EndpointID+"/deliveries")
+	return http.StatusAccepted, map[string]any{"data": WebhookRedelivery{
+		EndpointID: res.EndpointID, EventID: res.EventID, EventType: res.EventType, QueuedAt: res.QueuedAt}}, nil
 }
 
 // webhookDeliveries is GET /v1/webhook_endpoints/{id}/deliveries: the
