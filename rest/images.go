@@ -12,9 +12,9 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/tilepack"
-	"github.com/plangraph/plangraph/jobs"
 )
 
 var tileName = regexp.MustCompile(`^\d{1,2}/\d{1,5}_\d{1,5}\.png$`)
@@ -33,7 +33,7 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 			return ""
 		}
 		org, _ := tenant.Org(r.Context())
-		return jobs.SheetKey(org, s.DrawingID, s.PageNumber)
+		return blobs.SheetKey(org, s.DrawingID, s.PageNumber)
 	}
 	serve := func(w http.ResponseWriter, r *http.Request, suffix, ct string) {
 		if key := sheetKey(w, r); key != "" {
@@ -58,7 +58,7 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 			return
 		}
 		org, _ := tenant.Org(r.Context())
-		a.serveBlob(w, r, bucket, jobs.BlockKey(org, b.ID)+".png", "image/png", "block "+id+" has no image")
+		a.serveBlob(w, r, bucket, blobs.BlockKey(org, b.ID)+".png", "image/png", "block "+id+" has no image")
 	})
 	a.mux.HandleFunc("GET /v1/sheets/{id}/tiles.dzi", func(w http.ResponseWriter, r *http.Request) {
 		serve(w, r, ".dzi", "application/xml")
@@ -73,7 +73,7 @@ func (a *API) SheetImages(bucket *blob.Bucket) {
 		if key == "" {
 			return
 		}
-		rd, n, err := a.tiles(bucket).Tile(r.Context(), jobs.TilePack(key), t)
+		rd, n, err := a.tiles(bucket).Tile(r.Context(), blobs.TilePack(key), t)
 		if errors.Is(err, tilepack.ErrNotFound) {
 			// sheets ingested before tile packs keep one object per tile
 			a.serveBlob(w, r, bucket, key+"_files/"+t, "image/png", "sheet "+r.PathValue("id")+" has no tile "+t)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/synth"
-	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/vision/legend"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
@@ -28,7 +28,7 @@ type SynthParse func(ctx context.Context, path string) (SynthParsed, error)
 
 // SynthParsed is a parse of one synthetic drawing.
 type SynthParsed struct {
-	Result jobs.ParseResult
+	Result parse.ParseResult
 	// Blocks are the blocks named by Result, by id.
 	Blocks map[string]SynthBlock
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/synth"
-	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/jobs/parse"
 )
 
 // TestSynthScoring feeds Synth a parser that answers with the ground truth
@@ -39,9 +39,9 @@ func TestSynthScoring(t *testing.T) {
 				id := fmt.Sprintf("blk_%d_%d", st.Page, bi)
 				p.Blocks[id] = SynthBlock{Page: st.Page, Bounds: half(bt.Box), DPI: int(tr.DPI * k)}
 				if len(bt.Entries) > 0 {
-					lr := jobs.LegendResult{BlockID: &id}
+					lr := parse.LegendResult{BlockID: &id}
 					for _, e := range bt.Entries {
-						lr.Symbols = append(lr.Symbols, jobs.LegendSymbol{Label: e.Label, Description: e.Description, HasGraphic: e.HasGraphic})
+						lr.Symbols = append(lr.Symbols, parse.LegendSymbol{Label: e.Label, Description: e.Description, HasGraphic: e.HasGraphic})
 					}
 					p.Result.Legend = append(p.Result.Legend, lr)
 				}
@@ -54,12 +54,12 @@ func TestSynthScoring(t *testing.T) {
 				if !ok {
 					si = len(p.Result.Symbols)
 					bySym[in.Label] = si
-					p.Result.Symbols = append(p.Result.Symbols, jobs.ParseSymbol{Label: in.Label})
+					p.Result.Symbols = append(p.Result.Symbols, parse.ParseSymbol{Label: in.Label})
 				}
 				s := &p.Result.Symbols[si]
-				s.Instances = append(s.Instances, jobs.ParseInstance{BlockID: id, Bounds: box, Confidence: 0.9})
+				s.Instances = append(s.Instances, parse.ParseInstance{BlockID: id, Bounds: box, Confidence: 0.9})
 				if i == 0 { // and a stray one far from it
-					s.Instances = append(s.Instances, jobs.ParseInstance{BlockID: id, Bounds: box.Translate(-box.XMin, -box.YMin), Confidence: 0.6})
+					s.Instances = append(s.Instances, parse.ParseInstance{BlockID: id, Bounds: box.Translate(-box.XMin, -box.YMin), Confidence: 0.6})
 				}
 			}
 		}

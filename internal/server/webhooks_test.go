@@ -41,6 +41,7 @@ import (
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/rest"
 )
 
@@ -520,8 +521,8 @@ func TestWebhookDelivery(t *testing.T) {
 				record(parse, "parse.started", jobview.Of(parse)),
 				record(legend, jobs.EventParseChildCompleted, jobs.ChildCompleted{JobID: legend.ID, ParentJobID: parse.ID,
 					ChildJobType: legend.Type, Status: "completed", Target: jobview.TargetOf(legend), Results: json.RawMessage(`{"symbols_detected":3}`)}),
-				record(match, jobs.EventParseBlockCompleted, jobs.BlockCompleted{JobID: match.ID, ParseJobID: parse.ID, BlockID: match.TargetID,
-					Status: "completed", Results: &jobs.BlockResults{Symbols: []jobs.ParseSymbol{}}}),
+				record(match, jobs.EventParseBlockCompleted, parsejob.BlockCompleted{JobID: match.ID, ParseJobID: parse.ID, BlockID: match.TargetID,
+					Status: "completed", Results: &parsejob.BlockResults{Symbols: []parsejob.ParseSymbol{}}}),
 				record(parse, "parse.completed", jobview.Of(parse)),
 				record(drawing, "drawing.completed", jobview.Of(drawing)),
 			}

@@ -95,7 +95,7 @@ func TestTraceSynth(t *testing.T) {
 		}
 		page, st, pdf := synthSheet(t, seed)
 		tmpls := legendTemplates(page, st)
-		// the words rules as the parse applies them (jobs/parsewords.go):
+		// the words rules as the parse applies them (jobs/parse/words.go):
 		// the text layer's words of two letters or digits or more, which
 		// legend graphics hold none, and what the others' words read and
 		// where they are

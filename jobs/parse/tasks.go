@@ -1,4 +1,4 @@
-package jobs
+package parse
 
 // The tasks of a parse job's children: reading a legend block and
 // searching a view block, each storing what it finds as features.
@@ -18,10 +18,13 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
 	"github.com/plangraph/plangraph/vision/vecsym"
@@ -32,7 +35,7 @@ import (
 func (p *Parse) recovered(j *ent.Job, code string, err *error) {
 	if r := recover(); r != nil {
 		p.log().Error("vision step panicked", "job", j.ID, "type", j.Type, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		*err = Fail(code, "an internal error stopped the job; it was logged")
+		*err = jobs.Fail(code, "an internal error stopped the job; it was logged")
 	}
 }
 
@@ -49,7 +52,7 @@ func (p *Parse) reporter(ctx context.Context, j *ent.Job) func(done float64) {
 		}
 		last = time.Now()
 		if err := p.R.DB.Job.UpdateOneID(j.ID).SetProgress(min(max(done, 0), 1) * 0.99).Exec(ctx); err == nil {
-			p.R.changed(ctx, j.ID)
+			p.R.Changed(ctx, j.ID)
 			if j.ParentID != "" {
 				_ = p.R.RefreshProgress(ctx, j.ParentID)
 			}
@@ -64,9 +67,9 @@ func (p *Parse) block(ctx context.Context, id string) (*ent.Block, *image.Gray, 
 		return nil, nil, notFoundFail(err, "block "+id)
 	}
 	org, _ := tenant.Org(ctx)
-	img, err := GetPNG(ctx, p.Blobs, BlockKey(org, b.ID)+".png")
-	if errors.Is(err, errNoBlob) {
-		return nil, nil, Fail("NOT_FOUND", "block %s has no image", b.ID)
+	img, err := blobs.GetPNG(ctx, p.Blobs, blobs.BlockKey(org, b.ID)+".png")
+	if errors.Is(err, blobs.ErrNoImage) {
+		return nil, nil, jobs.Fail("NOT_FOUND", "block %s has no image", b.ID)
 	}
 	return b, img, err
 }
@@ -77,7 +80,7 @@ func (p *Parse) block(ctx context.Context, id string) (*ent.Block, *image.Gray, 
 func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 	var in legendInput
 	if err := json.Unmarshal(j.Input, &in); err != nil || in.BlockID == "" {
-		return nil, Fail("BAD_INPUT", "legend job %s has no block", j.ID)
+		return nil, jobs.Fail("BAD_INPUT", "legend job %s has no block", j.ID)
 	}
 	b, img, err := p.block(ctx, in.BlockID)
 	if err != nil {
@@ -100,13 +103,13 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 	}
 	for i, e := range entries {
 		if e.HasGraphic && e.Exemplar != nil {
-			ex, ok := TightCrop(e.Exemplar)
+			ex, ok := render.TightCrop(e.Exemplar)
 			if !ok {
 				continue
 			}
 			// the legend reader cut the graphic to its ink: no line of it
 			// is cut
-			if err := PutPNG(ctx, p.Blobs, FeatureKey(org, feats[i].ID)+".png", padWhite(ex, CropMargin)); err != nil {
+			if err := blobs.PutPNG(ctx, p.Blobs, blobs.FeatureKey(org, feats[i].ID)+".png", render.PadWhite(ex, render.CropMargin)); err != nil {
 				return nil, err
 			}
 		}
@@ -127,7 +130,7 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 func (p *Parse) blockWords(ctx context.Context, blockID string) []text.Word {
 	org, _ := tenant.Org(ctx)
 	var words []text.Word
-	if wb, err := p.Blobs.ReadAll(ctx, BlockKey(org, blockID)+"-words.json"); err == nil {
+	if wb, err := p.Blobs.ReadAll(ctx, blobs.BlockKey(org, blockID)+"-words.json"); err == nil {
 		_ = json.Unmarshal(wb, &words)
 	}
 	return words
@@ -154,7 +157,7 @@ func (p *Parse) storeLegend(ctx context.Context, j *ent.Job, b *ent.Block, entri
 	out := make([]*ent.Feature, len(entries))
 	for i, e := range entries {
 		key := legendKey(b.ID, i)
-		hasGraphic := e.HasGraphic && e.Exemplar != nil && Ink(e.Exemplar) > 0
+		hasGraphic := e.HasGraphic && e.Exemplar != nil && render.Ink(e.Exemplar) > 0
 		box := e.Box
 		if hasGraphic && e.Graphic.Valid() {
 			box = e.Graphic
@@ -197,7 +200,7 @@ func (p *Parse) storeLegend(ctx context.Context, j *ent.Job, b *ent.Block, entri
 func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	var in matchInput
 	if err := json.Unmarshal(j.Input, &in); err != nil || in.BlockID == "" {
-		return nil, Fail("BAD_INPUT", "match job %s has no block", j.ID)
+		return nil, jobs.Fail("BAD_INPUT", "match job %s has no block", j.ID)
 	}
 	b, err := p.R.DB.Block.Get(ctx, in.BlockID)
 	if err != nil {
@@ -244,7 +247,7 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		if _, img, err = p.block(ctx, b.ID); err != nil {
 			return nil, err
 		}
-		blank = Ink(img) == 0
+		blank = render.Ink(img) == 0
 	}
 	if blank {
 		res.Warnings = append(res.Warnings, ParseWarning{Code: WarnBlockBlank, BlockID: b.ID, Message: "the block has nothing drawn"})
@@ -257,8 +260,8 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		if f == nil || !f.HasGraphic || blank {
 			continue
 		}
-		ex, err := GetPNG(ctx, p.Blobs, FeatureKey(org, f.ID)+".png")
-		if errors.Is(err, errNoBlob) {
+		ex, err := blobs.GetPNG(ctx, p.Blobs, blobs.FeatureKey(org, f.ID)+".png")
+		if errors.Is(err, blobs.ErrNoImage) {
 			skip(f, "the symbol has no stored image")
 			continue
 		}
@@ -266,13 +269,13 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 			return nil, err
 		}
 		// the symbol's size is its ink's (stored images keep some paper)
-		ink, drawn := InkBounds(ex)
+		ink, drawn := render.InkBounds(ex)
 		w, h := ink.Dx(), ink.Dy()
 		switch {
 		case !drawn:
 			skip(f, "the symbol image is blank")
 			continue
-		case LineStyle(ex, ink):
+		case render.LineStyle(ex, ink):
 			skip(f, fmt.Sprintf("the entry is a line style (a %d×%d px sample, open at both ends): line styles mark lengths of walls and runs and are measured, not counted", w, h))
 			continue
 		case w < minPx || h < minPx:
@@ -332,10 +335,10 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		}
 		var mres symbols.Result
 		// the block is searched as if in place on its sheet: padded with
-		// paper so that its origin sits on the sheet's grid of MatchGrid
+		// paper so that its origin sits on the sheet's grid of render.MatchGrid
 		// pixels, the matcher's image pyramid falls on the same grid for
 		// every block of the sheet, whatever the block's bounds
-		padded, dx, dy := OnSheetGrid(img, b.Bounds.XMin, b.Bounds.YMin)
+		padded, dx, dy := render.OnSheetGrid(img, b.Bounds.XMin, b.Bounds.YMin)
 		words, letters := p.textInputs(ctx, b.ID, tmplFeat, tmpls, float64(dx), float64(dy))
 		func() {
 			defer p.recovered(j, "MATCH_FAILED", &err)
@@ -442,11 +445,11 @@ func suppressAcross(dets []symbols.Detection, split int) []symbols.Detection {
 
 // matchFailure is the error a failed search ends its job with.
 func matchFailure(ctx context.Context, err error) error {
-	var f *Failure
+	var f *jobs.Failure
 	if ctx.Err() != nil || errors.As(err, &f) {
 		return err
 	}
-	return Fail("MATCH_FAILED", "symbol matching failed: %v", err)
+	return jobs.Fail("MATCH_FAILED", "symbol matching failed: %v", err)
 }
 
 func instanceKey(blockID, legendID string, b geom.Box) string {

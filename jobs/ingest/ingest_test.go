@@ -1,4 +1,4 @@
-package jobs_test
+package ingest_test
 
 import (
 	"bytes"
@@ -15,12 +15,15 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/jobs/ingest"
+	"github.com/plangraph/plangraph/jobs/jobstest"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
@@ -28,19 +31,19 @@ type ingestEnv struct {
 	ctx     context.Context
 	db      *ent.Client
 	q       *jobs.Queue
-	ingest  *jobs.Ingest
+	ingest  *ingest.Ingest
 	project *ent.Project
 }
 
 func newIngestEnv(t *testing.T, lim render.Limits) *ingestEnv {
 	t.Helper()
 	base := context.Background()
-	var in *jobs.Ingest
-	s := newStack(t, 2, func(s *stack, w *jobs.Worker) {
-		in = &jobs.Ingest{R: s.runner, Blobs: s.bucket, Limits: lim}
+	var in *ingest.Ingest
+	s := testenv.NewStack(t, 2, func(s *testenv.Stack, w *jobs.Worker) {
+		in = &ingest.Ingest{R: s.Runner, Blobs: s.Bucket, Limits: lim}
 		in.Register(w)
 	})
-	st, q := s.st, s.q
+	st, q := s.St, s.Q
 	ctx := tenant.WithOrg(base, "org_test")
 	p, err := st.Client.Project.Create().SetName("ingest").Save(ctx)
 	if err != nil {
@@ -75,7 +78,7 @@ func (e *ingestEnv) submit(t *testing.T, data []byte, ct string) (*ent.Drawing, 
 
 func (e *ingestEnv) wait(t *testing.T, id string) *ent.Job {
 	t.Helper()
-	return jobs.WaitJob(t, e.ctx, e.db, id, 120*time.Second, 100*time.Millisecond)
+	return jobstest.WaitJob(t, e.ctx, e.db, id, 120*time.Second, 100*time.Millisecond)
 }
 
 func TestIngestSyntheticSet(t *testing.T) {
@@ -126,7 +129,7 @@ func TestIngestSyntheticSet(t *testing.T) {
 				}
 			}
 		}
-		if s.Dpi != 100 || s.Width != 2400 || s.Height != 1800 || s.URI != jobs.SheetURI(s.ID) {
+		if s.Dpi != 100 || s.Width != 2400 || s.Height != 1800 || s.URI != blobs.SheetURI(s.ID) {
 			t.Errorf("page %d: %dx%d at %d dpi, uri %q", i+1, s.Width, s.Height, s.Dpi, s.URI)
 		}
 		// blocks: every truth block found with the right type (segmentation
@@ -135,10 +138,10 @@ func TestIngestSyntheticSet(t *testing.T) {
 		types := map[string]int{}
 		for _, b := range blocks {
 			types[string(b.Type)]++
-			if b.URI != jobs.BlockURI(b.ID) || !b.Bounds.Valid() || b.Description == "" {
+			if b.URI != blobs.BlockURI(b.ID) || !b.Bounds.Valid() || b.Description == "" {
 				t.Errorf("page %d: block %+v", i+1, b)
 			}
-			if ok, _ := e.ingest.Blobs.Exists(e.ctx, jobs.BlockKey("org_test", b.ID)+".png"); !ok {
+			if ok, _ := e.ingest.Blobs.Exists(e.ctx, blobs.BlockKey("org_test", b.ID)+".png"); !ok {
 				t.Errorf("page %d: block %s image was not stored", i+1, b.ID)
 			}
 		}
@@ -151,7 +154,7 @@ func TestIngestSyntheticSet(t *testing.T) {
 				t.Errorf("page %d: %d %s blocks, want %d (got %v)", i+1, types[typ], typ, n, types)
 			}
 		}
-		key := jobs.SheetKey("org_test", d.ID, s.PageNumber)
+		key := blobs.SheetKey("org_test", d.ID, s.PageNumber)
 		for _, suffix := range []string{".png", "-thumb.png", ".dzi", "-words.json"} {
 			if ok, _ := e.ingest.Blobs.Exists(e.ctx, key+suffix); !ok {
 				t.Errorf("page %d: %s was not stored", i+1, key+suffix)
@@ -160,7 +163,7 @@ func TestIngestSyntheticSet(t *testing.T) {
 		// the pyramid's tiles are in one pack: the top tile and a full-resolution one
 		levels := render.DZILevels(s.Width, s.Height)
 		for _, tile := range []string{"0/0_0.png", fmt.Sprintf("%d/0_0.png", levels-1)} {
-			rd, n, err := (&tilepack.Reader{Bucket: e.ingest.Blobs}).Tile(e.ctx, jobs.TilePack(key), tile)
+			rd, n, err := (&tilepack.Reader{Bucket: e.ingest.Blobs}).Tile(e.ctx, blobs.TilePack(key), tile)
 			if err != nil {
 				t.Errorf("page %d: tile %s: %v", i+1, tile, err)
 				continue
@@ -272,7 +275,7 @@ func TestIngestScannedSheet(t *testing.T) {
 		t.Logf("OCR title %q, truth %q", s.Title, want.Title)
 	}
 	sj, _ := e.db.Job.Query().Where(job.ParentID(j.ID)).Only(e.ctx)
-	var res jobs.SheetResult
+	var res ingest.SheetResult
 	_ = json.Unmarshal(sj.Result, &res)
 	if res.TextSource != "ocr" || res.Words < 10 {
 		t.Fatalf("sheet result %+v", res)

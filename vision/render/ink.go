@@ -1,27 +1,14 @@
-package jobs
+package render
 
 import (
-	"bufio"
-	"context"
-	"errors"
-	"fmt"
 	"image"
-	"image/png"
 	"math"
-
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
-
-	"github.com/plangraph/plangraph/vision/render"
 )
 
 // InkLevel is the grey level below which a pixel counts as drawn: anything
 // clearly darker than the paper, so thin anti-aliased strokes count while
 // scanner and JPEG noise near white does not.
 const InkLevel = 192
-
-// errNoBlob is a stored image that is not there.
-var errNoBlob = errors.New("no such image")
 
 // Ink counts the drawn pixels of img.
 func Ink(img *image.Gray) int {
@@ -126,9 +113,9 @@ func LineStyle(img *image.Gray, ink image.Rectangle) bool {
 	return !closed(0, 1) && !closed(long-1, -1)
 }
 
-// padWhite returns img with n pixels of paper added on every side: a
+// PadWhite returns img with n pixels of paper added on every side: a
 // whole symbol (a legend's exemplar, cut to its ink) that no crop cut.
-func padWhite(img *image.Gray, n int) *image.Gray {
+func PadWhite(img *image.Gray, n int) *image.Gray {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	out := image.NewGray(image.Rect(0, 0, w+2*n, h+2*n))
 	for i := range out.Pix {
@@ -158,36 +145,6 @@ func AsGray(img image.Image) *image.Gray {
 		}
 	}
 	return out
-}
-
-// PutPNG stores img as a PNG blob.
-func PutPNG(ctx context.Context, bucket *blob.Bucket, key string, img *image.Gray) error {
-	w, err := bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "image/png"})
-	if err != nil {
-		return err
-	}
-	if err := render.EncodePNG(w, img); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
-}
-
-// GetPNG reads a PNG blob as grey (errNoBlob when it is missing).
-func GetPNG(ctx context.Context, bucket *blob.Bucket, key string) (*image.Gray, error) {
-	rd, err := bucket.NewReader(ctx, key, nil)
-	if gcerrors.Code(err) == gcerrors.NotFound {
-		return nil, errNoBlob
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	img, err := png.Decode(bufio.NewReaderSize(rd, 1<<16))
-	if err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", key, err)
-	}
-	return AsGray(img), nil
 }
 
 // MatchGrid is the sheet grid (pixels) block images are aligned to before

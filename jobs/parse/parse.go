@@ -1,4 +1,7 @@
-package jobs
+// Package parse is the parse pipeline: legends read, view blocks searched
+// for their symbols and the results combined, as jobs run by the jobs
+// framework; its results (ParseResult, …) are what the API returns.
+package parse
 
 import (
 	"context"
@@ -19,22 +22,15 @@ import (
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
-)
-
-// Job types of parsing. A parse job works in stages, each a set of child
-// jobs: (for a file target) drawing_preprocess → vision.legend.parse, one
-// per legend block → vision.symbols.match, one per view block, spread over
-// the workers → the combined result, made by the parse job's finalizer.
-const (
-	TypeParse       = "parse"
-	TypeLegendParse = "vision.legend.parse"
-	TypeSymbolMatch = "vision.symbols.match"
 )
 
 // ViewBlockTypes are the blocks searched for symbols; legends, notes,
@@ -184,7 +180,7 @@ type matchInput struct {
 
 // Parse runs parse jobs.
 type Parse struct {
-	R     *Runner
+	R     *jobs.Runner
 	Blobs *blob.Bucket
 	// Match and ReadLegend are the vision steps (symbols.Match and
 	// legend.Parse unless a test replaces them).
@@ -196,18 +192,19 @@ type Parse struct {
 }
 
 // Register adds the parse handlers to w.
-func (p *Parse) Register(w *Worker) {
+func (p *Parse) Register(w *jobs.Worker) {
 	if p.Match == nil {
 		p.Match = symbols.Match
 	}
 	if p.ReadLegend == nil {
 		p.ReadLegend = legend.Parse
 	}
-	p.R.Handle(w, TypeParse, p.parse)
-	p.R.Handle(w, TypeLegendParse, p.legend)
-	p.R.Handle(w, TypeSymbolMatch, p.match)
-	p.R.Finalize(TypeParse, p.advance)
-	p.R.Progress(TypeParse, parseProgress)
+	p.R.Handle(w, jobs.TypeParse, p.parse)
+	p.R.Handle(w, jobs.TypeLegendParse, p.legend)
+	p.R.Handle(w, jobs.TypeSymbolMatch, p.match)
+	p.R.Finalize(jobs.TypeParse, p.advance)
+	p.R.Progress(jobs.TypeParse, parseProgress)
+	p.R.ChildEvent(jobs.TypeParse, blockEvent)
 }
 
 // parseProgress weighs the stages of a parse by the time they usually
@@ -232,9 +229,9 @@ func parseProgress(_ *ent.Job, children []*ent.Job) float64 {
 		}
 		return sum / float64(n), true
 	}
-	ingest, hasIngest := share(TypeDrawingPreprocess)
-	legends, hasLegends := share(TypeLegendParse)
-	match, hasMatch := share(TypeSymbolMatch)
+	ingest, hasIngest := share(jobs.TypeDrawingPreprocess)
+	legends, hasLegends := share(jobs.TypeLegendParse)
+	match, hasMatch := share(jobs.TypeSymbolMatch)
 	if hasMatch { // the stages before are done, or were not needed
 		legends, ingest = 1, 1
 	} else if hasLegends {
@@ -269,7 +266,7 @@ type stage struct {
 
 // need makes sure parent has the child named key.
 func (s *stage) need(ctx context.Context, key, jobType string, tt job.TargetType, targetID string, input any) error {
-	c, ok := s.have[ChildID(s.parent.ID, key)]
+	c, ok := s.have[jobs.ChildID(s.parent.ID, key)]
 	if !ok {
 		s.waiting = true
 		return s.p.R.AddChildOnce(ctx, s.parent, key, jobType, tt, targetID, input)
@@ -289,12 +286,12 @@ func (s *stage) need(ctx context.Context, key, jobType string, tt job.TargetType
 func (p *Parse) advance(ctx context.Context, j *ent.Job, children []*ent.Job) (any, error) {
 	var in ParseInput
 	if err := json.Unmarshal(j.Input, &in); err != nil {
-		return nil, Fail("BAD_INPUT", "parse job %s has no valid input", j.ID)
+		return nil, jobs.Fail("BAD_INPUT", "parse job %s has no valid input", j.ID)
 	}
 	have := map[string]*ent.Job{}
 	for _, c := range children {
 		if !jobstatus.Terminal(string(c.Status)) {
-			return nil, ErrWaitChildren
+			return nil, jobs.ErrWaitChildren
 		}
 		have[c.ID] = c
 	}
@@ -302,19 +299,19 @@ func (p *Parse) advance(ctx context.Context, j *ent.Job, children []*ent.Job) (a
 	if in.FileID != "" {
 		var dj *ent.Job
 		for _, c := range children {
-			if c.Type == TypeDrawingPreprocess {
+			if c.Type == jobs.TypeDrawingPreprocess {
 				dj = c
 			}
 		}
 		if dj == nil {
-			return nil, Fail("INTERNAL_ERROR", "the processing job of drawing %s is missing", in.DrawingID)
+			return nil, jobs.Fail("INTERNAL_ERROR", "the processing job of drawing %s is missing", in.DrawingID)
 		}
 		if dj.Status != job.StatusCompleted {
 			code, msg := "DRAWING_FAILED", "the file could not be processed"
 			if dj.Error != nil {
 				code, msg = dj.Error.Code, "the file could not be processed: "+dj.Error.Message
 			}
-			return nil, Fail(code, "%s", msg)
+			return nil, jobs.Fail(code, "%s", msg)
 		}
 	}
 	var warns []ParseWarning
@@ -335,12 +332,12 @@ func (p *Parse) advance(ctx context.Context, j *ent.Job, children []*ent.Job) (a
 	}
 	ls := &stage{p: p, parent: j, have: have}
 	for _, b := range legends {
-		if err := ls.need(ctx, "legend:"+b.ID, TypeLegendParse, job.TargetTypeBlock, b.ID, legendInput{BlockID: b.ID, ParseJobID: j.ID}); err != nil {
+		if err := ls.need(ctx, "legend:"+b.ID, jobs.TypeLegendParse, job.TargetTypeBlock, b.ID, legendInput{BlockID: b.ID, ParseJobID: j.ID}); err != nil {
 			return nil, err
 		}
 	}
 	if ls.waiting {
-		return nil, ErrWaitChildren
+		return nil, jobs.ErrWaitChildren
 	}
 	// 4. matching, per view block
 	plan, w, err := p.matchPlan(ctx, j, in, legends, ls.finished)
@@ -350,12 +347,12 @@ func (p *Parse) advance(ctx context.Context, j *ent.Job, children []*ent.Job) (a
 	warns = append(warns, w...)
 	ms := &stage{p: p, parent: j, have: have}
 	for _, m := range plan.blocks {
-		if err := ms.need(ctx, "match:"+m.BlockID, TypeSymbolMatch, job.TargetTypeBlock, m.BlockID, m); err != nil {
+		if err := ms.need(ctx, "match:"+m.BlockID, jobs.TypeSymbolMatch, job.TargetTypeBlock, m.BlockID, m); err != nil {
 			return nil, err
 		}
 	}
 	if ms.waiting {
-		return nil, ErrWaitChildren
+		return nil, jobs.ErrWaitChildren
 	}
 	// 5. the combined result
 	return p.combine(in, plan, ms.finished, warns)
@@ -374,7 +371,7 @@ func (p *Parse) cutExemplars(ctx context.Context, in ParseInput) ([]ParseWarning
 		if err != nil {
 			return nil, err
 		}
-		key := FeatureKey(org, f.ID) + ".png"
+		key := blobs.FeatureKey(org, f.ID) + ".png"
 		if !f.HasGraphic {
 			warns = append(warns, ParseWarning{Code: WarnExemplarBlank, FeatureID: f.ID, Label: f.Label,
 				Message: fmt.Sprintf("the exemplar region of sheet %s has nothing drawn", s.Source.SheetID)})
@@ -388,14 +385,14 @@ func (p *Parse) cutExemplars(ctx context.Context, in ParseInput) ([]ParseWarning
 		}
 		sh, err := p.R.DB.Sheet.Get(ctx, s.Source.SheetID)
 		if ent.IsNotFound(err) {
-			return nil, Fail("NOT_FOUND", "sheet %s of an exemplar no longer exists", s.Source.SheetID)
+			return nil, jobs.Fail("NOT_FOUND", "sheet %s of an exemplar no longer exists", s.Source.SheetID)
 		}
 		if err != nil {
 			return nil, err
 		}
-		page, err := GetPNG(ctx, p.Blobs, SheetKey(org, sh.DrawingID, sh.PageNumber)+".png")
-		if errors.Is(err, errNoBlob) {
-			return nil, Fail("NOT_FOUND", "sheet %s has no image", sh.ID)
+		page, err := blobs.GetPNG(ctx, p.Blobs, blobs.SheetKey(org, sh.DrawingID, sh.PageNumber)+".png")
+		if errors.Is(err, blobs.ErrNoImage) {
+			return nil, jobs.Fail("NOT_FOUND", "sheet %s has no image", sh.ID)
 		}
 		if err != nil {
 			return nil, err
@@ -405,7 +402,7 @@ func (p *Parse) cutExemplars(ctx context.Context, in ParseInput) ([]ParseWarning
 		var crop *image.Gray
 		ok := false
 		if !r.Empty() {
-			crop, ok = TightCrop(page.SubImage(r).(*image.Gray))
+			crop, ok = render.TightCrop(page.SubImage(r).(*image.Gray))
 		}
 		page = nil
 		if !ok {
@@ -416,7 +413,7 @@ func (p *Parse) cutExemplars(ctx context.Context, in ParseInput) ([]ParseWarning
 				Message: fmt.Sprintf("the exemplar region of sheet %s has nothing drawn", sh.ID)})
 			continue
 		}
-		if err := PutPNG(ctx, p.Blobs, key, crop); err != nil {
+		if err := blobs.PutPNG(ctx, p.Blobs, key, crop); err != nil {
 			return nil, err
 		}
 	}
@@ -478,7 +475,7 @@ func (p *Parse) legendBlocks(ctx context.Context, in ParseInput) ([]*ent.Block, 
 	case in.LegendBlockID != "":
 		b, err := p.R.DB.Block.Get(ctx, in.LegendBlockID)
 		if ent.IsNotFound(err) {
-			return nil, Fail("NOT_FOUND", "legend block %s no longer exists", in.LegendBlockID)
+			return nil, jobs.Fail("NOT_FOUND", "legend block %s no longer exists", in.LegendBlockID)
 		}
 		if err != nil {
 			return nil, err
@@ -507,7 +504,7 @@ func (p *Parse) legendBlocks(ctx context.Context, in ParseInput) ([]*ent.Block, 
 
 func notFoundFail(err error, what string) error {
 	if ent.IsNotFound(err) {
-		return Fail("NOT_FOUND", "%s no longer exists", what)
+		return jobs.Fail("NOT_FOUND", "%s no longer exists", what)
 	}
 	return err
 }
@@ -639,7 +636,7 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 		if firstFail.Error != nil {
 			code, msg = firstFail.Error.Code, firstFail.Error.Message
 		}
-		return nil, nil, Fail(code, "no legend could be read: %s", msg)
+		return nil, nil, jobs.Fail(code, "no legend could be read: %s", msg)
 	}
 	if read > 0 && withGraphic == 0 && len(supplied) == 0 {
 		warns = append(warns, ParseWarning{Code: WarnNoGraphics, Message: fmt.Sprintf(
@@ -748,7 +745,7 @@ func (p *Parse) combine(in ParseInput, plan *parsePlan, matchJobs []*ent.Job, wa
 		if firstFail.Error != nil {
 			code, msg = firstFail.Error.Code, firstFail.Error.Message
 		}
-		return nil, Fail(code, "no block could be searched: %s", msg)
+		return nil, jobs.Fail(code, "no block could be searched: %s", msg)
 	}
 	for _, ps := range bySymbol {
 		if ps.InstanceCount == 0 {

@@ -1,4 +1,6 @@
-package jobs
+// Package jobstest holds helpers for the tests of the jobs framework and
+// its pipelines.
+package jobstest
 
 import (
 	"context"
@@ -11,7 +13,7 @@ import (
 
 // WaitJob polls job id every poll until it ends (Completed, Failed or
 // Canceled) and returns it; the test fails when the job has not ended
-// within timeout. It is exported for the jobs_test tests as well.
+// within timeout. It is shared by the tests of the jobs framework and its pipelines.
 func WaitJob(t testing.TB, ctx context.Context, db *ent.Client, id string, timeout, poll time.Duration) *ent.Job {
 	t.Helper()
 	deadline := time.Now().Add(timeout)

@@ -1,4 +1,4 @@
-package jobs
+package parse
 
 // The symbol search on a PDF's geometry: a view block and a legend graphic
 // that the sheet's PDF drew as paths and text (stored at ingestion,
@@ -13,6 +13,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/vision/render"
@@ -48,8 +49,8 @@ func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, err
 		return nil, err
 	}
 	org, _ := tenant.Org(ctx)
-	key := SheetKey(org, s.DrawingID, s.PageNumber)
-	data, err := v.p.Blobs.ReadAll(ctx, VectorsKey(key))
+	key := blobs.SheetKey(org, s.DrawingID, s.PageNumber)
+	data, err := v.p.Blobs.ReadAll(ctx, blobs.VectorsKey(key))
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		// a drawing ingested before pages' geometry was kept: read it now,
 		// once for all later searches
@@ -94,7 +95,7 @@ func (v *vecPages) backfill(ctx context.Context, s *ent.Sheet, key string) (*vec
 	if err != nil {
 		return nil, err
 	}
-	path, cleanup, err := fetchFile(ctx, v.p.Blobs, f)
+	path, cleanup, err := blobs.FetchFile(ctx, v.p.Blobs, f)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func (v *vecPages) backfill(ctx context.Context, s *ent.Sheet, key string) (*vec
 	if pg.W != s.Width || pg.H != s.Height {
 		return nil, fmt.Errorf("page %d is %d×%d px at %d DPI, the sheet %d×%d", s.PageNumber, pg.W, pg.H, lim.DPI, s.Width, s.Height)
 	}
-	return pg, putVectors(ctx, v.p.Blobs, key, pg)
+	return pg, blobs.PutVectors(ctx, v.p.Blobs, key, pg)
 }
 
 // blockRect is a block's image on its sheet: block images start at the

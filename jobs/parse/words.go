@@ -1,4 +1,4 @@
-package jobs
+package parse
 
 // Detections on words. A symbol whose legend graphic holds no text is not
 // a word of the drawing: a strip light (a bar with a dot at each end) or a
@@ -21,6 +21,7 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
 )
@@ -128,15 +129,15 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 // lettering is what the words of a legend graphic whose box is g read —
 // those sure enough to be read (a PDF text layer's, confident OCR's), in
 // their order — and their boxes in the pixels of the graphic's stored image
-// (the graphic cut to its ink with CropMargin of paper around it: its box's
-// corner at (CropMargin, CropMargin)).
+// (the graphic cut to its ink with render.CropMargin of paper around it: its box's
+// corner at (render.CropMargin, render.CropMargin)).
 func lettering(words []text.Word, g geom.Box) (string, []geom.Box) {
 	var parts []string
 	var boxes []geom.Box
 	for _, w := range words {
 		if w.Conf >= wordConf {
 			parts = append(parts, w.Text)
-			boxes = append(boxes, w.Box.Translate(CropMargin-g.XMin, CropMargin-g.YMin))
+			boxes = append(boxes, w.Box.Translate(render.CropMargin-g.XMin, render.CropMargin-g.YMin))
 		}
 	}
 	return strings.Join(parts, " "), boxes

@@ -1,4 +1,4 @@
-package jobs
+package blobs
 
 import "fmt"
 
@@ -38,3 +38,27 @@ func FeatureKey(orgID, featureID string) string { return "features/" + orgID + "
 // TilePack is the name of the tile pack (tilepack) of the sheet images at
 // key (see SheetKey).
 func TilePack(key string) string { return key + "_tiles" }
+
+// DrawingBlobPrefixes lists the blob key prefixes of what drawings'
+// ingestion and parses stored: their page images, tiles and words; their
+// blocks' images and words; their legend entries' exemplars.
+func DrawingBlobPrefixes(orgID string, drawingIDs, blockIDs, featureIDs []string) []string {
+	var out []string
+	for _, id := range drawingIDs {
+		out = append(out, DrawingKeyPrefix(orgID, id))
+	}
+	for _, id := range blockIDs {
+		out = append(out, BlockKey(orgID, id)+".", BlockKey(orgID, id)+"-")
+	}
+	return append(out, FeatureBlobPrefixes(orgID, featureIDs)...)
+}
+
+// FeatureBlobPrefixes lists the blob key prefixes of legend entries'
+// exemplar images.
+func FeatureBlobPrefixes(orgID string, featureIDs []string) []string {
+	var out []string
+	for _, id := range featureIDs {
+		out = append(out, FeatureKey(orgID, id)+".")
+	}
+	return out
+}

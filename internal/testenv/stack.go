@@ -1,4 +1,4 @@
-package jobs_test
+package testenv
 
 import (
 	"context"
@@ -14,18 +14,18 @@ import (
 	"github.com/plangraph/plangraph/jobs"
 )
 
-// stack is a throwaway SQLite store, in-process Redis and blob directory
+// Stack is a throwaway SQLite store, in-process Redis and blob directory
 // with a worker, all closed when the test ends.
-type stack struct {
-	st     *store.Store
-	q      *jobs.Queue
-	bucket *blob.Bucket
-	runner *jobs.Runner
+type Stack struct {
+	St     *store.Store
+	Q      *jobs.Queue
+	Bucket *blob.Bucket
+	Runner *jobs.Runner
 }
 
-// newStack builds a stack; register adds the task handlers before the
+// NewStack builds a stack; register adds the task handlers before the
 // worker starts.
-func newStack(t *testing.T, concurrency int, register func(s *stack, w *jobs.Worker)) *stack {
+func NewStack(t *testing.T, concurrency int, register func(s *Stack, w *jobs.Worker)) *Stack {
 	t.Helper()
 	base := context.Background()
 	dir := t.TempDir()
@@ -47,7 +47,7 @@ func newStack(t *testing.T, concurrency int, register func(s *stack, w *jobs.Wor
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	q := jobs.NewQueue(rd)
 	w := jobs.NewWorker(rd, jobs.WorkerConfig{Concurrency: concurrency, ShutdownTimeout: 10 * time.Second}, log)
-	s := &stack{st: st, q: q, bucket: bucket, runner: jobs.NewRunner(st.Client, q, log)}
+	s := &Stack{St: st, Q: q, Bucket: bucket, Runner: jobs.NewRunner(st.Client, q, log)}
 	register(s, w)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package jobs
+package ingest
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/jobs"
 )
 
 // A sheet whose lettering names no discipline takes the one most of its
@@ -26,7 +27,7 @@ func TestFillDisciplines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &Ingest{R: &Runner{DB: st.Client}}
+	in := &Ingest{R: &jobs.Runner{DB: st.Client}}
 	for _, c := range []struct {
 		have []string
 		want string

@@ -1,4 +1,4 @@
-package jobs_test
+package parse_test
 
 // The parse job tree with stand-ins for the vision steps (the legend reader
 // and the matcher have their own tests and benchmarks): stages, results,
@@ -26,12 +26,15 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/jobs/jobstest"
+	"github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/vision/legend"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
@@ -164,13 +167,13 @@ func newParseEnv(t *testing.T) *parseEnv {
 	t.Helper()
 	base := context.Background()
 	fake := &fakeVision{perTemplate: 2}
-	s := newStack(t, 3, func(s *stack, w *jobs.Worker) {
-		s.runner.Events = events.New(s.st.Client, nil, nil)
-		p := &jobs.Parse{R: s.runner, Blobs: s.bucket, Match: fake.match, ReadLegend: fake.read}
+	s := testenv.NewStack(t, 3, func(s *testenv.Stack, w *jobs.Worker) {
+		s.Runner.Events = events.New(s.St.Client, nil, nil)
+		p := &parse.Parse{R: s.Runner, Blobs: s.Bucket, Match: fake.match, ReadLegend: fake.read}
 		p.Register(w)
 	})
-	st, q, bucket := s.st, s.q, s.bucket
-	e := &parseEnv{ctx: tenant.WithOrg(base, parseOrg), db: st.Client, q: q, bucket: bucket, fake: fake, bus: s.runner.Events}
+	st, q, bucket := s.St, s.Q, s.Bucket
+	e := &parseEnv{ctx: tenant.WithOrg(base, parseOrg), db: st.Client, q: q, bucket: bucket, fake: fake, bus: s.Runner.Events}
 	e.project = must[*ent.Project](t)(e.db.Project.Create().SetName("parse").Save(e.ctx))
 	e.drawing, e.sheet = e.addSheet(t)
 	e.legend = e.addBlock(t, e.sheet, block.TypeLegend, square(300, 200))
@@ -213,10 +216,10 @@ func (e *parseEnv) addBlock(t *testing.T, s *ent.Sheet, typ block.Type, img *ima
 	t.Helper()
 	b := must[*ent.Block](t)(e.db.Block.Create().SetProjectID(e.project.ID).SetSheetID(s.ID).SetType(typ).
 		SetBounds(geom.Box{XMax: float64(img.Rect.Dx()), YMax: float64(img.Rect.Dy())}).Save(e.ctx))
-	if err := jobs.PutPNG(e.ctx, e.bucket, jobs.BlockKey(parseOrg, b.ID)+".png", img); err != nil {
+	if err := blobs.PutPNG(e.ctx, e.bucket, blobs.BlockKey(parseOrg, b.ID)+".png", img); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.bucket.WriteAll(e.ctx, jobs.BlockKey(parseOrg, b.ID)+"-words.json", []byte("[]"), nil); err != nil {
+	if err := e.bucket.WriteAll(e.ctx, blobs.BlockKey(parseOrg, b.ID)+"-words.json", []byte("[]"), nil); err != nil {
 		t.Fatal(err)
 	}
 	return b
@@ -232,7 +235,7 @@ func (e *parseEnv) standardLegend() {
 	}
 }
 
-func (e *parseEnv) start(t *testing.T, in jobs.ParseInput, tt job.TargetType, target string) *ent.Job {
+func (e *parseEnv) start(t *testing.T, in parse.ParseInput, tt job.TargetType, target string) *ent.Job {
 	t.Helper()
 	in.Features = []string{"symbols"}
 	j, err := jobs.Start(e.ctx, e.db, e.q, jobs.NewJob{Type: jobs.TypeParse, ProjectID: e.project.ID, TargetType: tt, TargetID: target, Input: in})
@@ -244,17 +247,17 @@ func (e *parseEnv) start(t *testing.T, in jobs.ParseInput, tt job.TargetType, ta
 
 func (e *parseEnv) wait(t *testing.T, id string) *ent.Job {
 	t.Helper()
-	return jobs.WaitJob(t, e.ctx, e.db, id, 60*time.Second, 50*time.Millisecond)
+	return jobstest.WaitJob(t, e.ctx, e.db, id, 60*time.Second, 50*time.Millisecond)
 }
 
 // result waits for a parse job that must complete.
-func (e *parseEnv) result(t *testing.T, id string) jobs.ParseResult {
+func (e *parseEnv) result(t *testing.T, id string) parse.ParseResult {
 	t.Helper()
 	j := e.wait(t, id)
 	if j.Status != job.StatusCompleted {
 		t.Fatalf("parse %s: %s %+v", id, j.Status, j.Error)
 	}
-	var r jobs.ParseResult
+	var r parse.ParseResult
 	if err := json.Unmarshal(j.Result, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -301,8 +304,8 @@ func featureIDs(fs []*ent.Feature) []string {
 	return out
 }
 
-func warned(r jobs.ParseResult, code string) []jobs.ParseWarning {
-	var out []jobs.ParseWarning
+func warned(r parse.ParseResult, code string) []parse.ParseWarning {
+	var out []parse.ParseWarning
 	for _, w := range r.Warnings {
 		if w.Code == code {
 			out = append(out, w)
@@ -314,7 +317,7 @@ func warned(r jobs.ParseResult, code string) []jobs.ParseWarning {
 func TestParseSheet(t *testing.T) {
 	e := newParseEnv(t)
 	e.standardLegend()
-	j := e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID)
+	j := e.start(t, parse.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID)
 	r := e.result(t, j.ID)
 
 	// the legend: three entries stored, two with a graphic
@@ -329,7 +332,7 @@ func TestParseSheet(t *testing.T) {
 	if door.Label != "D1" || door.Description != "Door" || !door.HasGraphic || r.Legend[0].Symbols[2].HasGraphic {
 		t.Errorf("legend symbols %+v", r.Legend[0].Symbols)
 	}
-	if ok, _ := e.bucket.Exists(e.ctx, jobs.FeatureKey(parseOrg, door.FeatureID)+".png"); !ok {
+	if ok, _ := e.bucket.Exists(e.ctx, blobs.FeatureKey(parseOrg, door.FeatureID)+".png"); !ok {
 		t.Error("the exemplar of the door was not stored")
 	}
 	// searched: the plan and the detail (not the blank plan, the legend or the notes);
@@ -337,13 +340,13 @@ func TestParseSheet(t *testing.T) {
 	if len(r.Symbols) != 1 || r.Symbols[0].LegendFeatureID != door.FeatureID || r.Symbols[0].InstanceCount != 4 || len(r.Symbols[0].Instances) != 4 {
 		t.Fatalf("symbols %+v", r.Symbols)
 	}
-	if r.Summary != (jobs.ParseSummary{TotalSymbolsSearched: 1, TotalInstancesFound: 4}) {
+	if r.Summary != (parse.ParseSummary{TotalSymbolsSearched: 1, TotalInstancesFound: 4}) {
 		t.Errorf("summary %+v", r.Summary)
 	}
-	if w := warned(r, jobs.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "S" {
+	if w := warned(r, parse.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "S" {
 		t.Errorf("skipped %+v", w)
 	}
-	if w := warned(r, jobs.WarnBlockBlank); len(w) != 1 || w[0].BlockID != e.blankPlan.ID {
+	if w := warned(r, parse.WarnBlockBlank); len(w) != 1 || w[0].BlockID != e.blankPlan.ID {
 		t.Errorf("blank %+v", w)
 	}
 	blocks := map[string]int{}
@@ -374,7 +377,7 @@ func TestParseSheet(t *testing.T) {
 	for _, c := range children {
 		types[c.Type]++
 		if c.Type == jobs.TypeSymbolMatch {
-			var br jobs.BlockMatchResult
+			var br parse.BlockMatchResult
 			if err := json.Unmarshal(c.Result, &br); err != nil || br.BlockID != c.TargetID {
 				t.Errorf("block result %s (%v)", c.Result, err)
 			}
@@ -392,14 +395,14 @@ func TestParseSheet(t *testing.T) {
 			legendEv.Target == nil || legendEv.Target.Type != "block" || legendEv.Target.ID != e.legend.ID {
 			t.Fatalf("legend event %s (%v)", evs[1].Data, err)
 		}
-		var lr jobs.LegendResult
+		var lr parse.LegendResult
 		if err := json.Unmarshal(legendEv.Results, &lr); err != nil || *lr.BlockID != e.legend.ID || lr.SymbolsDetected != 3 ||
 			lr.SymbolsWithGraphic != 2 || lr.Symbols[0].FeatureID != door.FeatureID {
 			t.Errorf("legend event results %s (%v)", legendEv.Results, err)
 		}
 		found := 0
 		for _, ev := range evs[2:5] {
-			var b jobs.BlockCompleted
+			var b parse.BlockCompleted
 			if err := json.Unmarshal(ev.Data, &b); err != nil || b.ParseJobID != j.ID || b.Status != "completed" || b.Results == nil {
 				t.Fatalf("block event %s (%v)", ev.Data, err)
 			}
@@ -413,9 +416,9 @@ func TestParseSheet(t *testing.T) {
 			t.Errorf("block events found %d instances", found)
 		}
 		var done struct {
-			JobID   string           `json:"job_id"`
-			Status  string           `json:"status"`
-			Results jobs.ParseResult `json:"results"`
+			JobID   string            `json:"job_id"`
+			Status  string            `json:"status"`
+			Results parse.ParseResult `json:"results"`
 		}
 		if err := json.Unmarshal(evs[5].Data, &done); err != nil || done.JobID != j.ID || done.Status != "Completed" ||
 			done.Results.Summary != r.Summary {
@@ -456,7 +459,7 @@ func TestParseSheet(t *testing.T) {
 				t.Errorf("event %d changed on retry: %s → %s", i, evs[i].Data, again[i].Data)
 			}
 		}
-		r2 := e.result(t, e.start(t, jobs.ParseInput{DrawingID: e.drawing.ID}, job.TargetTypeDrawing, e.drawing.ID).ID)
+		r2 := e.result(t, e.start(t, parse.ParseInput{DrawingID: e.drawing.ID}, job.TargetTypeDrawing, e.drawing.ID).ID)
 		if r2.Legend[0].Symbols[0].FeatureID != door.FeatureID || r2.Summary.TotalInstancesFound != 4 {
 			t.Errorf("second parse: %+v", r2)
 		}
@@ -467,7 +470,7 @@ func TestParseSheet(t *testing.T) {
 		e.fake.mu.Lock()
 		e.fake.perTemplate = 1
 		e.fake.mu.Unlock()
-		r3 := e.result(t, e.start(t, jobs.ParseInput{SheetID: e.sheet.ID, Count: true}, job.TargetTypeSheet, e.sheet.ID).ID)
+		r3 := e.result(t, e.start(t, parse.ParseInput{SheetID: e.sheet.ID, Count: true}, job.TargetTypeSheet, e.sheet.ID).ID)
 		if r3.Summary.TotalInstancesFound != 2 || r3.Symbols[0].Instances != nil || len(e.instances(t)) != 2 {
 			t.Errorf("third parse (count only): %+v, %d stored", r3, len(e.instances(t)))
 		}
@@ -489,7 +492,7 @@ func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 	}
 	put := func(b *ent.Block, words []text.Word) {
 		wb, _ := json.Marshal(words)
-		if err := e.bucket.WriteAll(e.ctx, jobs.BlockKey(parseOrg, b.ID)+"-words.json", wb, nil); err != nil {
+		if err := e.bucket.WriteAll(e.ctx, blobs.BlockKey(parseOrg, b.ID)+"-words.json", wb, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -507,7 +510,7 @@ func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 			leg.SetGray(x, y, color.Gray{})
 		}
 	}
-	if err := jobs.PutPNG(e.ctx, e.bucket, jobs.BlockKey(parseOrg, e.legend.ID)+".png", leg); err != nil {
+	if err := blobs.PutPNG(e.ctx, e.bucket, blobs.BlockKey(parseOrg, e.legend.ID)+".png", leg); err != nil {
 		t.Fatal(err)
 	}
 	put(e.legend, []text.Word{
@@ -531,7 +534,7 @@ func TestParseDropsTextlessSymbolsOnWords(t *testing.T) {
 		{Text: "MEN", Box: geom.Box{XMin: 4, YMin: 4, XMax: 49, YMax: 49}, Conf: 1},
 		{Text: "GFI", Box: geom.Box{XMin: 4, YMin: 49, XMax: 49, YMax: 89}, Conf: 1},
 	})
-	j := e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID)
+	j := e.start(t, parse.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID)
 	r := e.result(t, j.ID)
 	onPlan := map[string][]geom.Box{}
 	for _, s := range r.Symbols {
@@ -581,15 +584,15 @@ func TestParseBlockWithSuppliedSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := jobs.ParseInput{Features: []string{"symbols"}, BlockID: e.plan.ID}
+	in := parse.ParseInput{Features: []string{"symbols"}, BlockID: e.plan.ID}
 	for i, s := range []struct {
 		label string
 		img   *image.Gray
-		src   *jobs.ExemplarSource
+		src   *parse.ExemplarSource
 	}{
 		{"GOOD", square(20, 25), nil},
 		{"HUGE", square(900, 900), nil},
-		{"CUT", nil, &jobs.ExemplarSource{SheetID: e.sheet.ID, Bounds: geom.Box{XMin: 5, YMin: 5, XMax: 50, YMax: 50}}},
+		{"CUT", nil, &parse.ExemplarSource{SheetID: e.sheet.ID, Bounds: geom.Box{XMin: 5, YMin: 5, XMax: 50, YMax: 50}}},
 	} {
 		f, err := e.db.Feature.Create().SetJobID(jobID).SetKind(feature.KindLegendEntry).SetLabel(s.label).SetHasGraphic(true).
 			SetDedupeKey(fmt.Sprintf("supplied:%s:%d", jobID, i)).Save(e.ctx)
@@ -597,14 +600,14 @@ func TestParseBlockWithSuppliedSymbols(t *testing.T) {
 			t.Fatal(err)
 		}
 		if s.img != nil {
-			if err := jobs.PutPNG(e.ctx, e.bucket, jobs.FeatureKey(parseOrg, f.ID)+".png", s.img); err != nil {
+			if err := blobs.PutPNG(e.ctx, e.bucket, blobs.FeatureKey(parseOrg, f.ID)+".png", s.img); err != nil {
 				t.Fatal(err)
 			}
 		}
-		in.Supplied = append(in.Supplied, jobs.SuppliedSymbol{FeatureID: f.ID, Source: s.src})
+		in.Supplied = append(in.Supplied, parse.SuppliedSymbol{FeatureID: f.ID, Source: s.src})
 	}
 	// the sheet's page image: blank where the exemplar is cut
-	if err := jobs.PutPNG(e.ctx, e.bucket, jobs.SheetKey(parseOrg, e.drawing.ID, 1)+".png", blank(2000, 1500)); err != nil {
+	if err := blobs.PutPNG(e.ctx, e.bucket, blobs.SheetKey(parseOrg, e.drawing.ID, 1)+".png", blank(2000, 1500)); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(in)
@@ -615,17 +618,17 @@ func TestParseBlockWithSuppliedSymbols(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := e.result(t, j.ID)
-	if len(r.Legend) != 1 || r.Legend[0].BlockID != nil || r.Legend[0].Source != jobs.SourceRequest ||
+	if len(r.Legend) != 1 || r.Legend[0].BlockID != nil || r.Legend[0].Source != parse.SourceRequest ||
 		r.Legend[0].SymbolsDetected != 3 || r.Legend[0].SymbolsWithGraphic != 2 {
 		t.Fatalf("legend %+v", r.Legend)
 	}
 	if len(r.Symbols) != 1 || r.Symbols[0].Label != "GOOD" || r.Symbols[0].InstanceCount != 2 {
 		t.Errorf("symbols %+v", r.Symbols)
 	}
-	if w := warned(r, jobs.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "HUGE" {
+	if w := warned(r, parse.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "HUGE" {
 		t.Errorf("skipped %+v", r.Warnings)
 	}
-	if w := warned(r, jobs.WarnExemplarBlank); len(w) != 1 || w[0].Label != "CUT" {
+	if w := warned(r, parse.WarnExemplarBlank); len(w) != 1 || w[0].Label != "CUT" {
 		t.Errorf("blank exemplar %+v", r.Warnings)
 	}
 	n, _ := e.db.Job.Query().Where(job.ParentID(j.ID), job.TypeEQ(jobs.TypeLegendParse)).Count(e.ctx)
@@ -638,8 +641,8 @@ func TestParseBadInput(t *testing.T) {
 	t.Run("a legend without graphics", func(t *testing.T) {
 		e := newParseEnv(t)
 		e.fake.entries = []legend.Entry{{Label: "A", Description: "text only"}, {Label: "B", Description: "also"}}
-		r := e.result(t, e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID).ID)
-		if len(warned(r, jobs.WarnNoGraphics)) != 1 || len(r.Symbols) != 0 || r.Legend[0].SymbolsDetected != 2 {
+		r := e.result(t, e.start(t, parse.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID).ID)
+		if len(warned(r, parse.WarnNoGraphics)) != 1 || len(r.Symbols) != 0 || r.Legend[0].SymbolsDetected != 2 {
 			t.Errorf("result %+v", r)
 		}
 	})
@@ -647,8 +650,8 @@ func TestParseBadInput(t *testing.T) {
 		e := newParseEnv(t)
 		d, s := e.addSheet(t)
 		e.addBlock(t, s, block.TypePlan, square(100, 100))
-		r := e.result(t, e.start(t, jobs.ParseInput{DrawingID: d.ID}, job.TargetTypeDrawing, d.ID).ID)
-		if len(warned(r, jobs.WarnNoLegend)) != 1 || len(r.Legend) != 0 || len(r.Symbols) != 0 {
+		r := e.result(t, e.start(t, parse.ParseInput{DrawingID: d.ID}, job.TargetTypeDrawing, d.ID).ID)
+		if len(warned(r, parse.WarnNoLegend)) != 1 || len(r.Legend) != 0 || len(r.Symbols) != 0 {
 			t.Errorf("result %+v", r)
 		}
 	})
@@ -657,7 +660,7 @@ func TestParseBadInput(t *testing.T) {
 		e.standardLegend()
 		s := must[*ent.Sheet](t)(e.db.Sheet.Create().SetProjectID(e.project.ID).SetDrawingID(e.drawing.ID).SetPageNumber(2).SetDpi(300).Save(e.ctx))
 		e.addBlock(t, s, block.TypeSection, square(200, 200))
-		r := e.result(t, e.start(t, jobs.ParseInput{SheetID: s.ID}, job.TargetTypeSheet, s.ID).ID)
+		r := e.result(t, e.start(t, parse.ParseInput{SheetID: s.ID}, job.TargetTypeSheet, s.ID).ID)
 		if len(r.Legend) != 1 || *r.Legend[0].BlockID != e.legend.ID || r.Summary.TotalInstancesFound != 2 {
 			t.Errorf("result %+v", r)
 		}
@@ -665,8 +668,8 @@ func TestParseBadInput(t *testing.T) {
 	t.Run("nothing to search", func(t *testing.T) {
 		e := newParseEnv(t)
 		e.standardLegend()
-		r := e.result(t, e.start(t, jobs.ParseInput{BlockID: e.blankPlan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.blankPlan.ID).ID)
-		if len(warned(r, jobs.WarnBlockBlank)) != 1 || len(r.Symbols) != 0 {
+		r := e.result(t, e.start(t, parse.ParseInput{BlockID: e.blankPlan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.blankPlan.ID).ID)
+		if len(warned(r, parse.WarnBlockBlank)) != 1 || len(r.Symbols) != 0 {
 			t.Errorf("result %+v", r)
 		}
 	})
@@ -674,8 +677,8 @@ func TestParseBadInput(t *testing.T) {
 		e := newParseEnv(t)
 		e.standardLegend()
 		e.fake.outOfTime = true
-		r := e.result(t, e.start(t, jobs.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
-		w := warned(r, jobs.WarnSearchIncomplete)
+		r := e.result(t, e.start(t, parse.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
+		w := warned(r, parse.WarnSearchIncomplete)
 		if len(w) != 1 || w[0].BlockID != e.plan.ID || !strings.Contains(w[0].Message, "50% of the block unsearched") {
 			t.Errorf("warnings %+v", r.Warnings)
 		}
@@ -686,8 +689,8 @@ func TestParseBadInput(t *testing.T) {
 		e.fake.mu.Lock()
 		e.fake.outOfTime, e.fake.stoppedRefining = false, true
 		e.fake.mu.Unlock()
-		r = e.result(t, e.start(t, jobs.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
-		w = warned(r, jobs.WarnSearchIncomplete)
+		r = e.result(t, e.start(t, parse.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
+		w = warned(r, parse.WarnSearchIncomplete)
 		if len(w) != 1 || !strings.Contains(w[0].Message, "likeliest 6 of 10 candidate places") || r.Summary.TotalInstancesFound == 0 {
 			t.Errorf("stopped refining: %+v", r)
 		}
@@ -703,7 +706,7 @@ func TestParseBadInput(t *testing.T) {
 			e.standardLegend()
 			setup(e.fake)
 			// one block: its failure is the parse's
-			j := e.wait(t, e.start(t, jobs.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
+			j := e.wait(t, e.start(t, parse.ParseInput{BlockID: e.plan.ID, LegendBlockID: e.legend.ID}, job.TargetTypeBlock, e.plan.ID).ID)
 			if j.Status != job.StatusFailed || j.Error == nil {
 				t.Fatalf("%s: %s %+v", name, j.Status, j.Error)
 			}
@@ -712,8 +715,8 @@ func TestParseBadInput(t *testing.T) {
 				return
 			}
 			// a sheet: the blocks that could be searched make a result, with a warning for the others
-			r := e.result(t, e.start(t, jobs.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID).ID)
-			if w := warned(r, jobs.WarnMatchFailed); len(w) != 2 || len(warned(r, jobs.WarnBlockBlank)) != 1 {
+			r := e.result(t, e.start(t, parse.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID).ID)
+			if w := warned(r, parse.WarnMatchFailed); len(w) != 2 || len(warned(r, parse.WarnBlockBlank)) != 1 {
 				t.Errorf("sheet result %+v", r)
 			}
 		})

@@ -1,15 +1,13 @@
-package jobs
+// Package ingest is the ingestion pipeline: an uploaded file becomes a
+// drawing's sheets and blocks, as jobs run by the jobs framework.
+package ingest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"image"
-	"io"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -23,11 +21,13 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/tilepack"
+	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
@@ -36,19 +36,13 @@ import (
 	"github.com/plangraph/plangraph/vision/vector"
 )
 
-// Job types of the per-page and per-sheet stages of ingestion.
-const (
-	TypeSheetPreprocess = "sheet_preprocess"
-	TypeBlockPreprocess = "block_preprocess"
-)
-
 // Ingest turns an uploaded file into a drawing's sheets:
 // drawing_preprocess (per file: open, count pages, start one child per
 // page) → sheet_preprocess (per page, spread over workers: render, read the
 // text layer and the title block, store the page image, thumbnail and
 // deep-zoom tiles, save the sheet).
 type Ingest struct {
-	R      *Runner
+	R      *jobs.Runner
 	Blobs  *blob.Bucket
 	Limits render.Limits
 	// the page a sheet stage rendered last, handed to its block stage
@@ -108,12 +102,12 @@ func (in *Ingest) renderPage(ctx context.Context, fileID string, page int) (*ima
 }
 
 // Register adds the ingestion handlers to w.
-func (in *Ingest) Register(w *Worker) {
-	in.R.Handle(w, TypeDrawingPreprocess, in.drawing)
-	in.R.Handle(w, TypeSheetPreprocess, in.sheet)
-	in.R.Handle(w, TypeBlockPreprocess, in.blocks)
-	in.R.Finalize(TypeSheetPreprocess, in.finishSheet)
-	in.R.Finalize(TypeDrawingPreprocess, in.finishDrawing)
+func (in *Ingest) Register(w *jobs.Worker) {
+	in.R.Handle(w, jobs.TypeDrawingPreprocess, in.drawing)
+	in.R.Handle(w, jobs.TypeSheetPreprocess, in.sheet)
+	in.R.Handle(w, jobs.TypeBlockPreprocess, in.blocks)
+	in.R.Finalize(jobs.TypeSheetPreprocess, in.finishSheet)
+	in.R.Finalize(jobs.TypeDrawingPreprocess, in.finishDrawing)
 }
 
 type pageInput struct {
@@ -124,7 +118,7 @@ type pageInput struct {
 func asFailure(err error) error {
 	var re *render.Error
 	if errors.As(err, &re) {
-		return &Failure{Code: re.Code, Message: re.Message}
+		return &jobs.Failure{Code: re.Code, Message: re.Message}
 	}
 	return err
 }
@@ -132,27 +126,7 @@ func asFailure(err error) error {
 // fetch copies a file's bytes to a temporary file (MuPDF and poppler read
 // paths) and returns its path and a clean-up function.
 func (in *Ingest) fetch(ctx context.Context, f *ent.File) (string, func(), error) {
-	return fetchFile(ctx, in.Blobs, f)
-}
-
-// fetchFile copies an uploaded file's bytes to a temporary file, for the
-// readers that take a path; cleanup removes it.
-func fetchFile(ctx context.Context, bucket *blob.Bucket, f *ent.File) (string, func(), error) {
-	rd, err := bucket.NewReader(ctx, f.StorageKey, nil)
-	if err != nil {
-		return "", nil, fmt.Errorf("reading %s: %w", f.ID, err)
-	}
-	defer rd.Close()
-	tmp, err := os.CreateTemp("", "plangraph-*")
-	if err != nil {
-		return "", nil, err
-	}
-	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	if _, err := io.Copy(tmp, rd); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	return tmp.Name(), cleanup, tmp.Close()
+	return blobs.FetchFile(ctx, in.Blobs, f)
 }
 
 // open fetches f and opens it for rendering; done closes and removes both.
@@ -172,14 +146,14 @@ func (in *Ingest) open(ctx context.Context, f *ent.File) (string, render.Documen
 func (in *Ingest) load(ctx context.Context, j *ent.Job) (*ent.Drawing, *ent.File, error) {
 	d, err := in.R.DB.Drawing.Get(ctx, j.TargetID)
 	if ent.IsNotFound(err) {
-		return nil, nil, Fail("NOT_FOUND", "drawing %s no longer exists", j.TargetID)
+		return nil, nil, jobs.Fail("NOT_FOUND", "drawing %s no longer exists", j.TargetID)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	f, err := in.R.DB.File.Get(ctx, d.FileID)
 	if ent.IsNotFound(err) {
-		return nil, nil, Fail("NOT_FOUND", "the file of drawing %s no longer exists", d.ID)
+		return nil, nil, jobs.Fail("NOT_FOUND", "the file of drawing %s no longer exists", d.ID)
 	}
 	return d, f, err
 }
@@ -191,7 +165,7 @@ func (in *Ingest) drawing(ctx context.Context, j *ent.Job) (any, error) {
 	}
 	_, doc, done, err := in.open(ctx, f)
 	if err != nil {
-		var fail *Failure
+		var fail *jobs.Failure
 		if errors.As(err, &fail) {
 			_ = in.R.DB.Drawing.UpdateOne(d).SetStatus(drawing.StatusFailed).Exec(ctx)
 		}
@@ -217,11 +191,11 @@ func (in *Ingest) drawing(ctx context.Context, j *ent.Job) (any, error) {
 		if _, ok := have[p]; ok {
 			continue
 		}
-		if _, err := in.R.AddChild(ctx, j, TypeSheetPreprocess, job.TargetTypeDrawing, d.ID, pageInput{Page: p}); err != nil {
+		if _, err := in.R.AddChild(ctx, j, jobs.TypeSheetPreprocess, job.TargetTypeDrawing, d.ID, pageInput{Page: p}); err != nil {
 			return nil, err
 		}
 	}
-	return nil, ErrWaitChildren
+	return nil, jobs.ErrWaitChildren
 }
 
 // SheetResult is what a sheet_preprocess job reports.
@@ -242,7 +216,7 @@ type SheetResult struct {
 func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	var p pageInput
 	if err := json.Unmarshal(j.Input, &p); err != nil || p.Page < 1 {
-		return nil, Fail("BAD_INPUT", "sheet job %s has no page number", j.ID)
+		return nil, jobs.Fail("BAD_INPUT", "sheet job %s has no page number", j.ID)
 	}
 	d, f, err := in.load(ctx, j)
 	if err != nil {
@@ -254,7 +228,7 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	}
 	defer done()
 	if p.Page > doc.Pages() {
-		return nil, Fail("BAD_INPUT", "page %d is past the end of the document", p.Page)
+		return nil, jobs.Fail("BAD_INPUT", "page %d is past the end of the document", p.Page)
 	}
 	w, h, dpi, err := doc.PageSize(p.Page - 1)
 	if err != nil {
@@ -288,7 +262,7 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	// the page's images do not depend on its text: store them while the
 	// text layer is still being read
 	org, _ := tenant.Org(ctx)
-	key := SheetKey(org, d.ID, p.Page)
+	key := blobs.SheetKey(org, d.ID, p.Page)
 	storec := make(chan error, 1)
 	go func() {
 		err := in.storeImages(ctx, key, img)
@@ -328,30 +302,22 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	if err := in.R.DB.Job.UpdateOne(j).SetResult(rb).SetProgress(0.5).Exec(ctx); err != nil {
 		return nil, err
 	}
-	in.R.changed(ctx, j.ID)
+	in.R.Changed(ctx, j.ID)
 	exists, err := in.R.DB.Job.Query().Where(job.ParentID(j.ID)).Exist(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if !exists { // on a retry the block job exists already
-		if _, err := in.R.AddChild(ctx, j, TypeBlockPreprocess, job.TargetTypeSheet, s.ID, pageInput{Page: p.Page}); err != nil {
+		if _, err := in.R.AddChild(ctx, j, jobs.TypeBlockPreprocess, job.TargetTypeSheet, s.ID, pageInput{Page: p.Page}); err != nil {
 			return nil, err
 		}
 	}
-	return nil, ErrWaitChildren
+	return nil, jobs.ErrWaitChildren
 }
 
 // storeVectors keeps a page's geometry (KEY-vectors.bin, see VectorsKey).
 func (in *Ingest) storeVectors(ctx context.Context, key string, vec *vector.Page) error {
-	return putVectors(ctx, in.Blobs, key, vec)
-}
-
-func putVectors(ctx context.Context, bucket *blob.Bucket, key string, vec *vector.Page) error {
-	var b bytes.Buffer
-	if err := vec.Encode(&b); err != nil {
-		return err
-	}
-	return bucket.WriteAll(ctx, VectorsKey(key), b.Bytes(), &blob.WriterOptions{ContentType: "application/octet-stream"})
+	return blobs.PutVectors(ctx, in.Blobs, key, vec)
 }
 
 // storeBlock writes a block's image and words (key is BlockKey's).
@@ -385,7 +351,7 @@ type BlockResult struct {
 func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 	s, err := in.R.DB.Sheet.Get(ctx, j.TargetID)
 	if ent.IsNotFound(err) {
-		return nil, Fail("NOT_FOUND", "sheet %s no longer exists", j.TargetID)
+		return nil, jobs.Fail("NOT_FOUND", "sheet %s no longer exists", j.TargetID)
 	}
 	if err != nil {
 		return nil, err
@@ -402,7 +368,7 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 		}
 	}
 	org, _ := tenant.Org(ctx)
-	key := SheetKey(org, d.ID, s.PageNumber)
+	key := blobs.SheetKey(org, d.ID, s.PageNumber)
 	var words []text.Word
 	if wb, err := in.Blobs.ReadAll(ctx, key+"-words.json"); err == nil {
 		_ = json.Unmarshal(wb, &words)
@@ -447,7 +413,7 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(out); i = int(next.Add(1) - 1) {
-				errs[i] = in.storeBlock(ctx, BlockKey(org, out[i].res.BlockID), out[i].crop, out[i].words)
+				errs[i] = in.storeBlock(ctx, blobs.BlockKey(org, out[i].res.BlockID), out[i].crop, out[i].words)
 			}
 		}()
 	}
@@ -468,7 +434,7 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 		if err := tx.Block.Create().SetID(m.res.BlockID).SetProjectID(s.ProjectID).SetSheetID(s.ID).
 			SetType(block.Type(m.res.Type)).SetTitle(m.res.Title).SetScale(m.res.Scale).SetBounds(m.res.Bounds).
 			SetDescription(describeBlock(layout.Block{Type: m.res.Type, Title: m.res.Title, Scale: m.res.Scale})).
-			SetURI(BlockURI(m.res.BlockID)).Exec(ctx); err != nil {
+			SetURI(blobs.BlockURI(m.res.BlockID)).Exec(ctx); err != nil {
 			_ = tx.Rollback()
 			return nil, err
 		}
@@ -511,7 +477,7 @@ func (in *Ingest) finishSheet(ctx context.Context, parent *ent.Job, children []*
 			if c.Error != nil {
 				code, msg = c.Error.Code, c.Error.Message
 			}
-			return nil, Fail(code, "%s", msg)
+			return nil, jobs.Fail(code, "%s", msg)
 		}
 		var br struct {
 			Blocks []BlockResult `json:"blocks"`
@@ -560,7 +526,7 @@ func (in *Ingest) storeTiles(ctx context.Context, key string, img *image.Gray) e
 	if err := tw.Close(); err != nil {
 		return err
 	}
-	pack, err := tilepack.Create(ctx, in.Blobs, TilePack(key))
+	pack, err := tilepack.Create(ctx, in.Blobs, blobs.TilePack(key))
 	if err != nil {
 		return err
 	}
@@ -584,7 +550,7 @@ func (in *Ingest) saveSheet(ctx context.Context, d *ent.Drawing, page int, info 
 	switch {
 	case ent.IsNotFound(err):
 		id := ids.New(ids.Sheet)
-		return in.R.DB.Sheet.Create().SetID(id).SetURI(SheetURI(id)).SetProjectID(d.ProjectID).SetDrawingID(d.ID).SetPageNumber(page).
+		return in.R.DB.Sheet.Create().SetID(id).SetURI(blobs.SheetURI(id)).SetProjectID(d.ProjectID).SetDrawingID(d.ID).SetPageNumber(page).
 			SetSheetNumber(info.Number).SetSheetNumberNorm(sheetmeta.Normalize(info.Number)).SetTitle(info.Title).
 			SetDiscipline(info.Discipline).SetRevision(info.Revision).SetWidth(w).SetHeight(h).SetDpi(dpi).Save(ctx)
 	case err != nil:
@@ -628,7 +594,7 @@ func (in *Ingest) finishDrawing(ctx context.Context, parent *ent.Job, children [
 		if failed.Error != nil {
 			code, msg = failed.Error.Code, failed.Error.Message
 		}
-		return nil, Fail(code, "page %d: %s", p.Page, msg)
+		return nil, jobs.Fail(code, "page %d: %s", p.Page, msg)
 	}
 	if err := in.fillDisciplines(ctx, parent.TargetID, res.Sheets); err != nil {
 		return nil, err
