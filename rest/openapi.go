@@ -24,7 +24,6 @@ import (
 
 	"github.com/plangraph/plangraph/ent/schema"
 	"github.com/plangraph/plangraph/internal/apierr"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/service/parse"
@@ -32,6 +31,7 @@ import (
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/uploads"
 	parsejob "github.com/plangraph/plangraph/jobs/parse"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // OpenAPIPattern is the route of the document. It must be reachable

@@ -36,7 +36,6 @@ import (
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/blobs"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
@@ -49,6 +48,7 @@ import (
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 func openAPIDoc(t *testing.T) (libopenapi.Document, []byte) {

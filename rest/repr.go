@@ -3,11 +3,10 @@ package rest
 import (
 	"time"
 
-	"github.com/plangraph/plangraph/internal/jobview"
-
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/jobview"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // REST representations. Expandable relations are pointer fields that stay

@@ -16,11 +16,11 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/bench"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/service/drawings"
 	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/jobs"
 	parsejob "github.com/plangraph/plangraph/jobs/parse"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
 )
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/internal/bench/labels"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // RealParse runs the pipeline on one real drawing file: ingestion, then

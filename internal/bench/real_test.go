@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/bench/labels"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 func TestScoreReal(t *testing.T) {

@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/jobs/parse"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/legend"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"

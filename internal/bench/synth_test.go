@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/jobs/parse"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // TestSynthScoring feeds Synth a parser that answers with the ground truth

@@ -3,7 +3,7 @@ package synth
 import (
 	"math"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // pt and rect are page coordinates in PDF points, origin at the top left,

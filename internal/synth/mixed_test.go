@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // mixedSets are seeds 1–20 with Conventions "mixed", over the page sizes,

@@ -21,7 +21,7 @@ import (
 
 	"github.com/go-pdf/fpdf"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Options select what Generate draws.

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 func mustGen(t *testing.T, o Options) *Set {

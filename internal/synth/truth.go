@@ -3,8 +3,8 @@ package synth
 import (
 	"fmt"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // px converts page points (after xf) to truth pixels.

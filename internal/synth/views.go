@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // viewBar is the title bar under a view: a bubble split by a line (view

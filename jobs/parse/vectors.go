@@ -14,8 +14,8 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/blobs"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/vecsym"
 	"github.com/plangraph/plangraph/vision/vector"

@@ -20,7 +20,7 @@ import (
 	"unicode"
 
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"

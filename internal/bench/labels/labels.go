@@ -15,7 +15,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 //go:embed *.json
