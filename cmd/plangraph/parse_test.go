@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
 	parsejob "github.com/plangraph/plangraph/jobs/parse"
 )
 

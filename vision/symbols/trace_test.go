@@ -69,7 +69,7 @@ func TestTraceSESYDPlan(t *testing.T) {
 
 // TestTraceSynth does for synthetic sheets what TestTraceSESYDPlan does
 // for a SESYD plan: page 1 of each seed in PLANGRAPH_TRACE_SEEDS (default
-// "3") is drawn by internal/synth, rendered at 300 DPI, its legend graphics
+// "3") is drawn by internal/tools/synth, rendered at 300 DPI, its legend graphics
 // cut out as templates and its plan views searched (each placed on the
 // sheet's 256 px grid, as parse does); every candidate's refinement goes to
 // PLANGRAPH_TRACE with whether its detection was kept and right.

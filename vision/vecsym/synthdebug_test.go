@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/geom"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/vision/geom"
 )

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/legend"

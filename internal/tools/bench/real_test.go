@@ -3,7 +3,7 @@ package bench
 import (
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/bench/labels"
+	"github.com/plangraph/plangraph/internal/tools/bench/labels"
 	"github.com/plangraph/plangraph/vision/geom"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/bench/labels"
+	"github.com/plangraph/plangraph/internal/tools/bench/labels"
 	"github.com/plangraph/plangraph/vision/geom"
 )
 
