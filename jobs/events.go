@@ -8,7 +8,6 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/jobstatus"
-	"github.com/plangraph/plangraph/internal/jobview"
 )
 
 // Event types. A top-level job reports its lifecycle as {kind}.{status}
@@ -38,7 +37,7 @@ type ChildCompleted struct {
 	ParentJobID  string           `json:"parent_job_id"`
 	ChildJobType string           `json:"child_job_type"`
 	Status       string           `json:"status"`
-	Target       *jobview.Target  `json:"target"`
+	Target       *Target          `json:"target"`
 	Results      json.RawMessage  `json:"results"`
 	Error        *jobstatus.Error `json:"error,omitempty"`
 }
@@ -58,7 +57,7 @@ func (r *Runner) started(ctx context.Context, j *ent.Job) error {
 	if j.ParentID != "" {
 		return nil
 	}
-	_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), jobview.Of(j))
+	_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), ViewOf(j))
 	return err
 }
 
@@ -86,7 +85,7 @@ func (r *Runner) finished(ctx context.Context, id string) error {
 	r.Events.JobChanged(ctx, j)
 	status := jobstatus.Event(string(j.Status))
 	if j.ParentID == "" {
-		_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), jobview.Of(j))
+		_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), ViewOf(j))
 		return err
 	}
 	parent, err := r.DB.Job.Query().Where(job.ID(j.ParentID)).Select(job.FieldID, job.FieldType).Only(ctx)
@@ -104,7 +103,7 @@ func (r *Runner) finished(ctx context.Context, id string) error {
 		}
 	}
 	d := ChildCompleted{JobID: j.ID, ParentJobID: parent.ID, ChildJobType: j.Type, Status: status,
-		Target: jobview.TargetOf(j), Results: j.Result, Error: j.Error}
+		Target: TargetOf(j), Results: j.Result, Error: j.Error}
 	if len(d.Results) == 0 {
 		d.Results = json.RawMessage("null")
 	}

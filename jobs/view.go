@@ -1,7 +1,4 @@
-// Package jobview is the one JSON representation of a job record: REST
-// answers with it and events carry it, so a webhook's job is the job GET
-// /v1/jobs/{id} returns.
-package jobview
+package jobs
 
 import (
 	"encoding/json"
@@ -17,9 +14,11 @@ type Target struct {
 	ID   string `json:"id"`
 }
 
-// Job is the record of a long operation. Records use job_id, as the
+// View is the one JSON representation of a job record, the record of a
+// long operation: REST answers with it and events carry it, so a webhook's
+// job is the job GET /v1/jobs/{id} returns. Records use job_id, as the
 // specification's job representation requires.
-type Job struct {
+type View struct {
 	JobID       string           `json:"job_id"`
 	Type        string           `json:"type"`
 	Status      string           `json:"status"`
@@ -32,12 +31,12 @@ type Job struct {
 	CreatedAt   time.Time        `json:"created_at"`
 	StartedAt   *time.Time       `json:"started_at"`
 	CompletedAt *time.Time       `json:"completed_at"`
-	Parent      *Job             `json:"parent,omitempty"`
+	Parent      *View            `json:"parent,omitempty"`
 }
 
-// Of represents j.
-func Of(j *ent.Job) *Job {
-	out := &Job{JobID: j.ID, Type: j.Type, Status: string(j.Status), Progress: j.Progress, Error: j.Error,
+// ViewOf represents j.
+func ViewOf(j *ent.Job) *View {
+	out := &View{JobID: j.ID, Type: j.Type, Status: string(j.Status), Progress: j.Progress, Error: j.Error,
 		CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, CompletedAt: j.CompletedAt, Target: TargetOf(j)}
 	if len(j.Result) > 0 {
 		out.Results = j.Result
