@@ -12,7 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Block is the model entity for the Block schema.

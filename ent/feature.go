@@ -13,7 +13,7 @@ import (
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Feature is the model entity for the Feature schema.

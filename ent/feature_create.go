@@ -15,7 +15,7 @@ import (
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // FeatureCreate is the builder for creating a Feature entity.

@@ -12,7 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/predicate"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // FeatureUpdate is the builder for updating Feature entities.

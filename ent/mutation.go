@@ -28,8 +28,8 @@ import (
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/ent/webhookendpoint"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 const (

@@ -25,30 +25,6 @@ type deleteBlobsPayload struct {
 	Prefixes []string `json:"prefixes"`
 }
 
-// DrawingBlobPrefixes lists the blob key prefixes of what drawings'
-// ingestion and parses stored: their page images, tiles and words; their
-// blocks' images and words; their legend entries' exemplars.
-func DrawingBlobPrefixes(orgID string, drawingIDs, blockIDs, featureIDs []string) []string {
-	var out []string
-	for _, id := range drawingIDs {
-		out = append(out, DrawingKeyPrefix(orgID, id))
-	}
-	for _, id := range blockIDs {
-		out = append(out, BlockKey(orgID, id)+".", BlockKey(orgID, id)+"-")
-	}
-	return append(out, FeatureBlobPrefixes(orgID, featureIDs)...)
-}
-
-// FeatureBlobPrefixes lists the blob key prefixes of legend entries'
-// exemplar images.
-func FeatureBlobPrefixes(orgID string, featureIDs []string) []string {
-	var out []string
-	for _, id := range featureIDs {
-		out = append(out, FeatureKey(orgID, id)+".")
-	}
-	return out
-}
-
 // NewDeleteBlobsTasks makes the tasks that delete every blob under the
 // prefixes (several tasks when there are many). Each prefix must name one
 // record's blobs: it ends in "/", "." or "-".

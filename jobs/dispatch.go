@@ -15,11 +15,6 @@ import (
 	"github.com/plangraph/plangraph/internal/tenant"
 )
 
-// Job types (the Job record's type; the asynq task type is "job:" + type).
-const (
-	TypeDrawingPreprocess = "drawing_preprocess"
-)
-
 // TaskType is the asynq task type that runs jobs of type jobType.
 func TaskType(jobType string) string { return "job:" + jobType }
 

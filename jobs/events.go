@@ -8,7 +8,6 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/jobstatus"
-	"github.com/plangraph/plangraph/internal/jobview"
 )
 
 // Event types. A top-level job reports its lifecycle as {kind}.{status}
@@ -38,27 +37,15 @@ type ChildCompleted struct {
 	ParentJobID  string           `json:"parent_job_id"`
 	ChildJobType string           `json:"child_job_type"`
 	Status       string           `json:"status"`
-	Target       *jobview.Target  `json:"target"`
+	Target       *Target          `json:"target"`
 	Results      json.RawMessage  `json:"results"`
 	Error        *jobstatus.Error `json:"error,omitempty"`
 }
 
-// BlockCompleted is the data of a parse.block.completed event.
-type BlockCompleted struct {
-	JobID      string           `json:"job_id"`
-	ParseJobID string           `json:"parse_job_id"`
-	BlockID    string           `json:"block_id"`
-	Status     string           `json:"status"`
-	Results    *BlockResults    `json:"results"`
-	Error      *jobstatus.Error `json:"error,omitempty"`
-}
-
-// BlockResults is a parse.block.completed event's results.
-type BlockResults struct {
-	Symbols  []ParseSymbol  `json:"symbols"`
-	Summary  ParseSummary   `json:"summary"`
-	Warnings []ParseWarning `json:"warnings,omitempty"`
-}
+// ChildEventFunc makes the event that child, a child of parent, records
+// when it ends (its type and data); ok false leaves the
+// {parent kind}.child.completed event.
+type ChildEventFunc func(parent, child *ent.Job) (eventType string, data any, ok bool, err error)
 
 // started announces that j was picked up (and, for a top-level job,
 // records its started event).
@@ -70,12 +57,12 @@ func (r *Runner) started(ctx context.Context, j *ent.Job) error {
 	if j.ParentID != "" {
 		return nil
 	}
-	_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), jobview.Of(j))
+	_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), ViewOf(j))
 	return err
 }
 
-// changed announces that job id's progress moved.
-func (r *Runner) changed(ctx context.Context, id string) {
+// Changed announces that job id's progress moved.
+func (r *Runner) Changed(ctx context.Context, id string) {
 	if r.Events == nil {
 		return
 	}
@@ -98,30 +85,25 @@ func (r *Runner) finished(ctx context.Context, id string) error {
 	r.Events.JobChanged(ctx, j)
 	status := jobstatus.Event(string(j.Status))
 	if j.ParentID == "" {
-		_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), jobview.Of(j))
+		_, err := r.Events.Record(ctx, j, LifecycleEvent(j.Type, string(j.Status)), ViewOf(j))
 		return err
 	}
 	parent, err := r.DB.Job.Query().Where(job.ID(j.ParentID)).Select(job.FieldID, job.FieldType).Only(ctx)
 	if err != nil {
 		return err
 	}
-	if parent.Type == TypeParse && j.Type == TypeSymbolMatch {
-		d := BlockCompleted{JobID: j.ID, ParseJobID: parent.ID, BlockID: j.TargetID, Status: status, Error: j.Error}
-		if len(j.Result) > 0 {
-			var res BlockMatchResult
-			if err := json.Unmarshal(j.Result, &res); err != nil {
-				return err
-			}
-			d.Results = &BlockResults{Symbols: res.Symbols, Summary: res.Summary, Warnings: res.Warnings}
-			if d.Results.Symbols == nil {
-				d.Results.Symbols = []ParseSymbol{}
-			}
+	if f := r.childEvents[parent.Type]; f != nil {
+		typ, data, ok, err := f(parent, j)
+		if err != nil {
+			return err
 		}
-		_, err = r.Events.Record(ctx, j, EventParseBlockCompleted, d)
-		return err
+		if ok {
+			_, err = r.Events.Record(ctx, j, typ, data)
+			return err
+		}
 	}
 	d := ChildCompleted{JobID: j.ID, ParentJobID: parent.ID, ChildJobType: j.Type, Status: status,
-		Target: jobview.TargetOf(j), Results: j.Result, Error: j.Error}
+		Target: TargetOf(j), Results: j.Result, Error: j.Error}
 	if len(d.Results) == 0 {
 		d.Results = json.RawMessage("null")
 	}

@@ -1,6 +1,10 @@
 // Package jobs runs every long operation on asynq workers over Redis: a
 // real Redis in production, an in-process one (miniredis, which runs
-// asynq's Lua scripts) in the embedded profile.
+// asynq's Lua scripts) in the embedded profile. It is the framework — queue,
+// workers, the runner of job lifecycles with parents' finalizers, dispatch,
+// job events and the registry of job types; the pipelines (jobs/ingest,
+// jobs/parse) register their handlers with a Runner and are never imported
+// here.
 package jobs
 
 import (

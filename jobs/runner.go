@@ -69,14 +69,16 @@ type Runner struct {
 	Log   *slog.Logger
 	// Events, when set, records job events and announces every status and
 	// progress change (see events.go).
-	Events     *events.Bus
-	finalizers map[string]Finalizer
-	progress   map[string]ProgressFunc
+	Events      *events.Bus
+	finalizers  map[string]Finalizer
+	progress    map[string]ProgressFunc
+	childEvents map[string]ChildEventFunc
 }
 
 // NewRunner makes a runner.
 func NewRunner(db *ent.Client, q *Queue, log *slog.Logger) *Runner {
-	return &Runner{DB: db, Queue: q, Log: log, finalizers: map[string]Finalizer{}, progress: map[string]ProgressFunc{}}
+	return &Runner{DB: db, Queue: q, Log: log, finalizers: map[string]Finalizer{}, progress: map[string]ProgressFunc{},
+		childEvents: map[string]ChildEventFunc{}}
 }
 
 // Handle registers h for jobs of type jobType on w.
@@ -86,6 +88,11 @@ func (r *Runner) Handle(w *Worker, jobType string, h Handler) {
 
 // Finalize registers what completes a parent of type jobType.
 func (r *Runner) Finalize(jobType string, f Finalizer) { r.finalizers[jobType] = f }
+
+// ChildEvent registers what event the children of parents of type
+// parentType record when they end, in place of {parent kind}.child.completed
+// (see events.go).
+func (r *Runner) ChildEvent(parentType string, f ChildEventFunc) { r.childEvents[parentType] = f }
 
 func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 	var p Payload
@@ -262,7 +269,7 @@ func (r *Runner) RefreshProgress(ctx context.Context, parentID string) error {
 	}
 	if n, _ := r.DB.Job.Update().Where(job.ID(parentID), job.StatusIn(job.StatusQueued, job.StatusStarted)).
 		SetProgress(min(max(v, 0), 1) * 0.99).Save(ctx); n > 0 {
-		r.changed(ctx, parentID)
+		r.Changed(ctx, parentID)
 	}
 	if parent != nil && parent.ParentID != "" && !jobstatus.Terminal(string(parent.Status)) {
 		// a grandparent that weighs its children's progress sees this one move

@@ -19,6 +19,7 @@ import (
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/jobs/jobstest"
 )
 
 type runnerEnv struct {
@@ -58,7 +59,7 @@ func newRunnerEnv(t *testing.T) *runnerEnv {
 
 func (e *runnerEnv) wait(t *testing.T, id string) *ent.Job {
 	t.Helper()
-	return WaitJob(t, e.ctx, e.db, id, 20*time.Second, 50*time.Millisecond)
+	return jobstest.WaitJob(t, e.ctx, e.db, id, 20*time.Second, 50*time.Millisecond)
 }
 
 // start starts the worker, then a job of type typ.

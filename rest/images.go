@@ -8,13 +8,14 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/plangraph/plangraph/internal/blobs"
+
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/tilepack"
-	"github.com/plangraph/plangraph/jobs"
 )
 
 var tileName = regexp.MustCompile(`^\d{1,2}/\d{1,5}_\d{1,5}\.png$`)
@@ -37,7 +38,7 @@ func (a *API) sheetKey(w http.ResponseWriter, r *http.Request) string {
 		return ""
 	}
 	org, _ := tenant.Org(r.Context())
-	return jobs.SheetKey(org, s.DrawingID, s.PageNumber)
+	return blobs.SheetKey(org, s.DrawingID, s.PageNumber)
 }
 
 // serveSheetBlob serves the sheet's image with key suffix.
@@ -66,7 +67,7 @@ func (a *API) blockImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	org, _ := tenant.Org(r.Context())
-	a.serveBlob(w, r, a.bucket, jobs.BlockKey(org, b.ID)+".png", "image/png", "block "+id+" has no image")
+	a.serveBlob(w, r, a.bucket, blobs.BlockKey(org, b.ID)+".png", "image/png", "block "+id+" has no image")
 }
 
 func (a *API) sheetTiles(w http.ResponseWriter, r *http.Request) {
@@ -83,7 +84,7 @@ func (a *API) sheetTile(w http.ResponseWriter, r *http.Request) {
 	if key == "" {
 		return
 	}
-	rd, n, err := a.tiles(a.bucket).Tile(r.Context(), jobs.TilePack(key), t)
+	rd, n, err := a.tiles(a.bucket).Tile(r.Context(), blobs.TilePack(key), t)
 	if errors.Is(err, tilepack.ErrNotFound) {
 		// sheets ingested before tile packs keep one object per tile
 		a.serveBlob(w, r, a.bucket, key+"_files/"+t, "image/png", "sheet "+r.PathValue("id")+" has no tile "+t)

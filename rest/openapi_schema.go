@@ -8,15 +8,16 @@ import (
 	"strings"
 	"time"
 
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
+
 	entgo "entgo.io/ent"
 
 	"github.com/plangraph/plangraph/ent/schema"
 	"github.com/plangraph/plangraph/internal/apierr"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/uploads"
-	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Schemas of the OpenAPI document, reflected from the representation
@@ -121,12 +122,12 @@ var componentTypes = map[reflect.Type]string{
 	reflect.TypeFor[Meta]():           "PageMeta",
 	reflect.TypeFor[apierr.Problem](): "Problem",
 	// results of parse jobs and their children
-	reflect.TypeFor[jobs.ParseResult]():      "ParseResult",
-	reflect.TypeFor[jobs.LegendResult]():     "ParseLegend",
-	reflect.TypeFor[jobs.BlockMatchResult](): "ParseBlockResult",
-	reflect.TypeFor[jobs.ParseSymbol]():      "ParseSymbol",
-	reflect.TypeFor[jobs.ParseInstance]():    "ParseInstance",
-	reflect.TypeFor[jobs.ParseWarning]():     "ParseWarning",
+	reflect.TypeFor[parsejob.ParseResult]():      "ParseResult",
+	reflect.TypeFor[parsejob.LegendResult]():     "ParseLegend",
+	reflect.TypeFor[parsejob.BlockMatchResult](): "ParseBlockResult",
+	reflect.TypeFor[parsejob.ParseSymbol]():      "ParseSymbol",
+	reflect.TypeFor[parsejob.ParseInstance]():    "ParseInstance",
+	reflect.TypeFor[parsejob.ParseWarning]():     "ParseWarning",
 }
 
 // fieldDocs describe the properties of each reflected struct (merged into
@@ -238,50 +239,50 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"x_max": {"description": "Right edge, pixels."},
 		"y_max": {"description": "Bottom edge, pixels."},
 	},
-	reflect.TypeFor[jobs.ParseResult](): {
+	reflect.TypeFor[parsejob.ParseResult](): {
 		"legend":   {"description": "One item per legend block read (its entries are the symbols searched for), plus one with `block_id` null and `source` `request` holding the symbols the request supplied (options.symbols.legend and exemplars)."},
 		"symbols":  {"description": "One item per symbol type with at least one detection, in legend order."},
 		"summary":  {"description": "Totals."},
 		"warnings": {"description": "Why something was not searched or not found (no legend, a legend without graphics, a blank block, a symbol under 10 px at 300 DPI or larger than a block, a block that could not be searched). Absent when there is nothing to say."},
 	},
-	reflect.TypeFor[jobs.LegendResult](): {
+	reflect.TypeFor[parsejob.LegendResult](): {
 		"block_id":             {"description": "Legend block id; null for the symbols supplied with the request."},
-		"source":               {"description": "`request` for the item of supplied symbols; absent for legend blocks.", "enum": []string{jobs.SourceRequest}},
+		"source":               {"description": "`request` for the item of supplied symbols; absent for legend blocks.", "enum": []string{parsejob.SourceRequest}},
 		"symbols_detected":     {"description": "Entries found in the legend.", "minimum": 0},
 		"symbols_with_graphic": {"description": "Entries with a symbol graphic (text-only entries are not searched for).", "minimum": 0},
 		"symbols":              {"description": "The entries, in reading order."},
 	},
-	reflect.TypeFor[jobs.LegendSymbol](): {
+	reflect.TypeFor[parsejob.LegendSymbol](): {
 		"feature_id":  {"description": "Feature id of the legend entry (prefix `ftr_`)."},
 		"label":       {"description": "Label (tag) of the entry."},
 		"description": {"description": "Legend text of the entry."},
 		"has_graphic": {"description": "Whether the entry has a graphic to search for; false for text-only entries."},
 	},
-	reflect.TypeFor[jobs.BlockMatchResult](): {
+	reflect.TypeFor[parsejob.BlockMatchResult](): {
 		"block_id": {"description": "The view block searched."},
 		"symbols":  {"description": "Symbol types found on the block, with their instances (without `block_id`)."},
 		"summary":  {"description": "Totals for the block."},
 		"warnings": {"description": "Symbols skipped on this block and why, or why the block was not searched."},
 	},
-	reflect.TypeFor[jobs.ParseSymbol](): {
+	reflect.TypeFor[parsejob.ParseSymbol](): {
 		"label":             {"description": "Label from the legend."},
 		"description":       {"description": "Legend description text."},
 		"legend_feature_id": {"description": "Feature id of the legend entry matched from."},
 		"instance_count":    {"description": "Number of instances.", "minimum": 1},
 		"instances":         {"description": "The instances, by block and reading order; absent with `options.symbols.count: true`."},
 	},
-	reflect.TypeFor[jobs.ParseInstance](): {
+	reflect.TypeFor[parsejob.ParseInstance](): {
 		"feature_id": {"description": "Feature id of the instance; its `defined_by` is the legend entry."},
 		"block_id":   {"description": "Block the instance is on (absent in a block's own result)."},
 		"bounds":     {"description": "Box of the instance in the block image's pixels."},
 		"confidence": {"description": "How closely the instance matches the legend symbol; 0.5 separates right from wrong on the benchmarks.", "minimum": 0, "maximum": 1},
 	},
-	reflect.TypeFor[jobs.ParseSummary](): {
+	reflect.TypeFor[parsejob.ParseSummary](): {
 		"total_symbols_searched": {"description": "Symbol types with at least one detection.", "minimum": 0},
 		"total_instances_found":  {"description": "Detections across all blocks.", "minimum": 0},
 	},
-	reflect.TypeFor[jobs.ParseWarning](): {
-		"code":       {"description": "Machine code.", "enum": []string{jobs.WarnNoLegend, jobs.WarnNoGraphics, jobs.WarnNoViewBlocks, jobs.WarnLegendFailed, jobs.WarnMatchFailed, jobs.WarnBlockBlank, jobs.WarnSymbolSkipped, jobs.WarnExemplarBlank}},
+	reflect.TypeFor[parsejob.ParseWarning](): {
+		"code":       {"description": "Machine code.", "enum": []string{parsejob.WarnNoLegend, parsejob.WarnNoGraphics, parsejob.WarnNoViewBlocks, parsejob.WarnLegendFailed, parsejob.WarnMatchFailed, parsejob.WarnBlockBlank, parsejob.WarnSymbolSkipped, parsejob.WarnExemplarBlank}},
 		"message":    {"description": "Human-readable explanation."},
 		"block_id":   {"description": "The block concerned, if any."},
 		"feature_id": {"description": "The legend entry concerned, if any."},

@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	listing "github.com/plangraph/plangraph/internal/service/query"
-
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/config"
@@ -33,19 +31,20 @@ import (
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/blobs"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/events/webhooks"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/service/base"
+	listing "github.com/plangraph/plangraph/internal/service/query"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/tilepack"
 	"github.com/plangraph/plangraph/internal/uploads"
-	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 func openAPIDoc(t *testing.T) (libopenapi.Document, []byte) {
@@ -671,14 +670,14 @@ func TestOpenAPIMatchesRealResponses(t *testing.T) {
 
 	// the sheet's images, as the drawing pipeline stores them
 	png := []byte("\x89PNG\r\n\x1a\n")
-	pack, err := tilepack.Create(ctx, e.bucket, jobs.TilePack(jobs.SheetKey(testOrg, did, 1)))
+	pack, err := tilepack.Create(ctx, e.bucket, blobs.TilePack(blobs.SheetKey(testOrg, did, 1)))
 	if err != nil || pack.Put("0/0_0.png", png) != nil || pack.Close(ctx) != nil {
 		t.Fatalf("tile pack: %v", err)
 	}
 	// a tile of a sheet stored before packs, one object per tile
 	for suffix, data := range map[string][]byte{".png": png, "-thumb.png": png, "_files/1/0_0.png": png,
 		".dzi": []byte(`<?xml version="1.0"?><Image xmlns="http://schemas.microsoft.com/deepzoom/2008" Format="png" Overlap="0" TileSize="256"><Size Width="10800" Height="7200"/></Image>`)} {
-		if err := e.bucket.WriteAll(ctx, jobs.SheetKey(testOrg, did, 1)+suffix, data, nil); err != nil {
+		if err := e.bucket.WriteAll(ctx, blobs.SheetKey(testOrg, did, 1)+suffix, data, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

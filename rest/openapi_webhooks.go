@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	engine "github.com/plangraph/plangraph/internal/events/webhooks"
 	"github.com/plangraph/plangraph/internal/service/webhooks"
-	engine "github.com/plangraph/plangraph/internal/webhooks"
 )
 
 func init() {

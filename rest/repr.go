@@ -3,11 +3,10 @@ package rest
 import (
 	"time"
 
-	"github.com/plangraph/plangraph/internal/jobview"
-
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // REST representations. Expandable relations are pointer fields that stay
@@ -124,12 +123,12 @@ func overlayOut(o *ent.Overlay) *Overlay {
 }
 
 // Target is what a job works on.
-type Target = jobview.Target
+type Target = jobs.Target
 
-// Job is the record of a long operation (see jobview).
-type Job = jobview.Job
+// Job is the record of a long operation (see jobs.View).
+type Job = jobs.View
 
-func jobOut(j *ent.Job) *Job { return jobview.Of(j) }
+func jobOut(j *ent.Job) *Job { return jobs.ViewOf(j) }
 
 // Accepted is the 202 body of a request that queued a job.
 type Accepted struct {
@@ -141,7 +140,7 @@ type Accepted struct {
 
 func acceptedOut(j *ent.Job) Accepted {
 	a := Accepted{JobID: j.ID, Type: j.Type, Status: jobstatus.Accepted(string(j.Status))}
-	a.Target = jobview.TargetOf(j)
+	a.Target = jobs.TargetOf(j)
 	return a
 }
 

@@ -8,12 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/service/live"
-
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/httpx"
-	"github.com/plangraph/plangraph/internal/jobview"
+	"github.com/plangraph/plangraph/internal/service/live"
+	"github.com/plangraph/plangraph/jobs"
 )
 
 const (
@@ -97,7 +96,7 @@ func (a *API) jobStream(w http.ResponseWriter, r *http.Request) {
 			var sent bool
 			switch {
 			case u.Job != nil:
-				last, _ = json.Marshal(jobview.Of(u.Job))
+				last, _ = json.Marshal(jobs.ViewOf(u.Job))
 				sent = write("event: job\ndata: %s\n\n", last)
 			case u.Event != nil:
 				b, _ := json.Marshal(events.EnvelopeOf(u.Event))

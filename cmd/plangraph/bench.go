@@ -12,16 +12,15 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/service/drawings"
-
-	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
-
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/internal/bench"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/service/drawings"
+	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
+	"github.com/plangraph/plangraph/internal/tools/bench"
 	"github.com/plangraph/plangraph/jobs"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
 )
 
@@ -176,7 +175,7 @@ func (l *local) synthParser(progress io.Writer) bench.SynthParse {
 }
 
 // instanceBlocks lists the blocks of a parse result's instances.
-func instanceBlocks(res jobs.ParseResult) []string {
+func instanceBlocks(res parsejob.ParseResult) []string {
 	var ids []string
 	for _, s := range res.Symbols {
 		for _, in := range s.Instances {

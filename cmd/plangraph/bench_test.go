@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/bench"
+	"github.com/plangraph/plangraph/internal/tools/bench"
 )
 
 // TestBenchSynth runs the synthetic benchmark end to end on one small

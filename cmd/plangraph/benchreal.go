@@ -7,13 +7,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/service/drawings"
-
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/internal/bench"
+	"github.com/plangraph/plangraph/internal/service/drawings"
+	"github.com/plangraph/plangraph/internal/tools/bench"
 	"github.com/plangraph/plangraph/jobs"
 )
 
@@ -25,7 +24,7 @@ func benchReal(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	var o bench.RealOptions
 	only := fs.String("only", "", "comma-separated parts of file names: run only those sets")
-	fs.StringVar(&o.Labels, "labels", "", "folder of label files (default: the labels built in, internal/bench/labels)")
+	fs.StringVar(&o.Labels, "labels", "", "folder of label files (default: the labels built in, internal/tools/bench/labels)")
 	fs.BoolVar(&o.IngestOnly, "ingest-only", false, "ingest only: score sheets and blocks, not legends, counts or parse time")
 	fs.BoolVar(&o.Verbose, "v", false, "list every mismatch")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")

@@ -9,15 +9,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/service/drawings"
-
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/server"
+	"github.com/plangraph/plangraph/internal/service/drawings"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/render"
 )

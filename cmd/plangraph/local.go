@@ -12,17 +12,16 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/service/files"
-
-	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
-
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/config"
 	"github.com/plangraph/plangraph/internal/server"
+	"github.com/plangraph/plangraph/internal/service/files"
+	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
 )
 
 // local is a throwaway embedded instance (SQLite, in-process queue, files
@@ -197,8 +196,8 @@ func (l *local) upload(path string) (*ent.File, error) {
 // parseFile uploads the drawing at path and runs a parse of it (options
 // as given; nil reads the legends from the drawing), showing progress on
 // w. It returns the finished job and, when it completed, its result.
-func (l *local) parseFile(path string, opts *parsesvc.Options, w io.Writer) (*ent.Job, jobs.ParseResult, error) {
-	var res jobs.ParseResult
+func (l *local) parseFile(path string, opts *parsesvc.Options, w io.Writer) (*ent.Job, parsejob.ParseResult, error) {
+	var res parsejob.ParseResult
 	f, err := l.upload(path)
 	if err != nil {
 		return nil, res, err

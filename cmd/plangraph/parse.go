@@ -15,8 +15,7 @@ import (
 	"time"
 
 	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
-
-	"github.com/plangraph/plangraph/jobs"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
@@ -99,7 +98,7 @@ func readLegendDir(dir string) ([]*parsesvc.LegendSymbol, error) {
 }
 
 // writeCounts writes one row per legend entry with a graphic, found or not.
-func writeCounts(path string, res jobs.ParseResult) error {
+func writeCounts(path string, res parsejob.ParseResult) error {
 	count := map[string]int{}
 	for _, s := range res.Symbols {
 		count[s.LegendFeatureID] = s.InstanceCount

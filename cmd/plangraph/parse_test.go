@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/synth"
-	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/internal/tools/synth"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
 )
 
 // TestParseCommand runs plangraph parse on a synthetic sheet with a legend
@@ -80,13 +80,13 @@ func TestParseCommand(t *testing.T) {
 		t.Errorf("no progress bar or summary on stderr: %q", stderr.String())
 	}
 	var doc struct {
-		JobID       string           `json:"job_id"`
-		Type        string           `json:"type"`
-		Status      string           `json:"status"`
-		Target      map[string]any   `json:"target"`
-		Results     jobs.ParseResult `json:"results"`
-		CreatedAt   time.Time        `json:"created_at"`
-		CompletedAt *time.Time       `json:"completed_at"`
+		JobID       string               `json:"job_id"`
+		Type        string               `json:"type"`
+		Status      string               `json:"status"`
+		Target      map[string]any       `json:"target"`
+		Results     parsejob.ParseResult `json:"results"`
+		CreatedAt   time.Time            `json:"created_at"`
+		CompletedAt *time.Time           `json:"completed_at"`
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -99,7 +99,7 @@ func TestParseCommand(t *testing.T) {
 		t.Errorf("result %s", b)
 	}
 	leg := doc.Results.Legend
-	if len(leg) != 1 || leg[0].Source != jobs.SourceRequest || len(leg[0].Symbols) != 1 || leg[0].Symbols[0].Label != "SQUARE" {
+	if len(leg) != 1 || leg[0].Source != parsejob.SourceRequest || len(leg[0].Symbols) != 1 || leg[0].Symbols[0].Label != "SQUARE" {
 		t.Fatalf("legend %+v, want the one symbol of --legend-dir", leg)
 	}
 	f, err := os.Open(counts)

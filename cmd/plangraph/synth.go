@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
 )
 
 // synthCmd writes a synthetic drawing set with its ground truth:

@@ -8,8 +8,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // BlockTypes are the kinds of region a sheet is segmented into. Image is a

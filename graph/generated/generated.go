@@ -24,9 +24,9 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/graph/scalars"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/service/parse"
+	"github.com/plangraph/plangraph/vision/geom"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -8218,7 +8218,7 @@ func (ec *executionContext) _Block_bounds(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v geom.Box) graphql.Marshaler {
-			return ec.marshalNBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx, selections, v)
+			return ec.marshalNBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9330,7 +9330,7 @@ func (ec *executionContext) _Feature_bounds(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v geom.Box) graphql.Marshaler {
-			return ec.marshalOBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx, selections, v)
+			return ec.marshalOBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx, selections, v)
 		},
 		true,
 		false,
@@ -29341,7 +29341,7 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
-func (ec *executionContext) marshalNBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx context.Context, sel ast.SelectionSet, v geom.Box) graphql.Marshaler {
+func (ec *executionContext) marshalNBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx context.Context, sel ast.SelectionSet, v geom.Box) graphql.Marshaler {
 	return ec._BoundingBox(ctx, sel, &v)
 }
 
@@ -30417,7 +30417,7 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
-func (ec *executionContext) marshalOBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋgeomᚐBox(ctx context.Context, sel ast.SelectionSet, v geom.Box) graphql.Marshaler {
+func (ec *executionContext) marshalOBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx context.Context, sel ast.SelectionSet, v geom.Box) graphql.Marshaler {
 	return ec._BoundingBox(ctx, sel, &v)
 }
 

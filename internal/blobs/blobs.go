@@ -1,6 +1,7 @@
 // Package blobs opens the object store that holds uploaded files and
 // rendered images: a directory by default, or any gocloud.dev bucket URL
-// (file:///path, s3://bucket?region=…).
+// (file:///path, s3://bucket?region=…). It also keeps the store's layout:
+// the keys of every record's blobs (keys.go) and their reading and writing.
 package blobs
 
 import (

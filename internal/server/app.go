@@ -5,13 +5,9 @@ package server
 
 import (
 	"context"
-	"github.com/plangraph/plangraph/internal/service"
-	"github.com/plangraph/plangraph/internal/service/base"
-
 	"crypto/tls"
 	"errors"
 	"fmt"
-	cflog "github.com/cloudflare/cfssl/log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -19,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	cflog "github.com/cloudflare/cfssl/log"
 	"gocloud.dev/blob"
 
 	"github.com/plangraph/plangraph/graph"
@@ -27,15 +24,19 @@ import (
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/config"
 	"github.com/plangraph/plangraph/internal/events"
+	"github.com/plangraph/plangraph/internal/events/webhooks"
 	"github.com/plangraph/plangraph/internal/httpsonly"
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/internal/safefetch"
+	"github.com/plangraph/plangraph/internal/service"
+	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/store"
 	"github.com/plangraph/plangraph/internal/tlsca"
 	"github.com/plangraph/plangraph/internal/uploads"
-	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/jobs/ingest"
+	"github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/rest"
 	"github.com/plangraph/plangraph/vision/render"
 )
@@ -214,10 +215,9 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 	}
 	runner := jobs.NewRunner(a.Store.Client, a.Queue, a.Log)
 	runner.Events = a.Events
-	ingest := &jobs.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
-		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}
-	ingest.Register(w)
-	(&jobs.Parse{R: runner, Blobs: a.Blobs, Budget: a.Cfg.BlockSearchBudget}).Register(w)
+	(&ingest.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
+		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}).Register(w)
+	(&parse.Parse{R: runner, Blobs: a.Blobs, Budget: a.Cfg.BlockSearchBudget}).Register(w)
 	if err := w.Start(); err != nil {
 		return nil, err
 	}

@@ -21,12 +21,12 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/ent/job"
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/internal/uploads"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // mgmtFixture is one organization's seeded data. Every row has a name ("dA",

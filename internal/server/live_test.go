@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/internal/jobstatus"
-	"github.com/plangraph/plangraph/internal/synth"
 	"github.com/plangraph/plangraph/internal/testenv"
+	"github.com/plangraph/plangraph/internal/tools/synth"
 )
 
 // liveAPI is one api process as a client sees it.

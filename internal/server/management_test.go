@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/testenv"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // ---------------------------------------------------------------------------

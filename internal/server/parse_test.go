@@ -25,30 +25,33 @@ import (
 	"testing"
 	"time"
 
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/file"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/jobs/parse"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 )
 
 // parseResult is a completed parse job as GET /v1/jobs/{id} shows it.
 type parseResult struct {
-	JobID       string           `json:"job_id"`
-	Type        string           `json:"type"`
-	Status      string           `json:"status"`
-	Target      *jobTarget       `json:"target"`
-	Error       *jobstatus.Error `json:"error"`
-	Results     jobs.ParseResult `json:"results"`
-	CreatedAt   time.Time        `json:"created_at"`
-	CompletedAt *time.Time       `json:"completed_at"`
+	JobID       string            `json:"job_id"`
+	Type        string            `json:"type"`
+	Status      string            `json:"status"`
+	Target      *jobTarget        `json:"target"`
+	Error       *jobstatus.Error  `json:"error"`
+	Results     parse.ParseResult `json:"results"`
+	CreatedAt   time.Time         `json:"created_at"`
+	CompletedAt *time.Time        `json:"completed_at"`
 }
 
 // startParse POSTs a parse request, which must be accepted, and returns the job id.
@@ -405,7 +408,7 @@ func TestParse(t *testing.T) {
 			if graphic == nil {
 				t.Fatal("no legend entry with a graphic")
 			}
-			exemplar, err := jobs.GetPNG(f.ctx(), s.App.Blobs, jobs.FeatureKey(f.org, graphic.ID)+".png")
+			exemplar, err := blobs.GetPNG(f.ctx(), s.App.Blobs, blobs.FeatureKey(f.org, graphic.ID)+".png")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -509,7 +512,7 @@ func TestParse(t *testing.T) {
 				}
 				skipped := false
 				for _, w := range pr.Results.Warnings {
-					skipped = skipped || (w.Code == jobs.WarnSymbolSkipped && w.Label == "HUGE")
+					skipped = skipped || (w.Code == parse.WarnSymbolSkipped && w.Label == "HUGE")
 				}
 				if !skipped {
 					t.Errorf("a symbol larger than the block was not reported skipped: %+v", pr.Results.Warnings)
@@ -531,7 +534,7 @@ func TestParse(t *testing.T) {
 					t.Errorf("the legend's own symbol, sent back, was not found on the legend: %v", found)
 				}
 				for _, w := range pr.Results.Warnings {
-					if w.Code == jobs.WarnSymbolSkipped && (w.Label == graphic.Label || w.Label == "FILE" || w.Label == graphic.Label+" (cut)") {
+					if w.Code == parse.WarnSymbolSkipped && (w.Label == graphic.Label || w.Label == "FILE" || w.Label == graphic.Label+" (cut)") {
 						t.Errorf("supplied symbol %s skipped: %+v", w.Label, w)
 					}
 				}
@@ -618,7 +621,7 @@ func TestParse(t *testing.T) {
 			t.Run("a drawing ingested before geometry was kept", func(t *testing.T) {
 				// the parse reads the page's geometry from the PDF, keeps it
 				// and finds what it found with it
-				vk := jobs.VectorsKey(jobs.SheetKey(f.org, f.drawing, 1))
+				vk := blobs.VectorsKey(blobs.SheetKey(f.org, f.drawing, 1))
 				if err := s.App.Blobs.Delete(f.ctx(), vk); err != nil {
 					t.Fatal(err)
 				}
@@ -670,13 +673,13 @@ func deleteStored(t *testing.T, f *parseFixture) {
 	}
 	db := f.s.App.Store.Client
 	exemplars := f.features(t, feature.KindLegendEntry, func(q *ent.FeatureQuery) { q.Where(feature.HasBlockWith(block.SheetID(f.sheet))) })
-	mine := []string{jobs.DrawingKeyPrefix(f.org, f.drawing), jobs.BlockKey(f.org, f.legend) + "."}
+	mine := []string{blobs.DrawingKeyPrefix(f.org, f.drawing), blobs.BlockKey(f.org, f.legend) + "."}
 	for _, v := range f.views {
-		mine = append(mine, jobs.BlockKey(f.org, v)+".")
+		mine = append(mine, blobs.BlockKey(f.org, v)+".")
 	}
 	for id, x := range exemplars {
 		if x.HasGraphic {
-			mine = append(mine, jobs.FeatureKey(f.org, id)+".")
+			mine = append(mine, blobs.FeatureKey(f.org, id)+".")
 		}
 	}
 	for _, p := range mine {
@@ -838,7 +841,7 @@ func parseGraphQL(t *testing.T, f *parseFixture, oneSymbol map[string]any) {
 			SymbolInstances conn `json:"symbolInstances"`
 		}
 		Job struct {
-			Result jobs.ParseResult
+			Result parse.ParseResult
 		}
 	}
 	s.GraphQL(t, key, `query($sheet: ID!, $legend: ID!, $job: ID!) {

@@ -36,11 +36,11 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/ent/webhookendpoint"
-	"github.com/plangraph/plangraph/internal/jobview"
+	"github.com/plangraph/plangraph/internal/events/webhooks"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
-	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/rest"
 )
 
@@ -517,13 +517,13 @@ func TestWebhookDelivery(t *testing.T) {
 			}
 			start := time.Now()
 			evs := []*ent.Event{
-				record(parse, "parse.started", jobview.Of(parse)),
+				record(parse, "parse.started", jobs.ViewOf(parse)),
 				record(legend, jobs.EventParseChildCompleted, jobs.ChildCompleted{JobID: legend.ID, ParentJobID: parse.ID,
-					ChildJobType: legend.Type, Status: "completed", Target: jobview.TargetOf(legend), Results: json.RawMessage(`{"symbols_detected":3}`)}),
-				record(match, jobs.EventParseBlockCompleted, jobs.BlockCompleted{JobID: match.ID, ParseJobID: parse.ID, BlockID: match.TargetID,
-					Status: "completed", Results: &jobs.BlockResults{Symbols: []jobs.ParseSymbol{}}}),
-				record(parse, "parse.completed", jobview.Of(parse)),
-				record(drawing, "drawing.completed", jobview.Of(drawing)),
+					ChildJobType: legend.Type, Status: "completed", Target: jobs.TargetOf(legend), Results: json.RawMessage(`{"symbols_detected":3}`)}),
+				record(match, jobs.EventParseBlockCompleted, parsejob.BlockCompleted{JobID: match.ID, ParseJobID: parse.ID, BlockID: match.TargetID,
+					Status: "completed", Results: &parsejob.BlockResults{Symbols: []parsejob.ParseSymbol{}}}),
+				record(parse, "parse.completed", jobs.ViewOf(parse)),
+				record(drawing, "drawing.completed", jobs.ViewOf(drawing)),
 			}
 			// recording again (a retried task) keeps one event
 			if again := record(parse, "parse.completed", map[string]any{"other": "data"}); again.ID != evs[3].ID {
@@ -687,7 +687,7 @@ func TestWebhookDelivery(t *testing.T) {
 			var rot webhookRec
 			postJSON(t, s, key, "/v1/webhook_endpoints/"+eps[healthy].ID+"/rotate_secret", nil).ExpectStatus(t, http.StatusOK).JSON(t, &rot)
 			failed := mkJob(jobs.TypeParse, nil, job.StatusFailed)
-			late := record(failed, "parse.failed", jobview.Of(failed))
+			late := record(failed, "parse.failed", jobs.ViewOf(failed))
 			byID[late.ID] = late
 			waitFor(t, 5*time.Second, "the event after the rotation", hasAll(healthy, []string{late.ID}))
 

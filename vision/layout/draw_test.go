@@ -5,7 +5,7 @@ import (
 	"image/color"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 func TestDrawOutlinesAndLabels(t *testing.T) {

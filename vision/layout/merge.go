@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 

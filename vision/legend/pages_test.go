@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"

@@ -3,7 +3,7 @@ package legend
 import (
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // WantEntry is an expected legend entry (ground truth or a hand label).

@@ -4,7 +4,7 @@ import (
 	"context"
 	"image"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 

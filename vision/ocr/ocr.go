@@ -21,7 +21,7 @@ import (
 
 	"github.com/otiai10/gosseract/v2"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/text"
 )

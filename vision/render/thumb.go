@@ -7,7 +7,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/plangraph/plangraph/internal/par"
+	"github.com/plangraph/plangraph/vision/par"
 )
 
 // Thumbnail returns src shrunk to fit in maxSide × maxSide, keeping its

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 

@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 

@@ -21,8 +21,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/geom"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 

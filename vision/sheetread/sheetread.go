@@ -9,7 +9,7 @@ import (
 	"context"
 	"image"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/sheetinfo"

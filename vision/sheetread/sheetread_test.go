@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/bench/labels"
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/bench/labels"
+	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 )

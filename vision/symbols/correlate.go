@@ -6,7 +6,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/plangraph/plangraph/internal/par"
+	"github.com/plangraph/plangraph/vision/par"
 )
 
 // probeScore is a fast pose score: the mean ink under the template's

@@ -5,7 +5,7 @@ import (
 	"image"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
 

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // letterKey is what a text reads for comparison: its letters and digits,

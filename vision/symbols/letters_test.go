@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // TestSymbolsToldApartByLetters: two legend symbols drawn alike, one with

@@ -7,7 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/plangraph/plangraph/internal/par"
+	"github.com/plangraph/plangraph/vision/par"
 )
 
 // hiddenMask is, for one level, which pixels lie within chamferTol of a

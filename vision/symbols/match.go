@@ -15,7 +15,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // MinSymbolPx is the smallest symbol side searched (at 300 DPI).

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // drawing helpers: templates are drawn as strokes on white

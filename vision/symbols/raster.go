@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/plangraph/plangraph/internal/par"
+	"github.com/plangraph/plangraph/vision/par"
 )
 
 // fimg is a float32 image; values are ink coverage in 0..1.

@@ -10,7 +10,7 @@ import (
 // tests inside the image, give bit for bit what the one-pixel-at-a-time
 // definitions give, edges included.
 func TestLevelPassesMatchDefinitions(t *testing.T) {
-	lv := newF(601, 497) // large enough to be made in bands (internal/par)
+	lv := newF(601, 497) // large enough to be made in bands (vision/par)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range lv.p {
 		if rng.IntN(4) == 0 {

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Early exits of refinement, set from traces of every candidate

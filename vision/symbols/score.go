@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Truth is one ground-truth instance for scoring.

@@ -6,7 +6,7 @@ import (
 	"image"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Template is one symbol to search for: a grey image with dark ink on a

@@ -6,13 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
 
-// synthSheet draws synthetic sheet 1 of the given seed (internal/synth)
+// synthSheet draws synthetic sheet 1 of the given seed (internal/tools/synth)
 // and renders it at 300 DPI; also the path of its PDF (in a temporary
 // directory).
 func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth, string) {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
@@ -69,7 +69,7 @@ func TestTraceSESYDPlan(t *testing.T) {
 
 // TestTraceSynth does for synthetic sheets what TestTraceSESYDPlan does
 // for a SESYD plan: page 1 of each seed in PLANGRAPH_TRACE_SEEDS (default
-// "3") is drawn by internal/synth, rendered at 300 DPI, its legend graphics
+// "3") is drawn by internal/tools/synth, rendered at 300 DPI, its legend graphics
 // cut out as templates and its plan views searched (each placed on the
 // sheet's 256 px grid, as parse does); every candidate's refinement goes to
 // PLANGRAPH_TRACE with whether its detection was kept and right.
@@ -95,7 +95,7 @@ func TestTraceSynth(t *testing.T) {
 		}
 		page, st, pdf := synthSheet(t, seed)
 		tmpls := legendTemplates(page, st)
-		// the words rules as the parse applies them (jobs/parsewords.go):
+		// the words rules as the parse applies them (jobs/parse/words.go):
 		// the text layer's words of two letters or digits or more, which
 		// legend graphics hold none, and what the others' words read and
 		// where they are

@@ -36,7 +36,7 @@ import (
 	"image"
 	"math"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // WordCover is the share of a box that words must cover for what is in it

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // onWordScene draws the outlet twice: once on a word (its box, grown a

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // letters sets s one word per character, h high, with gap between

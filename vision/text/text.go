@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Word is one word and where it is.

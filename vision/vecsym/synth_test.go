@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 	"github.com/plangraph/plangraph/vision/symbols"

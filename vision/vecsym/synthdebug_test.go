@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/plangraph/plangraph/internal/geom"
-	"github.com/plangraph/plangraph/internal/synth"
+	"github.com/plangraph/plangraph/internal/tools/synth"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // varied is whether the sheets of the tracing tests are drafted unlike

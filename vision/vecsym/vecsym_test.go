@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/vector"
 )

@@ -16,11 +16,12 @@ import (
 	"github.com/plangraph/plangraph/ent/predicate"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/events"
+	"github.com/plangraph/plangraph/internal/events/webhooks"
 	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/uploads"
-	"github.com/plangraph/plangraph/internal/webhooks"
 	"github.com/plangraph/plangraph/jobs"
 )
 
@@ -91,7 +92,7 @@ func WithTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
 
 // StoredUnder lists what deleting the drawings matching which leaves in
 // blob storage: the key prefixes of their page images, blocks and legend
-// entries (see jobs.DrawingBlobPrefixes). It is read before the rows go.
+// entries (see blobs.DrawingBlobPrefixes). It is read before the rows go.
 func (d *Deps) StoredUnder(ctx context.Context, which predicate.Drawing) ([]string, error) {
 	org, _ := tenant.Org(ctx)
 	drws, err := d.DB.Drawing.Query().Where(which).IDs(ctx)
@@ -107,7 +108,7 @@ func (d *Deps) StoredUnder(ctx context.Context, which predicate.Drawing) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	return jobs.DrawingBlobPrefixes(org, drws, blks, ftrs), nil
+	return blobs.DrawingBlobPrefixes(org, drws, blks, ftrs), nil
 }
 
 // DeleteStored queues the deletion of the blobs under prefixes, once the

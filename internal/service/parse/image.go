@@ -15,8 +15,8 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/tenant"
-	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
@@ -71,7 +71,7 @@ func (s *Service) symbolImage(ctx context.Context, field, raw string) (*image.Gr
 			return nil, apierr.Invalid(field, err.Error())
 		}
 	}
-	out, ok := jobs.TightCrop(img)
+	out, ok := render.TightCrop(img)
 	if !ok {
 		return nil, apierr.Invalid(field, "the image is blank: nothing in it is darker than the paper")
 	}
@@ -105,7 +105,7 @@ func (s *Service) ownImage(ctx context.Context, field, path string) (*image.Gray
 		if err != nil {
 			return nil, nil, "", err
 		}
-		img, err := jobs.GetPNG(ctx, s.Blobs, jobs.BlockKey(org, b.ID)+".png")
+		img, err := blobs.GetPNG(ctx, s.Blobs, blobs.BlockKey(org, b.ID)+".png")
 		if err != nil {
 			return nil, nil, "", apierr.Invalid(field, fmt.Sprintf("block %s has no image", b.ID))
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plangraph/plangraph/internal/apierr"
-	"github.com/plangraph/plangraph/internal/geom"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // Input is a parse request: the body of POST /v1/parse (the json names)

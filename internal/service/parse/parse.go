@@ -17,18 +17,19 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/plangraph/plangraph/internal/service/drawings"
-
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/service/base"
+	"github.com/plangraph/plangraph/internal/service/drawings"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/jobs"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
@@ -101,7 +102,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 	sups, legendBlockID := req.sups, req.legendBlockID
 
 	// the target, in this organization (another organization's is missing)
-	pj := jobs.ParseInput{Features: dedupe(in.Features), LegendBlockID: legendBlockID, Count: req.count}
+	pj := parsejob.ParseInput{Features: dedupe(in.Features), LegendBlockID: legendBlockID, Count: req.count}
 	var (
 		t       target
 		srcFile *ent.File
@@ -177,13 +178,13 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 	jobID := ids.New(ids.Job)
 	for _, sup := range sups {
 		sup.featureID = ids.New(ids.Feature)
-		ss := jobs.SuppliedSymbol{FeatureID: sup.featureID}
+		ss := parsejob.SuppliedSymbol{FeatureID: sup.featureID}
 		if sup.source != nil {
-			ss.Source = &jobs.ExemplarSource{SheetID: sup.source.SheetID, Bounds: sup.source.Bounds.box()}
+			ss.Source = &parsejob.ExemplarSource{SheetID: sup.source.SheetID, Bounds: sup.source.Bounds.box()}
 		}
 		pj.Supplied = append(pj.Supplied, ss)
 		if sup.img != nil {
-			if err := jobs.PutPNG(ctx, s.Blobs, jobs.FeatureKey(org, sup.featureID)+".png", sup.img); err != nil {
+			if err := blobs.PutPNG(ctx, s.Blobs, blobs.FeatureKey(org, sup.featureID)+".png", sup.img); err != nil {
 				return nil, err
 			}
 			sup.img = nil

@@ -13,9 +13,9 @@ import (
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/tenant"
-	"github.com/plangraph/plangraph/jobs"
 )
 
 // Service runs the project operations.
@@ -65,7 +65,7 @@ func (s *Service) Delete(ctx context.Context, p string) error {
 	if err != nil {
 		return err
 	}
-	prefixes = append(prefixes, jobs.FeatureBlobPrefixes(org, supplied)...)
+	prefixes = append(prefixes, blobs.FeatureBlobPrefixes(org, supplied)...)
 	files, err := s.DB.File.Query().Where(file.ProjectID(p)).All(ctx)
 	if err != nil {
 		return err

@@ -2,7 +2,7 @@
 // signing secret), change, fetch, list, delete and rotate the secret of an
 // endpoint, read its delivery log and redeliver one of its events. Checking
 // endpoint settings and queueing deliveries is the delivery engine's
-// (internal/webhooks, imported here as engine).
+// (internal/events/webhooks, imported here as engine).
 package webhooks
 
 import (
@@ -13,8 +13,8 @@ import (
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/ent/webhookendpoint"
 	"github.com/plangraph/plangraph/internal/apierr"
+	engine "github.com/plangraph/plangraph/internal/events/webhooks"
 	"github.com/plangraph/plangraph/internal/service/base"
-	engine "github.com/plangraph/plangraph/internal/webhooks"
 )
 
 // Service runs the webhook endpoint operations.

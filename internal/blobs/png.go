@@ -1,0 +1,48 @@
+package blobs
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/plangraph/plangraph/vision/render"
+)
+
+// ErrNoImage is a stored image that is not there.
+var ErrNoImage = errors.New("no such image")
+
+// PutPNG stores img as a PNG blob.
+func PutPNG(ctx context.Context, bucket *blob.Bucket, key string, img *image.Gray) error {
+	w, err := bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "image/png"})
+	if err != nil {
+		return err
+	}
+	if err := render.EncodePNG(w, img); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// GetPNG reads a PNG blob as grey (ErrNoImage when it is missing).
+func GetPNG(ctx context.Context, bucket *blob.Bucket, key string) (*image.Gray, error) {
+	rd, err := bucket.NewReader(ctx, key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, ErrNoImage
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	img, err := png.Decode(bufio.NewReaderSize(rd, 1<<16))
+	if err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", key, err)
+	}
+	return render.AsGray(img), nil
+}

@@ -1,0 +1,189 @@
+package parse
+
+// The symbol search on a PDF's geometry: a view block and a legend graphic
+// that the sheet's PDF drew as paths and text (stored at ingestion,
+// VectorsKey) are matched as geometry (vision/vecsym) instead of pixels.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gocloud.dev/gcerrors"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/internal/blobs"
+	"github.com/plangraph/plangraph/internal/tenant"
+	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/vecsym"
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// maxImageShare: a region whose images cover more than this share of it is
+// searched as pixels (a scan placed in a PDF, a symbol pasted as a picture).
+const maxImageShare = 0.02
+
+// vecPages reads sheets' geometry once per match job.
+type vecPages struct {
+	p     *Parse
+	pages map[string]*vector.Page // by sheet id; nil when the sheet has none
+}
+
+// sheet returns the geometry of a sheet, nil when it has none (a scan, a
+// raster upload, a drawing ingested before geometry was kept).
+func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, error) {
+	if pg, ok := v.pages[sheetID]; ok {
+		return pg, nil
+	}
+	if v.pages == nil {
+		v.pages = map[string]*vector.Page{}
+	}
+	s, err := v.p.R.DB.Sheet.Get(ctx, sheetID)
+	if err != nil {
+		if ent.IsNotFound(err) {
+			v.pages[sheetID] = nil
+			return nil, nil
+		}
+		return nil, err
+	}
+	org, _ := tenant.Org(ctx)
+	key := blobs.SheetKey(org, s.DrawingID, s.PageNumber)
+	data, err := v.p.Blobs.ReadAll(ctx, blobs.VectorsKey(key))
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		// a drawing ingested before pages' geometry was kept: read it now,
+		// once for all later searches
+		pg, err := v.backfill(ctx, s, key)
+		if err != nil {
+			v.p.log().Warn("sheet geometry not read; searching its pixels", "sheet", sheetID, "err", err)
+		}
+		if pg != nil && pg.Truncated {
+			pg = nil
+		}
+		v.pages[sheetID] = pg
+		return pg, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pg, err := vector.Decode(data)
+	if err != nil {
+		// a damaged blob: the pixels are still there
+		v.p.log().Warn("sheet geometry unreadable; searching its pixels", "sheet", sheetID, "err", err)
+		pg = nil
+	}
+	if pg != nil && pg.Truncated {
+		pg = nil // more marks than were kept: the geometry is incomplete
+	}
+	v.pages[sheetID] = pg
+	return pg, nil
+}
+
+// backfill reads the geometry of a sheet whose drawing was ingested before
+// pages' geometry was kept, from its file, and stores it (nil when the file
+// is not a PDF or is gone).
+func (v *vecPages) backfill(ctx context.Context, s *ent.Sheet, key string) (*vector.Page, error) {
+	d, err := v.p.R.DB.Drawing.Get(ctx, s.DrawingID)
+	if err != nil {
+		return nil, err
+	}
+	f, err := v.p.R.DB.File.Get(ctx, d.FileID)
+	if ent.IsNotFound(err) || err == nil && f.ContentType != render.TypePDF {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	path, cleanup, err := blobs.FetchFile(ctx, v.p.Blobs, f)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	lim := render.DefaultLimits()
+	if s.Dpi > 0 {
+		lim.DPI = s.Dpi
+	}
+	doc, err := render.Open(path, f.ContentType, lim)
+	if err != nil {
+		return nil, err
+	}
+	defer doc.Close()
+	pg, _, err := render.Vectors(ctx, doc, s.PageNumber-1)
+	if err != nil {
+		return nil, err
+	}
+	if pg.W != s.Width || pg.H != s.Height {
+		return nil, fmt.Errorf("page %d is %d×%d px at %d DPI, the sheet %d×%d", s.PageNumber, pg.W, pg.H, lim.DPI, s.Width, s.Height)
+	}
+	return pg, blobs.PutVectors(ctx, v.p.Blobs, key, pg)
+}
+
+// blockRect is a block's image on its sheet: block images start at the
+// whole pixel at or before the block's corner.
+func blockRect(b geom.Box) vector.Rect {
+	return vector.Rect{X0: float32(math.Floor(b.XMin)), Y0: float32(math.Floor(b.YMin)),
+		X1: float32(math.Ceil(b.XMax)), Y1: float32(math.Ceil(b.YMax))}
+}
+
+func boxRect(b geom.Box) vector.Rect {
+	return vector.Rect{X0: float32(b.XMin), Y0: float32(b.YMin), X1: float32(b.XMax), Y1: float32(b.YMax)}
+}
+
+// drawnAsGeometry reports whether r of pg is made of paths and text rather
+// than pictures.
+func drawnAsGeometry(pg *vector.Page, r vector.Rect) bool {
+	area := float64(r.X1-r.X0) * float64(r.Y1-r.Y0)
+	return area > 0 && pg.ImageArea(r) <= maxImageShare*area
+}
+
+// drawing is a view block's geometry, or nil when it must be searched as
+// pixels.
+func (v *vecPages) drawing(ctx context.Context, b *ent.Block) (*vecsym.Drawing, error) {
+	pg, err := v.sheet(ctx, b.SheetID)
+	if err != nil || pg == nil {
+		return nil, err
+	}
+	r := blockRect(b.Bounds)
+	if !drawnAsGeometry(pg, r) {
+		return nil, nil
+	}
+	return vecsym.NewDrawing(pg, r), nil
+}
+
+// template is a symbol's geometry — a legend entry's graphic on its legend
+// block, or an exemplar's region of a sheet — or nil when it has none (an
+// image supplied with the request, a graphic pasted as a picture).
+func (v *vecPages) template(ctx context.Context, f *ent.Feature, src *ExemplarSource) (*vecsym.Template, error) {
+	var sheetID string
+	var r vector.Rect
+	switch {
+	case f.BlockID != "" && f.Bounds.Valid():
+		lb, err := v.p.R.DB.Block.Get(ctx, f.BlockID)
+		if ent.IsNotFound(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		o := blockRect(lb.Bounds)
+		sheetID = lb.SheetID
+		r = boxRect(f.Bounds.Translate(float64(o.X0), float64(o.Y0)))
+	case src != nil:
+		sheetID, r = src.SheetID, boxRect(src.Bounds)
+	default:
+		return nil, nil
+	}
+	pg, err := v.sheet(ctx, sheetID)
+	if err != nil || pg == nil {
+		return nil, err
+	}
+	if !drawnAsGeometry(pg, r.Grow(2)) {
+		return nil, nil
+	}
+	t, err := vecsym.NewTemplate(f.Label, pg, r)
+	if errors.Is(err, vecsym.ErrNoGeometry) {
+		return nil, nil
+	}
+	return t, err
+}
