@@ -117,10 +117,9 @@ func (l *Limiter) limit(class string) Limit {
 	return l.cfg.Management
 }
 
-// Classify puts the vision operations in class "vision":
-// POST /v1/parse, /v1/compare, /v1/drawings/{id}/compare,
-// /v1/projects/{id}/search and /v1/projects/{id}/ask. Every other request
-// is "management".
+// Classify puts the vision operations the API serves in class "vision":
+// POST /v1/parse (REST's route table marks the same; compare, search and
+// ask join when they exist). Every other request is "management".
 func Classify(r *http.Request) string {
 	if r.Method != http.MethodPost {
 		return Management
@@ -130,12 +129,7 @@ func Classify(r *http.Request) string {
 		return Management
 	}
 	s = s[1:]
-	switch {
-	case len(s) == 1 && (s[0] == "parse" || s[0] == "compare"):
-		return Vision
-	case len(s) == 3 && s[0] == "drawings" && s[1] != "" && s[2] == "compare":
-		return Vision
-	case len(s) == 3 && s[0] == "projects" && s[1] != "" && (s[2] == "search" || s[2] == "ask"):
+	if len(s) == 1 && s[0] == "parse" {
 		return Vision
 	}
 	return Management

@@ -158,16 +158,11 @@ func TestClassify(t *testing.T) {
 		method, path, want string
 	}{
 		{"POST", "/v1/parse", Vision},
-		{"POST", "/v1/compare", Vision},
-		{"POST", "/v1/drawings/drw_1/compare", Vision},
-		{"POST", "/v1/projects/prj_1/search", Vision},
-		{"POST", "/v1/projects/prj_1/ask", Vision},
+		{"POST", "/v1/parse/x", Management},
+		{"POST", "/v1/compare", Management}, // not an operation (yet)
 		{"GET", "/v1/parse", Management},
-		{"GET", "/v1/projects/prj_1/search", Management},
 		{"POST", "/v1/projects", Management},
 		{"POST", "/v1/drawings", Management},
-		{"POST", "/v1/drawings//compare", Management},
-		{"POST", "/v1/projects/prj_1/search/x", Management},
 		{"POST", "/v1/projects/prj_1", Management},
 		{"POST", "/v1/files", Management},
 		{"POST", "/v2/parse", Management},
@@ -295,11 +290,11 @@ func TestDefaultBudgets(t *testing.T) {
 	*b.now = b.now.Add(time.Second)
 	b.mini.SetTime(*b.now)
 	for i := 0; i < 5; i++ {
-		if w := s.do("POST", "/v1/compare", keyA); w.Code != 200 {
+		if w := s.do("POST", "/v1/parse", keyA); w.Code != 200 {
 			t.Fatalf("vision request %d one second later: %d", i+1, w.Code)
 		}
 	}
-	if w := s.do("POST", "/v1/compare", keyA); w.Code != 429 {
+	if w := s.do("POST", "/v1/parse", keyA); w.Code != 429 {
 		t.Fatalf("6th vision request one second later: %d, want 429", w.Code)
 	}
 }
@@ -312,11 +307,11 @@ func TestSeparateBudgets(t *testing.T) {
 			l := New(b.client(t), Config{Management: Limit{Rate: 1, Burst: 5, Period: time.Minute}, Vision: slow, Prefix: b.prefix + "classes:"})
 			s := newServer(l, b)
 			for i := 0; i < slow.Burst; i++ {
-				if w := s.do("POST", "/v1/projects/prj_1/ask", keyA); w.Code != 200 {
+				if w := s.do("POST", "/v1/parse", keyA); w.Code != 200 {
 					t.Fatalf("vision request %d: %d", i+1, w.Code)
 				}
 			}
-			if w := s.do("POST", "/v1/projects/prj_1/search", keyA); w.Code != 429 {
+			if w := s.do("POST", "/v1/parse", keyA); w.Code != 429 {
 				t.Fatalf("vision request over budget: %d, want 429", w.Code)
 			}
 			w := s.do("POST", "/v1/projects", keyA)
@@ -327,7 +322,7 @@ func TestSeparateBudgets(t *testing.T) {
 				t.Errorf("management headers %v", w.Header())
 			}
 			keyB := auth.Principal{OrgID: "org_a", KeyID: "key_b"}
-			w = s.do("POST", "/v1/drawings/drw_1/compare", keyB)
+			w = s.do("POST", "/v1/parse", keyB)
 			if w.Code != 200 || w.Header().Get("RateLimit-Remaining") != "2" {
 				t.Fatalf("another key of the same organization: %d remaining %q", w.Code, w.Header().Get("RateLimit-Remaining"))
 			}
