@@ -37,7 +37,7 @@ Usage:
                       read a drawing file into sheets locally, without a server
   plangraph parse FILE [--legend-dir DIR] [--out result.json] [--csv counts.csv]
                       find and count legend symbols locally, without a server
-  plangraph synth --out DIR [--seed N] [--sheets K] [--revision] [--page 36x24|42x30|24x18]
+  plangraph synth --out DIR [--seed N] [--sheets K] [--revision [--revision-motion small|large|turn]] [--page 36x24|42x30|24x18]
                       write synthetic drawing sets (vector PDF) with ground truth JSON
   plangraph bench api measure the API against a bare net/http + pgx handler
   plangraph bench render FILE

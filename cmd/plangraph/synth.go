@@ -13,13 +13,14 @@ import (
 )
 
 // synthCmd writes a synthetic drawing set with its ground truth:
-// DIR/synth-SEED.pdf, DIR/synth-SEED-rev.pdf (with --revision) and
-// DIR/synth-SEED.json.
+// DIR/synth-SEED.pdf, DIR/synth-SEED-rev.pdf and DIR/synth-SEED-moved.pdf
+// (with --revision: the revision, and the original moved as the revision
+// is but unedited) and DIR/synth-SEED.json.
 func synthCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("plangraph synth", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: plangraph synth --out DIR [--seed N] [--sheets K] [--revision] [--vary] [--conventions classic|mixed] [--page 36x24|42x30|24x18] [--dpi D]")
+		fmt.Fprintln(stderr, "Usage: plangraph synth --out DIR [--seed N] [--sheets K] [--revision [--revision-motion small|large|turn]] [--vary] [--conventions classic|mixed] [--page 36x24|42x30|24x18] [--dpi D]")
 		fmt.Fprintln(stderr, "\nWrites synthetic drawings (vector PDF) and their ground truth (JSON, pixels at --dpi).")
 		fs.PrintDefaults()
 	}
@@ -28,6 +29,7 @@ func synthCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Int64Var(&o.Seed, "seed", 1, "random seed; the same seed gives the same files")
 	fs.IntVar(&o.Sheets, "sheets", 3, "number of sheets")
 	fs.BoolVar(&o.Revision, "revision", false, "also write a revised set (shifted, rescaled, with known edits)")
+	fs.StringVar(&o.RevisionMotion, "revision-motion", "small", "how a revision's page moves: small (1–3 mm shift, 0.98–1.02×), large (also 0.85–1.15× and up to 3° turned) or turn (a quarter turn: portrait)")
 	fs.BoolVar(&o.Vary, "vary", false, "draw each plan instance as another CAD program might export it (lines in pieces, circles as polygons, some mirrored): the legend's geometry is not repeated")
 	fs.StringVar(&o.Conventions, "conventions", "classic", "drafting conventions: classic (one house style) or mixed (each sheet picks its title block, numbering, views, legend layout, outlined text…)")
 	fs.StringVar(&o.PageSize, "page", "36x24", "sheet size in inches: 36x24, 42x30 or 24x18")
@@ -59,7 +61,7 @@ func synthCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	files := []output{{base + ".pdf", set.WritePDF}}
 	if o.Revision {
-		files = append(files, output{base + "-rev.pdf", set.WriteRevisionPDF})
+		files = append(files, output{base + "-rev.pdf", set.WriteRevisionPDF}, output{base + "-moved.pdf", set.WriteMovedPDF})
 	}
 	files = append(files, output{base + ".json", set.WriteTruth})
 	for _, f := range files {

@@ -76,6 +76,9 @@ type ReportOverlay struct {
 	New       ReportBlock `json:"new"`
 	Score     float64     `json:"score"`
 	Transform Transform   `json:"transform"`
+	// Registered is false when the blocks did not register (Transform
+	// then only lines up their ink boxes; Warnings say why).
+	Registered bool `json:"registered"`
 	// URI is the combined overlay image's path on the API.
 	URI     string         `json:"uri"`
 	Changes []ReportChange `json:"changes"`

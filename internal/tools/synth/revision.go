@@ -32,6 +32,18 @@ func (g *gen) revise(base *sheet) (*sheet, xform, []ChangeTruth) {
 	xf := xform{s: round(r.rangef(0.98, 1.02), 4), c: pt{base.W / 2, base.H / 2}}
 	xf.dx = round(sign()*r.rangef(1, 3)*mm, 2)
 	xf.dy = round(sign()*r.rangef(1, 3)*mm, 2)
+	switch g.o.RevisionMotion {
+	case "large": // drawn from a stream of its own: the edits stay those of "small"
+		m := newRNG(g.o.Seed, fmt.Sprintf("revision-motion/%d", base.Index))
+		xf.s = round(m.rangef(0.85, 1.15), 4)
+		xf.rot = round(m.rangef(-3, 3), 3)
+	case "turn":
+		m := newRNG(g.o.Seed, fmt.Sprintf("revision-motion/%d", base.Index))
+		xf.s, xf.rot = 1, 90
+		if m.chance(0.5) {
+			xf.rot = -90
+		}
+	}
 
 	var plans []int
 	for i, b := range base.blocks {

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,13 @@ type Options struct {
 	Sheets int
 	// Revision also generates a revised version of every sheet.
 	Revision bool
+	// RevisionMotion is how a revision's page moves against the original:
+	// "" or "small" shifts it by 1–3 mm and rescales it by 0.98–1.02 (the
+	// classic output, byte for byte); "large" rescales it by 0.85–1.15 and
+	// turns it by up to 3° about the page centre besides the shift (a
+	// reprint at another scale, a skewed scan); "turn" turns the page a
+	// quarter (the revision is portrait) besides a small shift.
+	RevisionMotion string
 	// PageSize names the sheet size: "36x24" (ARCH D, the default),
 	// "42x30" (ARCH E1) or "24x18" (ARCH C). Sheets are landscape.
 	PageSize string
@@ -55,6 +63,9 @@ type Options struct {
 	// fifth of the sheets, and cover and schedule sheets.
 	Conventions string
 }
+
+// RevisionMotions lists the accepted Options.RevisionMotion values.
+var RevisionMotions = []string{"small", "large", "turn"}
 
 // ConventionNames lists the accepted Options.Conventions values.
 var ConventionNames = []string{"classic", "mixed"}
@@ -91,6 +102,14 @@ func (o Options) normalized() (Options, error) {
 		return o, fmt.Errorf("synth: unknown page size %q (have 36x24, 42x30, 24x18)", o.PageSize)
 	}
 	o.PageSize = name
+	switch m := strings.ToLower(strings.TrimSpace(o.RevisionMotion)); m {
+	case "", "small":
+		o.RevisionMotion = "small"
+	case "large", "turn":
+		o.RevisionMotion = m
+	default:
+		return o, fmt.Errorf("synth: unknown revision motion %q (have %s)", o.RevisionMotion, strings.Join(RevisionMotions, ", "))
+	}
 	switch c := strings.ToLower(strings.TrimSpace(o.Conventions)); c {
 	case "", "classic":
 		o.Conventions = "classic"
@@ -134,13 +153,17 @@ func Generate(opts Options) (*Set, error) {
 			s.revs = append(s.revs, rev)
 			s.xfs = append(s.xfs, xf)
 			blocks, insts := g.truthOf(rev, xf)
-			s.Truth.Sheets[i].Revision = &RevisionTruth{
+			rt := &RevisionTruth{
 				Revision:  rev.rev,
 				Transform: xf.truth(o.DPI),
 				Blocks:    blocks,
 				Instances: insts,
 				Changes:   changes,
 			}
+			if xf.turned() {
+				rt.WidthPx, rt.HeightPx = int(rev.H*o.DPI/72+0.5), int(rev.W*o.DPI/72+0.5)
+			}
+			s.Truth.Sheets[i].Revision = rt
 		}
 	}
 	in := PageSizes[o.PageSize]
@@ -163,6 +186,18 @@ func (s *Set) WriteRevisionPDF(w io.Writer) error {
 		return errors.New("synth: set was generated without Options.Revision")
 	}
 	return s.write(w, s.revs, s.xfs)
+}
+
+// WriteMovedPDF writes the original sheets moved as their revisions are
+// (the same page transforms, Truth.Sheets[i].Revision.Transform) but with
+// none of the revisions' edits: a pair with WritePDF's that has nothing
+// to report but the motion. The set must have been generated with
+// Options.Revision.
+func (s *Set) WriteMovedPDF(w io.Writer) error {
+	if s.revs == nil {
+		return errors.New("synth: set was generated without Options.Revision")
+	}
+	return s.write(w, s.sheets, s.xfs)
 }
 
 // WriteFile writes one of a set's outputs (WritePDF, WriteTruth…) to path,
@@ -211,11 +246,20 @@ func (s *Set) write(w io.Writer, sheets []*sheet, xfs []xform) error {
 	f.SetAutoPageBreak(false, 0)
 	f.SetMargins(0, 0, 0)
 	for i, sh := range sheets {
-		f.AddPage()
+		if xfs != nil && xfs[i].turned() {
+			f.AddPageFormat("P", fpdf.SizeType{Wd: in[1] * 72, Ht: in[0] * 72})
+		} else {
+			f.AddPage()
+		}
 		if xfs != nil {
 			xf := xfs[i]
 			f.TransformBegin()
-			f.TransformTranslate(xf.dx, xf.dy)
+			c2 := xf.centre()
+			f.TransformTranslate(c2.X-xf.c.X+xf.dx, c2.Y-xf.c.Y+xf.dy)
+			if xf.rot != 0 {
+				// fpdf turns counter-clockwise as seen; rot turns clockwise
+				f.TransformRotate(-xf.rot, xf.c.X, xf.c.Y)
+			}
 			f.TransformScale(xf.s*100, xf.s*100, xf.c.X, xf.c.Y)
 		}
 		sh.render(f)
@@ -229,32 +273,68 @@ func (s *Set) write(w io.Writer, sheets []*sheet, xfs []xform) error {
 	return f.Output(w)
 }
 
-// xform is a revision's page transform: p' = s·(p − c) + c + d, in points.
+// xform is a revision's page transform, in points:
+// p' = s·R(rot)·(p − c) + c2 + d, R turning by rot degrees clockwise as
+// seen (y down), c the original page's centre and c2 the revision page's
+// (c2 = c unless the page is turned a quarter, when c2 is c transposed).
 type xform struct {
 	s      float64
 	c      pt
 	dx, dy float64
+	rot    float64
 }
 
 var identity = xform{s: 1}
 
+// turned reports a quarter turn: the revision page is portrait.
+func (x xform) turned() bool { return math.Abs(math.Abs(x.rot)-90) < 1e-9 }
+
+// centre is the revision page's centre.
+func (x xform) centre() pt {
+	if x.turned() {
+		return pt{x.c.Y, x.c.X}
+	}
+	return x.c
+}
+
 func (x xform) apply(p pt) pt {
-	return pt{x.s*(p.X-x.c.X) + x.c.X + x.dx, x.s*(p.Y-x.c.Y) + x.c.Y + x.dy}
+	if x.rot == 0 {
+		return pt{x.s*(p.X-x.c.X) + x.c.X + x.dx, x.s*(p.Y-x.c.Y) + x.c.Y + x.dy}
+	}
+	sn, cs := math.Sincos(x.rot * math.Pi / 180)
+	qx, qy := p.X-x.c.X, p.Y-x.c.Y
+	c2 := x.centre()
+	return pt{x.s*(cs*qx-sn*qy) + c2.X + x.dx, x.s*(sn*qx+cs*qy) + c2.Y + x.dy}
 }
 
 func (x xform) rect(r rect) rect {
-	a, b := x.apply(pt{r.X0, r.Y0}), x.apply(pt{r.X1, r.Y1})
-	return rect{a.X, a.Y, b.X, b.Y}
+	if x.rot == 0 {
+		a, b := x.apply(pt{r.X0, r.Y0}), x.apply(pt{r.X1, r.Y1})
+		return rect{a.X, a.Y, b.X, b.Y}
+	}
+	out := emptyRect()
+	for _, p := range []pt{{r.X0, r.Y0}, {r.X1, r.Y0}, {r.X0, r.Y1}, {r.X1, r.Y1}} {
+		out = out.addPt(x.apply(p))
+	}
+	return out
 }
 
 func (x xform) truth(dpi float64) Transform {
 	k := dpi / 72
+	if x.rot == 0 {
+		return Transform{
+			Scale: x.s,
+			TX:    round(((1-x.s)*x.c.X+x.dx)*k, 3),
+			TY:    round(((1-x.s)*x.c.Y+x.dy)*k, 3),
+			DXMM:  round(x.dx*25.4/72, 3),
+			DYMM:  round(x.dy*25.4/72, 3),
+		}
+	}
+	o := x.apply(pt{}) // where the original page's corner lands
 	return Transform{
-		Scale: x.s,
-		TX:    round(((1-x.s)*x.c.X+x.dx)*k, 3),
-		TY:    round(((1-x.s)*x.c.Y+x.dy)*k, 3),
-		DXMM:  round(x.dx*25.4/72, 3),
-		DYMM:  round(x.dy*25.4/72, 3),
+		Scale: x.s, RotationDeg: x.rot,
+		TX: round(o.X*k, 3), TY: round(o.Y*k, 3),
+		DXMM: round(x.dx*25.4/72, 3), DYMM: round(x.dy*25.4/72, 3),
 	}
 }
 
@@ -434,27 +514,49 @@ type TextTruth struct {
 // revision PDF. Blocks, Instances and Changes are in revision-page pixels.
 type RevisionTruth struct {
 	// Revision is the revision mark printed in the title block.
-	Revision  string          `json:"revision"`
-	Transform Transform       `json:"transform"`
+	Revision  string    `json:"revision"`
+	Transform Transform `json:"transform"`
+	// WidthPx and HeightPx are the revision page's size when it differs
+	// from the original's (turned a quarter: portrait).
+	WidthPx   int             `json:"width_px,omitempty"`
+	HeightPx  int             `json:"height_px,omitempty"`
 	Blocks    []BlockTruth    `json:"blocks"`
 	Instances []InstanceTruth `json:"instances"`
 	Changes   []ChangeTruth   `json:"changes"`
 }
 
 // Transform maps base-page pixels to revision-page pixels:
-// x' = Scale·x + TX, y' = Scale·y + TY. DXMM and DYMM are the shift of the
-// page centre in millimetres.
+// x' = Scale·(cos θ·x − sin θ·y) + TX, y' = Scale·(sin θ·x + cos θ·y) + TY
+// with θ = RotationDeg (clockwise as seen, y down; 0 unless
+// Options.RevisionMotion is "large" or "turn"). DXMM and DYMM are the shift
+// of the page centre in millimetres.
 type Transform struct {
-	Scale float64 `json:"scale"`
-	TX    float64 `json:"tx"`
-	TY    float64 `json:"ty"`
-	DXMM  float64 `json:"dx_mm"`
-	DYMM  float64 `json:"dy_mm"`
+	Scale       float64 `json:"scale"`
+	RotationDeg float64 `json:"rotation_deg,omitempty"`
+	TX          float64 `json:"tx"`
+	TY          float64 `json:"ty"`
+	DXMM        float64 `json:"dx_mm"`
+	DYMM        float64 `json:"dy_mm"`
 }
 
-// Apply maps a base-page box to the revision page.
+// Point maps a base-page point to the revision page.
+func (t Transform) Point(x, y float64) (float64, float64) {
+	sn, cs := math.Sincos(t.RotationDeg * math.Pi / 180)
+	return t.Scale*(cs*x-sn*y) + t.TX, t.Scale*(sn*x+cs*y) + t.TY
+}
+
+// Apply maps a base-page box to the revision page (the box around its
+// turned corners).
 func (t Transform) Apply(b geom.Box) geom.Box {
-	return geom.Box{XMin: t.Scale*b.XMin + t.TX, YMin: t.Scale*b.YMin + t.TY, XMax: t.Scale*b.XMax + t.TX, YMax: t.Scale*b.YMax + t.TY}
+	if t.RotationDeg == 0 {
+		return geom.Box{XMin: t.Scale*b.XMin + t.TX, YMin: t.Scale*b.YMin + t.TY, XMax: t.Scale*b.XMax + t.TX, YMax: t.Scale*b.YMax + t.TY}
+	}
+	out := geom.Box{XMin: math.Inf(1), YMin: math.Inf(1), XMax: math.Inf(-1), YMax: math.Inf(-1)}
+	for _, c := range [4][2]float64{{b.XMin, b.YMin}, {b.XMax, b.YMin}, {b.XMin, b.YMax}, {b.XMax, b.YMax}} {
+		x, y := t.Point(c[0], c[1])
+		out = geom.Box{XMin: min(out.XMin, x), YMin: min(out.YMin, y), XMax: max(out.XMax, x), YMax: max(out.YMax, y)}
+	}
+	return out
 }
 
 // ChangeTruth is one known edit. Kind is symbol_added, symbol_removed,

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/vision/geom"
@@ -90,6 +91,12 @@ func (g *gen) truthOf(sh *sheet, xf xform) ([]BlockTruth, []InstanceTruth) {
 				}
 				for _, t := range in.Texts {
 					it.Texts = append(it.Texts, TextTruth{Text: t.S, Box: box(t.box())})
+				}
+				if xf.rot != 0 || g.o.RevisionMotion == "large" {
+					// the page's motion turns and scales the instance too
+					// (a small motion's is left out of the classic truth)
+					it.Angle = math.Mod(math.Mod(it.Angle-xf.rot, 360)+360, 360)
+					it.Scale = round(it.Scale*xf.s, 4)
 				}
 				insts = append(insts, it)
 			}
