@@ -245,9 +245,9 @@ func (ar *workArea) count(r image.Rectangle, added bool, bits uint8) int {
 	r = r.Intersect(ar.r)
 	m, w, n := ar.mask(added), ar.r.Dx(), 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := m[(y-ar.r.Min.Y)*w-ar.r.Min.X:]
+		base := (y-ar.r.Min.Y)*w - ar.r.Min.X
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if row[x]&bits != 0 {
+			if m[base+x]&bits != 0 {
 				n++
 			}
 		}
@@ -271,9 +271,9 @@ func (an *analysis) explain(b geom.Box, added, removed bool) {
 			rr := r.Intersect(ar.r)
 			m, w := ar.mask(i == 0), ar.r.Dx()
 			for y := rr.Min.Y; y < rr.Max.Y; y++ {
-				row := m[(y-ar.r.Min.Y)*w-ar.r.Min.X:]
+				base := (y-ar.r.Min.Y)*w - ar.r.Min.X
 				for x := rr.Min.X; x < rr.Max.X; x++ {
-					row[x] |= explainedBit
+					m[base+x] |= explainedBit
 				}
 			}
 		}

@@ -158,9 +158,30 @@ func (an *analysis) movedPieces(adds, dels []*inkPiece, minInk int) {
 			}
 		}
 	}
-	slices.SortStableFunc(cs, func(x, y cand) int {
-		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(math.Hypot(x.dx, x.dy), math.Hypot(y.dx, y.dy)))
+	// Prefer shifts other candidates share (a wall's two faces move
+	// together), then the better fit (to a tenth), then the shorter move.
+	support := make([]int, len(cs))
+	for i := range cs {
+		for j := range cs {
+			if math.Hypot(cs[i].dx-cs[j].dx, cs[i].dy-cs[j].dy) <= 2*an.tol+2 {
+				support[i]++
+			}
+		}
+	}
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		x, y := cs[i], cs[j]
+		return cmp.Or(cmp.Compare(support[j], support[i]), cmp.Compare(math.Round(y.score*10), math.Round(x.score*10)),
+			cmp.Compare(math.Hypot(x.dx, x.dy), math.Hypot(y.dx, y.dy)))
 	})
+	sorted := make([]cand, len(cs))
+	for k, i := range order {
+		sorted[k] = cs[i]
+	}
+	cs = sorted
 	var pairs []cand
 	for _, c := range cs {
 		if !c.d.used && !c.a.used {

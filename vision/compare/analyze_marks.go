@@ -348,7 +348,10 @@ func deltaOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32, d
 // ink (pixelCloud, pixelDelta), for sides without geometry or marks the
 // geometry did not show.
 func (an *analysis) pixelMarks(added bool) {
-	rc := int(math.Ceil(an.tol)) + 2
+	// Closing by rc bridges the breaks a stroke-tolerant diff leaves
+	// where a cloud crosses older lines (and keeps the cusps between bumps
+	// of 0.1 in or more several pixels deep).
+	rc := int(math.Ceil(an.tol/2)) + 1
 	for _, g := range an.residue(added, 2*an.tol+4) {
 		b := g.box()
 		w, h := b.Width(), b.Height()
@@ -366,14 +369,29 @@ func (an *analysis) pixelMarks(added bool) {
 			continue
 		}
 		hull := hullIdx(pts)
-		ink := len(g.px)
 		boxSide := b
 		if !added {
 			boxSide = an.unmapBox(b)
 		}
 		switch {
-		case min(w, h) >= an.dpi/6 && float64(ink) <= 0.35*float64(area) && scalloped(pts, hull):
-			g.explain()
+		case min(w, h) >= an.dpi/6 && scalloped(pts, hull):
+			// The outline is the parts that reach the shape's outer band;
+			// what the cloud encloses stays for the other steps.
+			band := f.outside().dilate(rc + 2)
+			var outline []inkComp
+			n := 0
+			for _, p := range g.parts {
+				if p.within(band) >= 0.5 {
+					outline = append(outline, p)
+					n += len(p.px)
+				}
+			}
+			if float64(n) > 0.35*float64(area) {
+				continue
+			}
+			for i := range outline {
+				outline[i].explain()
+			}
 			an.emitMark(true, b, added, 0.75, boxSide)
 		case max(w, h) <= an.dpi && isTriangle(pts, hull, area, w*h):
 			an.explain(growBox(b, an.tol), added, !added)

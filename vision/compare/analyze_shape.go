@@ -17,6 +17,8 @@ type inkComp struct {
 	added bool
 	r     image.Rectangle // B's pixels
 	px    []int32         // indexes into the area's mask
+	// parts are a gathered group's 8-connected components.
+	parts []inkComp
 }
 
 // box is the group's box in B's frame.
@@ -35,9 +37,12 @@ func (an *analysis) residue(added bool, gap float64) []inkComp {
 		}
 		for _, cl := range clusterBoxes(boxes, gap) {
 			g := comps[cl[0]]
+			g.px = slices.Clone(g.px)
+			g.parts = []inkComp{comps[cl[0]]}
 			for _, i := range cl[1:] {
 				g.r = g.r.Union(comps[i].r)
 				g.px = append(g.px, comps[i].px...)
+				g.parts = append(g.parts, comps[i])
 			}
 			slices.Sort(g.px)
 			out = append(out, g)
@@ -191,6 +196,28 @@ func (bm *bitmap) filled() *bitmap {
 	return out
 }
 
+// outside is the complement of the set.
+func (bm *bitmap) outside() *bitmap {
+	out := &bitmap{w: bm.w, h: bm.h, origin: bm.origin, on: make([]bool, len(bm.on))}
+	for i, v := range bm.on {
+		out.on[i] = !v
+	}
+	return out
+}
+
+// within is the share of a group's pixels that bm (in B's pixels through
+// its origin) holds.
+func (c *inkComp) within(bm *bitmap) float64 {
+	aw, n := c.ar.r.Dx(), 0
+	for _, p := range c.px {
+		x, y := int(p)%aw+c.ar.r.Min.X-bm.origin.X, int(p)/aw+c.ar.r.Min.Y-bm.origin.Y
+		if bm.at(x, y) {
+			n++
+		}
+	}
+	return float64(n) / float64(max(1, len(c.px)))
+}
+
 // count is the number of set pixels.
 func (bm *bitmap) count() int {
 	n := 0
@@ -208,7 +235,8 @@ func (bm *bitmap) at(x, y int) bool {
 }
 
 // contour traces the outer boundary of the set's first blob in scan order
-// (Moore-neighbour tracing), clockwise on screen; nil when empty.
+// (Moore-neighbour tracing with Jacob's stopping criterion), clockwise on
+// screen; nil when empty.
 func (bm *bitmap) contour() []image.Point {
 	start := -1
 	for i, v := range bm.on {
@@ -220,24 +248,40 @@ func (bm *bitmap) contour() []image.Point {
 	if start < 0 {
 		return nil
 	}
+	// clockwise on screen (y down): E, SE, S, SW, W, NW, N, NE
 	dirs := [8]image.Point{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}
+	dirOf := func(d image.Point) int {
+		for k, v := range dirs {
+			if v == d {
+				return k
+			}
+		}
+		return 0
+	}
 	s := image.Point{start % bm.w, start / bm.w}
+	b0 := s.Add(dirs[4]) // the scan came from the west: background
+	c, b := s, b0
 	out := []image.Point{s}
-	p, d := s, 7 // came from the west: the scan found s first
-	for steps := 0; steps < 4*len(bm.on); steps++ {
+	for steps := 0; steps < 4*len(bm.on)+8; steps++ {
+		db := dirOf(b.Sub(c))
 		found := false
-		for k := 0; k < 8; k++ {
-			nd := (d + 6 + k) % 8 // start looking left of the last move
-			q := p.Add(dirs[nd])
-			if bm.at(q.X, q.Y) {
-				p, d, found = q, nd, true
+		for k := 1; k <= 8; k++ {
+			d := (db + k) % 8
+			if q := c.Add(dirs[d]); bm.at(q.X, q.Y) {
+				b = c.Add(dirs[(d+7)%8])
+				c, found = q, true
 				break
 			}
 		}
-		if !found || p == s {
+		if !found { // a single pixel
 			break
 		}
-		out = append(out, p)
+		if c == s && b == b0 {
+			break
+		}
+		if c != s {
+			out = append(out, c)
+		}
 	}
 	return out
 }
@@ -278,7 +322,10 @@ type defect struct {
 	at    int
 }
 
-// defects lists the contour's concavities between consecutive hull points.
+// defects lists the contour's concavities: along each hull edge, every
+// stretch of the contour that leaves the edge by 2 px or more is one
+// concavity (several along one edge when bumps on a straight side touch
+// it in turn), in contour order.
 func defects(pts []image.Point, hull []int) []defect {
 	var out []defect
 	n := len(pts)
@@ -293,16 +340,17 @@ func defects(pts []image.Point, hull []int) []defect {
 		if l == 0 {
 			continue
 		}
-		best := defect{}
-		for m := i + 1; m < j; m++ {
+		cur := defect{}
+		for m := i + 1; m <= j; m++ {
 			p := pts[m%n]
 			d := math.Abs(ex*float64(p.Y-a.Y)-ey*float64(p.X-a.X)) / l
-			if d > best.depth {
-				best = defect{d, m % n}
+			if d >= 2 && d > cur.depth {
+				cur = defect{d, m % n}
 			}
-		}
-		if best.depth > 0 {
-			out = append(out, best)
+			if d < 2 && cur.depth > 0 || m == j && cur.depth > 0 {
+				out = append(out, cur)
+				cur = defect{}
+			}
 		}
 	}
 	slices.SortFunc(out, func(x, y defect) int { return cmp.Compare(x.at, y.at) })
