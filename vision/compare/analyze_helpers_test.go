@@ -228,7 +228,7 @@ func diffGroups(diff []bool, add, del *image.Gray, w, h, gap int) []Region {
 		boxes[i] = rectBox(c.r)
 	}
 	var out []Region
-	for _, cl := range clusterBoxes(boxes, float64(gap)) {
+	for _, cl := range ClusterBoxes(boxes, float64(gap)) {
 		var rg Region
 		for _, i := range cl {
 			rg.Bounds = unionBox(rg.Bounds, boxes[i])

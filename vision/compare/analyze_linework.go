@@ -71,7 +71,7 @@ func (an *analysis) linework() {
 	for i, p := range rest {
 		boxes[i] = p.box
 	}
-	for _, cl := range clusterBoxes(boxes, gap) {
+	for _, cl := range ClusterBoxes(boxes, gap) {
 		var c Change
 		var ba geom.Box
 		nAdd, nDel, n, hatch := 0, 0, 0, true
@@ -195,7 +195,7 @@ func (an *analysis) movedPieces(adds, dels []*inkPiece, minInk int) {
 		boxes[i] = unionBox(p.a.box, p.d.box)
 	}
 	var groups [][]int
-	for _, cl := range clusterBoxes(boxes, an.dpi/2) {
+	for _, cl := range ClusterBoxes(boxes, an.dpi/2) {
 		for len(cl) > 0 {
 			ref := pairs[cl[0]]
 			var same, other []int

@@ -226,43 +226,24 @@ func curveRuns(segs [][4]vector.Point, kinds []bool, width float32) []run {
 // linkRuns joins runs whose ends meet (within 1.5 px) and keeps the closed
 // chains that are clouds.
 func linkRuns(runs []run) []mark {
-	n := len(runs)
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
 	ends := func(r run) [2]vector.Point { return [2]vector.Point{r.curves[0][0], r.curves[len(r.curves)-1][3]} }
-	deg := make([][2]int, n)
-	for i := range runs {
-		for j := i + 1; j < n; j++ {
-			ei, ej := ends(runs[i]), ends(runs[j])
-			for a := 0; a < 2; a++ {
-				for b := 0; b < 2; b++ {
-					if dist32(ei[a], ej[b]) <= 1.5 {
-						deg[i][a]++
-						deg[j][b]++
-						if ri, rj := find(i), find(j); ri != rj {
-							parent[max(ri, rj)] = min(ri, rj)
-						}
-					}
+	deg := make([][2]int, len(runs))
+	gs := groups(len(runs), func(i, j int) bool {
+		ei, ej := ends(runs[i]), ends(runs[j])
+		meet := false
+		for a := 0; a < 2; a++ {
+			for b := 0; b < 2; b++ {
+				if dist32(ei[a], ej[b]) <= 1.5 {
+					deg[i][a]++
+					deg[j][b]++
+					meet = true
 				}
 			}
 		}
-	}
-	groups := map[int][]int{}
-	for i := range runs {
-		groups[find(i)] = append(groups[find(i)], i)
-	}
+		return meet
+	})
 	var out []mark
-	for _, g := range groups {
+	for _, g := range gs {
 		var segs [][4]vector.Point
 		closed, w := true, 0.0
 		for _, i := range g {

@@ -35,7 +35,7 @@ func (an *analysis) residue(added bool, gap float64) []inkComp {
 		for i := range comps {
 			boxes[i] = comps[i].box()
 		}
-		for _, cl := range clusterBoxes(boxes, gap) {
+		for _, cl := range ClusterBoxes(boxes, gap) {
 			g := comps[cl[0]]
 			g.px = slices.Clone(g.px)
 			g.parts = []inkComp{comps[cl[0]]}

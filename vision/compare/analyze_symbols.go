@@ -147,7 +147,7 @@ func (an *analysis) emitSymbolGroups(items []symItem, kind string) {
 		for i, it := range group {
 			boxes[i] = it.bounds
 		}
-		for _, cl := range clusterBoxes(boxes, an.dpi) {
+		for _, cl := range ClusterBoxes(boxes, an.dpi) {
 			var c Change
 			c.Kind, c.Category = kind, CategorySymbol
 			var ba geom.Box
@@ -215,24 +215,31 @@ func evidenceConf(c float64, full bool) float64 {
 	return 0.7 * c
 }
 
-// clusterBoxes groups boxes that lie within gap of each other (through
-// chains of neighbours); groups and their members are in input order.
-func clusterBoxes(boxes []geom.Box, gap float64) [][]int {
-	parent := make([]int, len(boxes))
+// ClusterBoxes groups boxes that lie within gap of each other (box to
+// box, through chains of neighbours): the analysis's grouping of
+// neighbouring changes, and the markup's of the changes one cloud rings.
+// Groups and their members are in input order.
+func ClusterBoxes(boxes []geom.Box, gap float64) [][]int {
+	return groups(len(boxes), func(i, j int) bool { return boxGap(boxes[i], boxes[j]) <= gap })
+}
+
+// groups splits n items into the groups that near links (union-find over
+// all pairs); groups and members keep input order.
+func groups(n int, near func(i, j int) bool) [][]int {
+	parent := make([]int, n)
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
 		}
 		return i
 	}
-	for i := range boxes {
-		for j := i + 1; j < len(boxes); j++ {
-			if boxGap(boxes[i], boxes[j]) <= gap {
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if near(i, j) {
 				if ri, rj := find(i), find(j); ri != rj {
 					parent[max(ri, rj)] = min(ri, rj)
 				}
@@ -241,7 +248,7 @@ func clusterBoxes(boxes []geom.Box, gap float64) [][]int {
 	}
 	idx := map[int]int{}
 	var out [][]int
-	for i := range boxes {
+	for i := 0; i < n; i++ {
 		r := find(i)
 		k, ok := idx[r]
 		if !ok {

@@ -44,57 +44,34 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 		if skip(b) {
 			continue
 		}
-		vert := len([]rune(w.Text)) >= 2 && w.Box.Height() > 1.5*w.Box.Width()
+		vert := len([]rune(w.Text)) >= 2 && b.Height() > 1.5*b.Width()
 		items = append(items, tw{w, b, vert})
 	}
-	parent := make([]int, len(items))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
+	sameRun := func(i, j int) bool {
+		p, q := items[i], items[j]
+		if p.vertical != q.vertical || p.w.Line != 0 && q.w.Line != 0 && p.w.Line != q.w.Line {
+			return false
 		}
-		return i
-	}
-	for i := range items {
-		for j := i + 1; j < len(items); j++ {
-			p, q := items[i], items[j]
-			if p.vertical != q.vertical || p.w.Line != 0 && q.w.Line != 0 && p.w.Line != q.w.Line {
-				continue
-			}
-			// across: overlap across the baseline; along: the gap along it.
-			var across, along, hp, hq float64
-			if p.vertical {
-				across = min(p.box.XMax, q.box.XMax) - max(p.box.XMin, q.box.XMin)
-				along = max(p.box.YMin-q.box.YMax, q.box.YMin-p.box.YMax)
-				hp, hq = p.box.Width(), q.box.Width()
-			} else {
-				across = min(p.box.YMax, q.box.YMax) - max(p.box.YMin, q.box.YMin)
-				along = max(p.box.XMin-q.box.XMax, q.box.XMin-p.box.XMax)
-				hp, hq = p.box.Height(), q.box.Height()
-			}
-			if across >= 0.5*min(hp, hq) && along <= 0.8*max(hp, hq) {
-				if ri, rj := find(i), find(j); ri != rj {
-					parent[max(ri, rj)] = min(ri, rj)
-				}
-			}
+		// across: overlap across the baseline; along: the gap along it.
+		var across, along, hp, hq float64
+		if p.vertical {
+			across = min(p.box.XMax, q.box.XMax) - max(p.box.XMin, q.box.XMin)
+			along = max(p.box.YMin-q.box.YMax, q.box.YMin-p.box.YMax)
+			hp, hq = p.box.Width(), q.box.Width()
+		} else {
+			across = min(p.box.YMax, q.box.YMax) - max(p.box.YMin, q.box.YMin)
+			along = max(p.box.XMin-q.box.XMax, q.box.XMin-p.box.XMax)
+			hp, hq = p.box.Height(), q.box.Height()
 		}
+		return across >= 0.5*min(hp, hq) && along <= 0.8*max(hp, hq)
 	}
-	groups := map[int][]tw{}
-	var roots []int
-	for i := range items {
-		r := find(i)
-		if _, ok := groups[r]; !ok {
-			roots = append(roots, r)
+	gs := groups(len(items), sameRun)
+	out := make([]phrase, 0, len(gs))
+	for _, idx := range gs {
+		g := make([]tw, len(idx))
+		for k, i := range idx {
+			g[k] = items[i]
 		}
-		groups[r] = append(groups[r], items[i])
-	}
-	out := make([]phrase, 0, len(roots))
-	for _, r := range roots {
-		g := groups[r]
 		vert := g[0].vertical
 		slices.SortStableFunc(g, func(x, y tw) int {
 			if vert {
