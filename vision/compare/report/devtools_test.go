@@ -10,7 +10,10 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // TestDevWriteReport writes the sample report as Markdown and PDF, and the
@@ -53,5 +56,49 @@ func renderPages(t *testing.T, path, dir, name string, dpi int) {
 		f, _ := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d.png", name, i+1)))
 		png.Encode(f, g)
 		f.Close()
+	}
+}
+
+// TestDevMarkupReal marks up every PDF in $REAL_DIR (the real sets) with a
+// cloud in the middle of each of its first pages (up to 3) and reports,
+// per page, its rotation and whether the rendered cloud lands where it was
+// asked to (the pixels that turned darker, against the asked box).
+func TestDevMarkupReal(t *testing.T) {
+	dir, out := os.Getenv("REAL_DIR"), os.Getenv("REPORT_OUT")
+	if dir == "" {
+		t.Skip("REAL_DIR not set")
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	const dpi = 72
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := renderPDF(t, src, dpi)
+		var clouds []Cloud
+		for i, g := range before[:min(3, len(before))] {
+			w, h := float64(g.Rect.Dx()), float64(g.Rect.Dy())
+			clouds = append(clouds, Cloud{Page: i + 1, Box: geom.Box{XMin: 0.3 * w, YMin: 0.6 * h, XMax: 0.5 * w, YMax: 0.8 * h}, Note: "test"})
+		}
+		var buf bytes.Buffer
+		if err := Markup(&buf, bytes.NewReader(src), dpi, clouds); err != nil {
+			t.Errorf("%s: %v", filepath.Base(path), err)
+			continue
+		}
+		ctx, _ := readPDF(bytes.NewReader(buf.Bytes()), pdfcpuConfig())
+		after := renderPDF(t, buf.Bytes(), dpi)
+		for i, c := range clouds {
+			fr, _ := frameOf(ctx, c.Page)
+			got, n := inkBox(after[i], before[i])
+			fmt.Printf("%-40s p%d rot %3d box %v: cloud drawn at %.0f,%.0f–%.0f,%.0f (%d px), asked %.0f,%.0f–%.0f,%.0f\n",
+				filepath.Base(path), c.Page, fr.rotate, fr.box, got.XMin, got.YMin, got.XMax, got.YMax, n,
+				c.Box.XMin, c.Box.YMin, c.Box.XMax, c.Box.YMax)
+			if out != "" && i == 0 {
+				f, _ := os.Create(filepath.Join(out, "real-"+strings.TrimSuffix(filepath.Base(path), ".pdf")+".png"))
+				png.Encode(f, after[i])
+				f.Close()
+			}
+		}
 	}
 }

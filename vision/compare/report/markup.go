@@ -40,7 +40,7 @@ func Markup(w io.Writer, pdf io.ReadSeeker, dpi float64, clouds []Cloud) error {
 	}
 	conf := pdfcpuConfig()
 	conf.Cmd = model.ADDANNOTATIONS
-	ctx, err := api.ReadValidateAndOptimize(pdf, conf)
+	ctx, err := readPDF(pdf, conf)
 	if err != nil {
 		return fmt.Errorf("markup: read the PDF: %w", err)
 	}
@@ -59,6 +59,28 @@ func Markup(w io.Writer, pdf io.ReadSeeker, dpi float64, clouds []Cloud) error {
 		return fmt.Errorf("markup: %w", err)
 	}
 	return api.WriteContext(ctx, w)
+}
+
+// readPDF reads a PDF for annotating: validated (relaxed) when pdfcpu's
+// validator accepts it; otherwise, as some CAD exporters write entries it
+// refuses even relaxed (a measure dictionary's number format, say), read
+// as it is — annotating needs only the page tree, which reading checks.
+func readPDF(pdf io.ReadSeeker, conf *model.Configuration) (*model.Context, error) {
+	ctx, err := api.ReadValidateAndOptimize(pdf, conf)
+	if err == nil {
+		return ctx, nil
+	}
+	if _, serr := pdf.Seek(0, io.SeekStart); serr != nil {
+		return nil, err
+	}
+	ctx, rerr := api.ReadContext(pdf, conf)
+	if rerr != nil {
+		return nil, errors.Join(err, rerr)
+	}
+	if perr := ctx.EnsurePageCount(); perr != nil {
+		return nil, errors.Join(err, perr)
+	}
+	return ctx, nil
 }
 
 var configOnce sync.Once
