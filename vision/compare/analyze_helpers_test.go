@@ -58,7 +58,7 @@ func renderSide(t *testing.T, draw func(f *fpdf.Fpdf)) *Side {
 
 // glyphWords groups a page's glyphs into words: glyphs on one baseline,
 // split at spaces and at gaps wider than a quarter of the type size; a
-// word's box is its glyphs' ink.
+// word's box is its glyphs' ink. Rotated glyphs are left out.
 func glyphWords(pg *vector.Page) []text.Word {
 	gs := slices.Clone(pg.Glyphs)
 	slices.SortStableFunc(gs, func(a, b vector.Glyph) int {
@@ -75,11 +75,11 @@ func glyphWords(pg *vector.Page) []text.Word {
 			cur = nil
 		}
 		lastF = g.F
-		if g.Rune == ' ' || g.Box.Empty() {
-			cur = nil
+		if g.Rune == ' ' || g.Box.Empty() || math.Abs(g.Angle()) > 0.05 {
+			cur = nil // rotated lettering is left out: not needed here
 			continue
 		}
-		if cur != nil && float64(g.E)-lastEnd > 0.25*size {
+		if d := float64(g.E) - lastEnd; cur != nil && (d > 0.25*size || d < -0.1*size) {
 			cur = nil
 		}
 		b := geom.Box{XMin: float64(g.Box.X0), YMin: float64(g.Box.Y0), XMax: float64(g.Box.X1), YMax: float64(g.Box.Y1)}
@@ -103,8 +103,11 @@ func glyphWords(pg *vector.Page) []text.Word {
 func testOverlay(a, b *Side, tr Transform, tol int) *Overlay {
 	bb := b.Image.Bounds()
 	alignedA := warp(a.Image, tr, bb)
-	darkA, darkB := darkMask(alignedA), darkMask(b.Image)
-	nearA, nearB := dilateMask(darkA, bb.Dx(), bb.Dy(), tol), dilateMask(darkB, bb.Dx(), bb.Dy(), tol)
+	// hysteresis: ink is darker than 128; the other side's ink that excuses
+	// it may be as light as 200 (a resampled thin line fades).
+	darkA, darkB := darkMask(alignedA, 128), darkMask(b.Image, 128)
+	nearA := dilateMask(darkMask(alignedA, 200), bb.Dx(), bb.Dy(), tol)
+	nearB := dilateMask(darkMask(b.Image, 200), bb.Dx(), bb.Dy(), tol)
 	add, del := image.NewGray(bb), image.NewGray(bb)
 	diff := make([]bool, len(darkA))
 	for i := range diff {
@@ -150,10 +153,10 @@ func warp(img *image.Gray, tr Transform, bounds image.Rectangle) *image.Gray {
 	return out
 }
 
-func darkMask(img *image.Gray) []bool {
+func darkMask(img *image.Gray, below uint8) []bool {
 	m := make([]bool, len(img.Pix))
 	for i, v := range img.Pix {
-		m[i] = v < 128
+		m[i] = v < below
 	}
 	return m
 }

@@ -20,16 +20,18 @@ type inkPiece struct {
 }
 
 // linework reports the ink no other step explained. Pieces are residue
-// ink within max(3·tolerance, 1/30 in) of each other, of at least
-// minPieceInk pixels. A removed and an added piece of the same shape (the
-// removed one, shifted, lands within the tolerance of the added one for
-// 60 % of both their pixels), of similar size, apart by no more than
-// their own extent or an inch, are one piece moved; pieces moved by the
-// same shift side by side are one change ("wall moved …" when two or more
-// long parallel pieces move together). The rest is grouped across sides:
-// added and removed ink together is linework changed (modified), alone
-// added or removed. Hatches and screened fills (hatchLike) are reported
-// as such, or left out under Options.IgnoreHatches.
+// ink within max(3·tolerance, 1/30 in) of each other, of at least 40
+// pixels at 300 DPI (scaled with the resolution's square). A removed and
+// an added piece of the same shape (the removed one, shifted, lands
+// within the tolerance of the added one for 60 % of both their pixels), of
+// similar size, apart by no more than their own extent or an inch, are one
+// piece moved; pieces moved by the same shift side by side are one change
+// ("wall moved …" when two or more long parallel pieces move together).
+// The rest is grouped across sides, pieces within 1/12 in of each other
+// together: added and removed ink together is linework changed
+// (modified), alone added or removed. Hatches and screened fills
+// (hatchLike) are reported as such, or left out under
+// Options.IgnoreHatches.
 func (an *analysis) linework() {
 	if an.areas == nil {
 		an.regionLinework()
@@ -71,7 +73,9 @@ func (an *analysis) linework() {
 	for i, p := range rest {
 		boxes[i] = p.box
 	}
-	for _, cl := range ClusterBoxes(boxes, gap) {
+	// One change per neighbourhood: pieces within 1/12 in (25 px at 300
+	// DPI) of each other are one edit's (a wall and its door swing).
+	for _, cl := range ClusterBoxes(boxes, max(gap, an.dpi/12)) {
 		var c Change
 		var ba geom.Box
 		nAdd, nDel, n, hatch := 0, 0, 0, true

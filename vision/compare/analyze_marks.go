@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/plangraph/plangraph/vision/geom"
-	"github.com/plangraph/plangraph/vision/text"
 	"github.com/plangraph/plangraph/vision/vector"
 )
 
@@ -70,6 +69,14 @@ func (an *analysis) vectorMark(m mark, others []mark, added bool) {
 			return
 		}
 	}
+	if !m.cloud && an.deltaText(m.box, added) == "" {
+		return // a triangle with no number is not a delta
+	}
+	for _, c := range an.out {
+		if c.Category == CategoryRevisionMark && c.Kind == map[bool]string{true: KindAdded, false: KindRemoved}[added] && c.Bounds.IoU(box) >= 0.8 {
+			return // the same mark drawn twice (stroke and fill)
+		}
+	}
 	var ink int
 	if m.cloud {
 		// the outline's band: the box less its inside beyond the bumps.
@@ -114,28 +121,44 @@ func (an *analysis) emitMark(cloud bool, box geom.Box, added bool, conf float64,
 	if cloud {
 		c.Description = "revision cloud " + c.Kind
 	} else {
-		words := an.b.Words
-		if !added {
-			words = an.a.Words
-		}
 		c.Description = "revision delta " + c.Kind
-		if n := wordsInside(words, boxSide); n != "" {
+		if n := an.deltaText(boxSide, added); n != "" && n != "?" {
 			c.Description = "revision delta " + n + " " + c.Kind
 		}
 	}
 	an.emit(c)
 }
 
-// wordsInside joins the words whose centres lie inside b.
-func wordsInside(ws []text.Word, b geom.Box) string {
+// deltaText is the revision number inside a delta's box (in its side's
+// frame): the words whose centres lie inside it, else the page's glyphs
+// there; "" when there is none or it is longer than three characters (a
+// triangle around other text is no delta).
+func (an *analysis) deltaText(b geom.Box, added bool) string {
+	s := an.b
+	if !added {
+		s = an.a
+	}
+	inside := func(x, y float64) bool { return x > b.XMin && x < b.XMax && y > b.YMin && y < b.YMax }
 	var parts []string
-	for _, w := range ws {
-		x, y := centerOf(w.Box)
-		if x > b.XMin && x < b.XMax && y > b.YMin && y < b.YMax {
+	for _, w := range s.Words {
+		if x, y := centerOf(w.Box); inside(x, y) {
 			parts = append(parts, strings.TrimSpace(w.Text))
 		}
 	}
-	return strings.Join(parts, " ")
+	if len(parts) == 0 && s.Page != nil {
+		var rs []rune
+		for _, g := range s.Page.Glyphs {
+			if inside(float64(g.Box.X0+g.Box.X1)/2, float64(g.Box.Y0+g.Box.Y1)/2) {
+				rs = append(rs, g.Rune)
+			}
+		}
+		parts = append(parts, string(rs))
+	}
+	t := strings.Join(parts, "")
+	if n := len([]rune(t)); n == 0 || n > 3 {
+		return ""
+	}
+	return t
 }
 
 // pageMarks finds clouds and deltas in a page's geometry.
@@ -228,7 +251,13 @@ func curveRuns(segs [][4]vector.Point, kinds []bool, width float32) []run {
 func linkRuns(runs []run) []mark {
 	ends := func(r run) [2]vector.Point { return [2]vector.Point{r.curves[0][0], r.curves[len(r.curves)-1][3]} }
 	deg := make([][2]int, len(runs))
-	gs := groups(len(runs), func(i, j int) bool {
+	boxes := make([]geom.Box, len(runs))
+	for i, r := range runs {
+		e := ends(r)
+		boxes[i] = geom.Box{XMin: float64(min(e[0].X, e[1].X)), YMin: float64(min(e[0].Y, e[1].Y)),
+			XMax: float64(max(e[0].X, e[1].X)), YMax: float64(max(e[0].Y, e[1].Y))}
+	}
+	gs := groups(boxes, 1.5, func(i, j int) bool {
 		ei, ej := ends(runs[i]), ends(runs[j])
 		meet := false
 		for a := 0; a < 2; a++ {
@@ -375,6 +404,16 @@ func (an *analysis) pixelMarks(added bool) {
 			}
 			an.emitMark(true, b, added, 0.75, boxSide)
 		case max(w, h) <= an.dpi && isTriangle(pts, hull, area, w*h):
+			// A delta holds its number: a word or a separate mark inside.
+			inner := an.deltaText(boxSide, added) != ""
+			for _, p := range g.parts {
+				if pb := p.box(); pb.Intersect(b).Area() >= 0.9*pb.Area() && pb.Area() < 0.25*b.Area() {
+					inner = true
+				}
+			}
+			if !inner {
+				continue
+			}
 			an.explain(growBox(b, an.tol), added, !added)
 			an.own(b)
 			an.emitMark(false, b, added, 0.75, boxSide)

@@ -166,32 +166,37 @@ func (bm *bitmap) filled() *bitmap {
 	for i := range out.on {
 		out.on[i] = true
 	}
-	var stack []int
-	push := func(x, y int) {
-		if x < 0 || y < 0 || x >= bm.w || y >= bm.h {
-			return
-		}
-		if i := y*bm.w + x; !bm.on[i] && out.on[i] {
-			out.on[i] = false
-			stack = append(stack, i)
+	w, n := bm.w, len(bm.on)
+	stack := make([]int32, 0, 2*(bm.w+bm.h))
+	visit := func(j int) {
+		if !bm.on[j] && out.on[j] {
+			out.on[j] = false
+			stack = append(stack, int32(j))
 		}
 	}
-	for x := 0; x < bm.w; x++ {
-		push(x, 0)
-		push(x, bm.h-1)
+	for x := 0; x < w; x++ {
+		visit(x)
+		visit(n - w + x)
 	}
 	for y := 0; y < bm.h; y++ {
-		push(0, y)
-		push(bm.w-1, y)
+		visit(y * w)
+		visit(y*w + w - 1)
 	}
 	for len(stack) > 0 {
-		i := stack[len(stack)-1]
+		i := int(stack[len(stack)-1])
 		stack = stack[:len(stack)-1]
-		x, y := i%bm.w, i/bm.w
-		push(x+1, y)
-		push(x-1, y)
-		push(x, y+1)
-		push(x, y-1)
+		if x := i % w; x > 0 {
+			visit(i - 1)
+		}
+		if x := i % w; x < w-1 {
+			visit(i + 1)
+		}
+		if i >= w {
+			visit(i - w)
+		}
+		if i+w < n {
+			visit(i + w)
+		}
 	}
 	return out
 }

@@ -220,12 +220,20 @@ func evidenceConf(c float64, full bool) float64 {
 // neighbouring changes, and the markup's of the changes one cloud rings.
 // Groups and their members are in input order.
 func ClusterBoxes(boxes []geom.Box, gap float64) [][]int {
-	return groups(len(boxes), func(i, j int) bool { return boxGap(boxes[i], boxes[j]) <= gap })
+	return groups(boxes, gap, func(i, j int) bool { return boxGap(boxes[i], boxes[j]) <= gap })
 }
 
-// groups splits n items into the groups that near links (union-find over
-// all pairs); groups and members keep input order.
-func groups(n int, near func(i, j int) bool) [][]int {
+// groups splits items into the groups that near links (union-find). near
+// is asked only of pairs whose boxes come within reach of each other
+// across x (a sweep over the boxes sorted by left edge), each pair once
+// with i < j; groups and members keep input order.
+func groups(boxes []geom.Box, reach float64, near func(i, j int) bool) [][]int {
+	n := len(boxes)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(boxes[i].XMin, boxes[j].XMin) })
 	parent := make([]int, n)
 	for i := range parent {
 		parent[i] = i
@@ -237,10 +245,16 @@ func groups(n int, near func(i, j int) bool) [][]int {
 		}
 		return i
 	}
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			if near(i, j) {
-				if ri, rj := find(i), find(j); ri != rj {
+	for k, i := range order {
+		for _, j := range order[k+1:] {
+			if boxes[j].XMin > boxes[i].XMax+reach {
+				break
+			}
+			if boxes[j].YMin > boxes[i].YMax+reach || boxes[i].YMin > boxes[j].YMax+reach {
+				continue
+			}
+			if a, b := min(i, j), max(i, j); near(a, b) {
+				if ri, rj := find(a), find(b); ri != rj {
 					parent[max(ri, rj)] = min(ri, rj)
 				}
 			}

@@ -65,7 +65,17 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 		}
 		return across >= 0.5*min(hp, hq) && along <= 0.8*max(hp, hq)
 	}
-	gs := groups(len(items), sameRun)
+	boxes := make([]geom.Box, len(items))
+	reach := 0.0
+	for i, it := range items {
+		boxes[i] = it.box
+		h := it.box.Height()
+		if it.vertical {
+			h = it.box.Width()
+		}
+		reach = max(reach, 0.8*h)
+	}
+	gs := groups(boxes, reach, sameRun)
 	out := make([]phrase, 0, len(gs))
 	for _, idx := range gs {
 		g := make([]tw, len(idx))
@@ -128,10 +138,20 @@ func (an *analysis) text() {
 		d := centerDist(p.box, q.box)
 		return -d, normText(p.text) == normText(q.text) && d <= max(an.tol, 0.5*min(p.h, q.h))
 	}, nil)
-	// Modified: overlapping phrases on one line.
+	// Modified: overlapping phrases on one line, of like type size,
+	// aligned at their centres or at either end (a label rewritten in
+	// place); unrelated lettering that merely overlaps is not a rewrite.
 	var pairs []textPair
 	an.pairPhrases(pa, pb, func(p, q *phrase) (float64, bool) {
-		if p.vertical != q.vertical || crossOverlap(p, q) < 0.5*min(p.h, q.h) {
+		if p.vertical != q.vertical || crossOverlap(p, q) < 0.5*min(p.h, q.h) || max(p.h, q.h) > 1.5*min(p.h, q.h) {
+			return 0, false
+		}
+		p0, p1, q0, q1 := p.box.XMin, p.box.XMax, q.box.XMin, q.box.XMax
+		if p.vertical {
+			p0, p1, q0, q1 = p.box.YMin, p.box.YMax, q.box.YMin, q.box.YMax
+		}
+		h := max(p.h, q.h)
+		if math.Abs(p0+p1-q0-q1) > 0.5*max(p1-p0, q1-q0) && math.Abs(p0-q0) > h && math.Abs(p1-q1) > h {
 			return 0, false
 		}
 		in := p.box.Intersect(q.box).Area()
@@ -143,7 +163,7 @@ func (an *analysis) text() {
 	var moved [][2]int
 	an.pairPhrases(pa, pb, func(p, q *phrase) (float64, bool) {
 		d := centerDist(p.box, q.box)
-		return -d, normText(p.text) == normText(q.text) && d <= max(6*max(p.h, q.h), an.dpi/2)
+		return -d, normText(p.text) == normText(q.text) && d <= max(8*max(p.h, q.h), 1.5*an.dpi)
 	}, func(i, j int) { moved = append(moved, [2]int{i, j}) })
 
 	for _, pr := range pairs {
@@ -182,7 +202,7 @@ func (an *analysis) pairPhrases(pa, pb []phrase, score func(p, q *phrase) (float
 			continue
 		}
 		for j := range pb {
-			if pb[j].used || boxGap(pa[i].box, pb[j].box) > max(6*max(pa[i].h, pb[j].h), an.dpi/2) {
+			if pb[j].used || boxGap(pa[i].box, pb[j].box) > max(8*max(pa[i].h, pb[j].h), 1.5*an.dpi) {
 				continue
 			}
 			if s, ok := score(&pa[i], &pb[j]); ok {
