@@ -12,31 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/plangraph/plangraph/vision/render"
 )
-
-// renderReal renders page 1 of a PDF at dpi with its geometry and words
-// (from the glyphs).
-func renderReal(t *testing.T, path string, dpi int) *Side {
-	lim := render.DefaultLimits()
-	lim.DPI = dpi
-	doc, err := render.Open(path, "application/pdf", lim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	img, err := doc.Render(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, _, _ := render.Vectors(t.Context(), doc, 0)
-	s := &Side{Image: img, DPI: dpi, Page: pg, BlockType: "Plan"}
-	if pg != nil {
-		s.Words = glyphWords(pg)
-	}
-	return s
-}
 
 // TestDevAnalyzeReal compares each real sheet of $REAL_DIR with itself
 // moved by a sub-pixel shift (0 changes expected), and the pair in
@@ -47,7 +23,7 @@ func TestDevAnalyzeReal(t *testing.T) {
 	if dir := os.Getenv("REAL_DIR"); dir != "" {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
 		for _, p := range paths {
-			b := renderReal(t, p, dpi)
+			b := renderFile(t, p, dpi)
 			tr := Transform{Scale: 1, Tx: 5.3, Ty: -3.7}
 			a := &Side{Image: warp(b.Image, tr.Inverse(), b.Image.Bounds()), DPI: dpi, BlockType: "Plan"}
 			for _, w := range b.Words {
@@ -62,7 +38,7 @@ func TestDevAnalyzeReal(t *testing.T) {
 	}
 	if pair := os.Getenv("REAL_PAIR"); pair != "" {
 		ps := strings.Split(pair, ",")
-		a, b := renderReal(t, ps[0], dpi), renderReal(t, ps[1], dpi)
+		a, b := renderFile(t, ps[0], dpi), renderFile(t, ps[1], dpi)
 		ov := testOverlay(a, b, Identity, 3)
 		t0 := time.Now()
 		cs := Analyze(a, b, ov, Options{})

@@ -40,7 +40,16 @@ func renderSide(t *testing.T, draw func(f *fpdf.Fpdf)) *Side {
 	if err := f.OutputFileAndClose(path); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := render.Open(path, "application/pdf", render.DefaultLimits())
+	return renderFile(t, path, 300)
+}
+
+// renderFile renders page 1 of a PDF at dpi: its image, its geometry and
+// the words of its glyphs.
+func renderFile(t *testing.T, path string, dpi int) *Side {
+	t.Helper()
+	lim := render.DefaultLimits()
+	lim.DPI = dpi
+	doc, err := render.Open(path, "application/pdf", lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +62,7 @@ func renderSide(t *testing.T, draw func(f *fpdf.Fpdf)) *Side {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Side{Image: img, DPI: 300, Words: glyphWords(pg), Page: pg, BlockType: "Plan"}
+	return &Side{Image: img, DPI: dpi, Words: glyphWords(pg), Page: pg, BlockType: "Plan"}
 }
 
 // glyphWords groups a page's glyphs into words: glyphs on one baseline,
