@@ -25,7 +25,7 @@ func TestDevAnalyzeReal(t *testing.T) {
 		for _, p := range paths {
 			b := renderFile(t, p, dpi)
 			tr := Transform{Scale: 1, Tx: 5.3, Ty: -3.7}
-			a := &Side{Image: warp(b.Image, tr.Inverse(), b.Image.Bounds()), DPI: dpi, BlockType: "Plan"}
+			a := &Side{Image: warpGray(b.Image, tr.Inverse(), b.Image.Bounds()), DPI: dpi, BlockType: "Plan"}
 			for _, w := range b.Words {
 				w.Box = tr.Inverse().ApplyBox(w.Box)
 				a.Words = append(a.Words, w)

@@ -28,8 +28,8 @@ const (
 	k300         = 300.0 / 72 // pixels per point
 )
 
-// renderSide draws one revision and renders it.
-func renderSide(t *testing.T, draw func(f *fpdf.Fpdf)) *Side {
+// drawSide draws one revision and renders it.
+func drawSide(t *testing.T, draw func(f *fpdf.Fpdf)) *Side {
 	t.Helper()
 	f := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: pageW, Ht: pageH}})
 	f.AddPage()
@@ -111,7 +111,7 @@ func glyphWords(pg *vector.Page) []text.Word {
 // dropped as residue.
 func testOverlay(a, b *Side, tr Transform, tol int) *Overlay {
 	bb := b.Image.Bounds()
-	alignedA := warp(a.Image, tr, bb)
+	alignedA := warpGray(a.Image, tr, bb)
 	// hysteresis: ink is darker than 128; the other side's ink that excuses
 	// it may be as light as 200 (a resampled thin line fades).
 	darkA, darkB := darkMask(alignedA, 128), darkMask(b.Image, 128)
@@ -137,9 +137,9 @@ func testOverlay(a, b *Side, tr Transform, tol int) *Overlay {
 	return ov
 }
 
-// warp resamples img through the inverse of tr into bounds (bilinear,
+// warpGray resamples img through the inverse of tr into bounds (bilinear,
 // white outside).
-func warp(img *image.Gray, tr Transform, bounds image.Rectangle) *image.Gray {
+func warpGray(img *image.Gray, tr Transform, bounds image.Rectangle) *image.Gray {
 	out := image.NewGray(bounds)
 	inv := tr.Inverse()
 	ib := img.Bounds()
@@ -279,9 +279,9 @@ func findChange(cs []Change, category, kind, sub string) *Change {
 	return nil
 }
 
-// plan draws the fixed parts of a small plan: a room's walls (double
+// drawPlan draws the fixed parts of a small plan: a room's walls (double
 // lines) and a dimension line along the bottom, with ticks.
-func plan(f *fpdf.Fpdf) {
+func drawPlan(f *fpdf.Fpdf) {
 	f.SetLineWidth(1)
 	f.Rect(40, 40, 220, 150, "D")
 	f.Rect(46, 46, 208, 138, "D")

@@ -145,8 +145,8 @@ func (an *analysis) movedPieces(adds, dels []*inkPiece, minInk int) {
 				continue
 			}
 			best := cand{score: -1}
-			for _, dx := range shifts(d.box.XMin, d.box.XMax, a.box.XMin, a.box.XMax) {
-				for _, dy := range shifts(d.box.YMin, d.box.YMax, a.box.YMin, a.box.YMax) {
+			for _, dx := range spanShifts(d.box.XMin, d.box.XMax, a.box.XMin, a.box.XMax) {
+				for _, dy := range spanShifts(d.box.YMin, d.box.YMax, a.box.YMin, a.box.YMax) {
 					dd := math.Hypot(dx, dy)
 					if dd <= 2*an.tol || dd > max(d.box.Width(), d.box.Height(), an.dpi) {
 						continue
@@ -238,7 +238,7 @@ func (an *analysis) movedPieces(adds, dels []*inkPiece, minInk int) {
 			what = "wall"
 		}
 		c.Kind, c.Category, c.BoundsA = KindMoved, CategoryLinework, &ba
-		c.Description = an.where(fmt.Sprintf("%s moved %s %s", what, an.distance(math.Hypot(dx, dy)), direction(dx, dy)), c.Bounds)
+		c.Description = an.where(fmt.Sprintf("%s moved %s %s", what, an.distance(math.Hypot(dx, dy)), directionWord(dx, dy)), c.Bounds)
 		c.Severity = SeverityModerate
 		if max(c.Bounds.Width(), c.Bounds.Height()) >= an.dpi {
 			c.Severity = SeverityMajor
@@ -256,9 +256,9 @@ func similarSize(p, q *inkPiece, tol float64) bool {
 	return near(p.box.Width(), q.box.Width()) && near(p.box.Height(), q.box.Height()) && max(np, nq) <= 1.5*min(np, nq)
 }
 
-// shifts are the candidate shifts along one axis that carry the span
+// spanShifts are the candidate shifts along one axis that carry the span
 // [a0, a1] onto [b0, b1]: centres, starts or ends aligned.
-func shifts(a0, a1, b0, b1 float64) []float64 {
+func spanShifts(a0, a1, b0, b1 float64) []float64 {
 	return []float64{(b0 + b1 - a0 - a1) / 2, b0 - a0, b1 - a1}
 }
 
@@ -306,8 +306,8 @@ func parallelPair(bs []geom.Box, dpi float64) bool {
 	return false
 }
 
-// direction names a shift in image terms: "right", "up-left", ….
-func direction(dx, dy float64) string {
+// directionWord names a shift in image terms: "right", "up-left", ….
+func directionWord(dx, dy float64) string {
 	var v, h string
 	if math.Abs(dy) >= 0.4*math.Abs(dx) {
 		v = map[bool]string{true: "down", false: "up"}[dy > 0]

@@ -11,10 +11,10 @@ import (
 	"github.com/plangraph/plangraph/vision/vector"
 )
 
-// mark is a revision mark found on one side: a cloud (a closed chain of
+// revMark is a revision mark found on one side: a cloud (a closed chain of
 // arcs bulging outwards) or a delta (a triangle, usually with the
 // revision's number inside).
-type mark struct {
+type revMark struct {
 	cloud  bool
 	box    geom.Box          // the side's own frame
 	curves [][4]vector.Point // a vector cloud's arcs (side's frame), for explaining its ink
@@ -38,8 +38,8 @@ const (
 // only — what it encloses is reported for itself), and the words inside a
 // delta belong to it.
 func (an *analysis) marks() {
-	bm := pageMarks(an.b.Page, an.dpi)
-	am := pageMarks(an.a.Page, an.dpi)
+	bm := revisionMarksOf(an.b.Page, an.dpi)
+	am := revisionMarksOf(an.a.Page, an.dpi)
 	for _, m := range bm {
 		an.vectorMark(m, am, true)
 	}
@@ -54,7 +54,7 @@ func (an *analysis) marks() {
 
 // vectorMark reports one mark of a side's geometry when the diff backs it
 // and the other side has no mark at its place.
-func (an *analysis) vectorMark(m mark, others []mark, added bool) {
+func (an *analysis) vectorMark(m revMark, others []revMark, added bool) {
 	box, toB := m.box, func(p vector.Point) (float64, float64) { return float64(p.X), float64(p.Y) }
 	if !added {
 		box = an.mapBox(m.box)
@@ -161,13 +161,13 @@ func (an *analysis) deltaText(b geom.Box, added bool) string {
 	return t
 }
 
-// pageMarks finds clouds and deltas in a page's geometry.
-func pageMarks(p *vector.Page, dpi float64) []mark {
+// revisionMarksOf finds clouds and deltas in a page's geometry.
+func revisionMarksOf(p *vector.Page, dpi float64) []revMark {
 	if p == nil {
 		return nil
 	}
-	var out []mark
-	var open []run
+	var out []revMark
+	var open []arcRun
 	for i := range p.Paths {
 		pa := p.Paths[i]
 		cmds, pt := p.PathCmds(i)
@@ -220,15 +220,15 @@ func pageMarks(p *vector.Page, dpi float64) []mark {
 	return append(out, linkRuns(open)...)
 }
 
-// run is an open chain of arcs (a cloud drawn as separate paths).
-type run struct {
+// arcRun is an open chain of arcs (a cloud drawn as separate paths).
+type arcRun struct {
 	curves [][4]vector.Point
 	width  float64
 }
 
 // curveRuns cuts a subpath into its runs of consecutive curves.
-func curveRuns(segs [][4]vector.Point, kinds []bool, width float32) []run {
-	var out []run
+func curveRuns(segs [][4]vector.Point, kinds []bool, width float32) []arcRun {
+	var out []arcRun
 	var cur []([4]vector.Point)
 	for i, s := range segs {
 		if kinds[i] {
@@ -236,20 +236,20 @@ func curveRuns(segs [][4]vector.Point, kinds []bool, width float32) []run {
 			continue
 		}
 		if len(cur) > 0 {
-			out = append(out, run{curves: cur, width: float64(width)})
+			out = append(out, arcRun{curves: cur, width: float64(width)})
 			cur = nil
 		}
 	}
 	if len(cur) > 0 {
-		out = append(out, run{curves: cur, width: float64(width)})
+		out = append(out, arcRun{curves: cur, width: float64(width)})
 	}
 	return out
 }
 
 // linkRuns joins runs whose ends meet (within 1.5 px) and keeps the closed
 // chains that are clouds.
-func linkRuns(runs []run) []mark {
-	ends := func(r run) [2]vector.Point { return [2]vector.Point{r.curves[0][0], r.curves[len(r.curves)-1][3]} }
+func linkRuns(runs []arcRun) []revMark {
+	ends := func(r arcRun) [2]vector.Point { return [2]vector.Point{r.curves[0][0], r.curves[len(r.curves)-1][3]} }
 	deg := make([][2]int, len(runs))
 	boxes := make([]geom.Box, len(runs))
 	for i, r := range runs {
@@ -257,7 +257,7 @@ func linkRuns(runs []run) []mark {
 		boxes[i] = geom.Box{XMin: float64(min(e[0].X, e[1].X)), YMin: float64(min(e[0].Y, e[1].Y)),
 			XMax: float64(max(e[0].X, e[1].X)), YMax: float64(max(e[0].Y, e[1].Y))}
 	}
-	gs := groups(boxes, 1.5, func(i, j int) bool {
+	gs := linkGroups(boxes, 1.5, func(i, j int) bool {
 		ei, ej := ends(runs[i]), ends(runs[j])
 		meet := false
 		for a := 0; a < 2; a++ {
@@ -271,7 +271,7 @@ func linkRuns(runs []run) []mark {
 		}
 		return meet
 	})
-	var out []mark
+	var out []revMark
 	for _, g := range gs {
 		var segs [][4]vector.Point
 		closed, w := true, 0.0
@@ -292,14 +292,14 @@ func linkRuns(runs []run) []mark {
 			}
 		}
 	}
-	slices.SortFunc(out, func(x, y mark) int {
+	slices.SortFunc(out, func(x, y revMark) int {
 		return cmp.Or(cmp.Compare(x.box.YMin, y.box.YMin), cmp.Compare(x.box.XMin, y.box.XMin))
 	})
 	return out
 }
 
 // cloudOf tells whether a closed chain of segments is a cloud.
-func cloudOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32) (mark, bool) {
+func cloudOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32) (revMark, bool) {
 	var curves [][4]vector.Point
 	for i, s := range segs {
 		if kinds[i] {
@@ -307,7 +307,7 @@ func cloudOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32) (
 		}
 	}
 	if !closed || len(curves) < cloudMinArcs || float64(len(curves)) < 0.8*float64(len(segs)) {
-		return mark{}, false
+		return revMark{}, false
 	}
 	bulging, cusps := 0, 0
 	for i, c := range curves {
@@ -320,9 +320,9 @@ func cloudOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32) (
 		}
 	}
 	if float64(bulging) < 0.8*float64(len(curves)) || cusps < cloudMinArcs {
-		return mark{}, false
+		return revMark{}, false
 	}
-	m := mark{cloud: true, curves: slices.Clone(curves), width: max(1, float64(width)), box: geom.Box{XMin: math.Inf(1), YMin: math.Inf(1), XMax: math.Inf(-1), YMax: math.Inf(-1)}}
+	m := revMark{cloud: true, curves: slices.Clone(curves), width: max(1, float64(width)), box: geom.Box{XMin: math.Inf(1), YMin: math.Inf(1), XMax: math.Inf(-1), YMax: math.Inf(-1)}}
 	for _, c := range curves {
 		for _, p := range sampleCurve(c) {
 			m.box = geom.Box{XMin: min(m.box.XMin, float64(p.X)), YMin: min(m.box.YMin, float64(p.Y)),
@@ -336,9 +336,9 @@ func cloudOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32) (
 // deltaOf tells whether a closed subpath is a delta: three straight sides
 // of similar length (within a ratio of 1.6), the longest between 0.08 and
 // 1 inch.
-func deltaOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32, dpi float64) (mark, bool) {
+func deltaOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32, dpi float64) (revMark, bool) {
 	if !closed || len(segs) != 3 || slices.Contains(kinds, true) {
-		return mark{}, false
+		return revMark{}, false
 	}
 	lo, hi, per := math.Inf(1), 0.0, 0.0
 	box := geom.Box{XMin: math.Inf(1), YMin: math.Inf(1), XMax: math.Inf(-1), YMax: math.Inf(-1)}
@@ -349,9 +349,9 @@ func deltaOf(segs [][4]vector.Point, kinds []bool, closed bool, width float32, d
 			XMax: max(box.XMax, float64(s[0].X)), YMax: max(box.YMax, float64(s[0].Y))}
 	}
 	if lo <= 0 || hi/lo > 1.6 || hi < 0.08*dpi || hi > dpi {
-		return mark{}, false
+		return revMark{}, false
 	}
-	return mark{box: growBox(box, float64(width)/2), width: float64(width), length: per}, true
+	return revMark{box: growBox(box, float64(width)/2), width: float64(width), length: per}, true
 }
 
 // pixelMarks finds clouds and deltas in the shape of one side's residue

@@ -133,7 +133,7 @@ func (bm *bitmap) morph(r int, grow bool) *bitmap {
 	// bitmap counts as off.
 	for y := 0; y < bm.h; y++ {
 		for x := 0; x < bm.w; x++ {
-			tmp[y*bm.w+x] = window(r, grow, func(k int) bool {
+			tmp[y*bm.w+x] = morphWindow(r, grow, func(k int) bool {
 				xx := x + k
 				return xx >= 0 && xx < bm.w && bm.on[y*bm.w+xx]
 			})
@@ -141,7 +141,7 @@ func (bm *bitmap) morph(r int, grow bool) *bitmap {
 	}
 	for y := 0; y < bm.h; y++ {
 		for x := 0; x < bm.w; x++ {
-			out.on[y*bm.w+x] = window(r, grow, func(k int) bool {
+			out.on[y*bm.w+x] = morphWindow(r, grow, func(k int) bool {
 				yy := y + k
 				return yy >= 0 && yy < bm.h && tmp[yy*bm.w+x]
 			})
@@ -150,7 +150,7 @@ func (bm *bitmap) morph(r int, grow bool) *bitmap {
 	return out
 }
 
-func window(r int, any bool, at func(int) bool) bool {
+func morphWindow(r int, any bool, at func(int) bool) bool {
 	for k := -r; k <= r; k++ {
 		if at(k) == any {
 			return any
@@ -372,15 +372,15 @@ func hullCorners(pts []image.Point, hull []int) int {
 	}
 	per := 0.0
 	for k := range poly {
-		per += dist(poly[k], poly[(k+1)%len(poly)])
+		per += ptDist(poly[k], poly[(k+1)%len(poly)])
 	}
 	var keep []image.Point
 	for _, p := range poly {
-		if len(keep) == 0 || dist(keep[len(keep)-1], p) >= 0.05*per {
+		if len(keep) == 0 || ptDist(keep[len(keep)-1], p) >= 0.05*per {
 			keep = append(keep, p)
 		}
 	}
-	if len(keep) > 1 && dist(keep[0], keep[len(keep)-1]) < 0.05*per {
+	if len(keep) > 1 && ptDist(keep[0], keep[len(keep)-1]) < 0.05*per {
 		keep = keep[:len(keep)-1]
 	}
 	n := 0
@@ -396,7 +396,7 @@ func hullCorners(pts []image.Point, hull []int) int {
 	return n
 }
 
-func dist(a, b image.Point) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+func ptDist(a, b image.Point) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
 
 // polyArea is the area enclosed by a closed contour (shoelace).
 func polyArea(pts []image.Point) float64 {

@@ -220,14 +220,14 @@ func evidenceConf(c float64, full bool) float64 {
 // neighbouring changes, and the markup's of the changes one cloud rings.
 // Groups and their members are in input order.
 func ClusterBoxes(boxes []geom.Box, gap float64) [][]int {
-	return groups(boxes, gap, func(i, j int) bool { return boxGap(boxes[i], boxes[j]) <= gap })
+	return linkGroups(boxes, gap, func(i, j int) bool { return boxDistance(boxes[i], boxes[j]) <= gap })
 }
 
-// groups splits items into the groups that near links (union-find). near
+// linkGroups splits items into the groups that near links (union-find). near
 // is asked only of pairs whose boxes come within reach of each other
 // across x (a sweep over the boxes sorted by left edge), each pair once
 // with i < j; groups and members keep input order.
-func groups(boxes []geom.Box, reach float64, near func(i, j int) bool) [][]int {
+func linkGroups(boxes []geom.Box, reach float64, near func(i, j int) bool) [][]int {
 	n := len(boxes)
 	order := make([]int, n)
 	for i := range order {

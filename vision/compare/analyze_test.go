@@ -22,13 +22,13 @@ func dimText(f *fpdf.Fpdf, s string) {
 }
 
 func TestAnalyzeRenamedRoomAndDimension(t *testing.T) {
-	a := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	a := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		roomLabel(f, "OFFICE 104", 150, 115)
 		dimText(f, `12'-6"`)
 	})
-	b := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		roomLabel(f, "CONFERENCE 104", 150, 115)
 		dimText(f, `13'-0"`)
 	})
@@ -59,12 +59,12 @@ func TestAnalyzeRenamedRoomAndDimension(t *testing.T) {
 
 func TestAnalyzeUnchangedAndOCRNoise(t *testing.T) {
 	draw := func(f *fpdf.Fpdf) {
-		plan(f)
+		drawPlan(f)
 		roomLabel(f, "OFFICE 104", 150, 115)
 		dimText(f, `12'-6"`)
 		receptacle(f, 80, 60)
 	}
-	a, b := renderSide(t, draw), renderSide(t, draw)
+	a, b := drawSide(t, draw), drawSide(t, draw)
 	a.Symbols = []Symbol{receptacleSym(80, 60)}
 	// B's matcher missed the symbol: no ink changed, so no change.
 	ov := testOverlay(a, b, Identity, 3)
@@ -86,14 +86,14 @@ func TestAnalyzeUnchangedAndOCRNoise(t *testing.T) {
 }
 
 func TestAnalyzeSymbols(t *testing.T) {
-	a := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	a := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		receptacle(f, 80, 60)
 		receptacle(f, 200, 60)
 		receptacle(f, 230, 160)
 	})
-	b := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		receptacle(f, 80, 60)
 		receptacle(f, 200, 60)
 		receptacle(f, 100, 160) // two added side by side
@@ -118,13 +118,13 @@ func TestAnalyzeSymbols(t *testing.T) {
 }
 
 func TestAnalyzeWallMovedAndLinework(t *testing.T) {
-	a := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	a := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		f.Line(150, 46, 150, 120) // a partition: two faces 5 pt apart
 		f.Line(155, 46, 155, 120)
 	})
-	b := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		f.Line(186, 46, 186, 120) // moved 36 pt (150 px) right
 		f.Line(191, 46, 191, 120)
 		f.Line(60, 150, 120, 150) // new linework
@@ -147,9 +147,9 @@ func TestAnalyzeWallMovedAndLinework(t *testing.T) {
 }
 
 func TestAnalyzeRevisionMarks(t *testing.T) {
-	a := renderSide(t, func(f *fpdf.Fpdf) { plan(f) })
-	b := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	a := drawSide(t, func(f *fpdf.Fpdf) { drawPlan(f) })
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		f.Line(170, 80, 230, 80) // the change the cloud marks
 		cloudPath(f, 160, 65, 80, 30, 10)
 		delta(f, 300, 60, 16, "1")
@@ -189,8 +189,8 @@ func TestAnalyzeTitleBlock(t *testing.T) {
 			f.Text(26, 66, "SHEET A-101")
 		}
 	}
-	a := renderSide(t, draw("1", "2024-01-05"))
-	b := renderSide(t, draw("2", "2024-03-02"))
+	a := drawSide(t, draw("1", "2024-01-05"))
+	b := drawSide(t, draw("2", "2024-03-02"))
 	a.BlockType, b.BlockType = "TitleBlock", "TitleBlock"
 	cs := Analyze(a, b, testOverlay(a, b, Identity, 3), Options{})
 	rev := findChange(cs, CategoryTitleBlock, KindModified, "revision 1 → 2")
@@ -212,14 +212,14 @@ func TestAnalyzeShiftedAndRescaled(t *testing.T) {
 		f.TransformBegin()
 		f.TransformTranslate(dx, dy)
 		f.TransformScale(s*100, s*100, 0, 0)
-		plan(f)
+		drawPlan(f)
 		roomLabel(f, "OFFICE 104", 150, 115)
 		receptacle(f, 80, 60)
 		f.TransformEnd()
 	}
-	a := renderSide(t, drawA)
-	b := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	a := drawSide(t, drawA)
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		roomLabel(f, "OFFICE 104", 150, 115)
 		receptacle(f, 80, 60)
 		f.Line(200, 150, 240, 150)
@@ -236,9 +236,9 @@ func TestAnalyzeShiftedAndRescaled(t *testing.T) {
 }
 
 func TestAnalyzeHatch(t *testing.T) {
-	a := renderSide(t, func(f *fpdf.Fpdf) { plan(f) })
-	b := renderSide(t, func(f *fpdf.Fpdf) {
-		plan(f)
+	a := drawSide(t, func(f *fpdf.Fpdf) { drawPlan(f) })
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
 		f.SetLineWidth(0.5)
 		for x := 70.0; x < 130; x += 5 { // diagonal hatch in a 60×40 pt patch
 			f.Line(x, 140, x+20, 120)

@@ -75,7 +75,7 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 		}
 		reach = max(reach, 0.8*h)
 	}
-	gs := groups(boxes, reach, sameRun)
+	gs := linkGroups(boxes, reach, sameRun)
 	out := make([]phrase, 0, len(gs))
 	for _, idx := range gs {
 		g := make([]tw, len(idx))
@@ -202,7 +202,7 @@ func (an *analysis) pairPhrases(pa, pb []phrase, score func(p, q *phrase) (float
 			continue
 		}
 		for j := range pb {
-			if pb[j].used || boxGap(pa[i].box, pb[j].box) > max(8*max(pa[i].h, pb[j].h), 1.5*an.dpi) {
+			if pb[j].used || boxDistance(pa[i].box, pb[j].box) > max(8*max(pa[i].h, pb[j].h), 1.5*an.dpi) {
 				continue
 			}
 			if s, ok := score(&pa[i], &pb[j]); ok {
@@ -248,7 +248,7 @@ func (an *analysis) mergeLeftovers(pa, pb []phrase, pairs []textPair) {
 				if p.used || p.vertical != other.vertical || crossOverlap(p, &other) < 0.5*min(p.h, other.h) {
 					continue
 				}
-				if boxGap(p.box, other.box) <= min(p.h, other.h) {
+				if boxDistance(p.box, other.box) <= min(p.h, other.h) {
 					p.used = true
 					*side.idx = append(*side.idx, i)
 				}
@@ -450,7 +450,7 @@ func (an *analysis) nearLabel(b geom.Box) string {
 		if dimensionKind(p.text) != 0 || !strings.ContainsFunc(p.text, isLetter) {
 			continue
 		}
-		if d := boxGap(p.box, b); d <= an.dpi && d < bd && len(p.text) <= 40 {
+		if d := boxDistance(p.box, b); d <= an.dpi && d < bd && len(p.text) <= 40 {
 			best, bd = p.text, d
 		}
 	}
