@@ -76,7 +76,7 @@ type analysis struct {
 	areas []*workArea
 	// explained boxes in regions mode: [0] added ink, [1] removed ink.
 	explainedBoxes [2][]geom.Box
-	// owned are boxes whose words belong to a symbol or revMark change and
+	// owned are boxes whose words belong to a symbol or mark change and
 	// are not read as text again.
 	owned []geom.Box
 	out   []Change
@@ -300,7 +300,7 @@ func (an *analysis) explainDisc(x, y, rad float64, added bool) {
 	}
 }
 
-// own records a box whose words belong to a symbol or revMark change.
+// own records a box whose words belong to a symbol or mark change.
 func (an *analysis) own(b geom.Box) { an.owned = append(an.owned, b) }
 
 // isOwned reports whether most of box b lies in an owned box.
