@@ -303,3 +303,57 @@ func TestTextDiffAndFieldName(t *testing.T) {
 		t.Error("arrow")
 	}
 }
+
+func TestAnalyzeTextMovedRemovedAndSymbolRemoved(t *testing.T) {
+	a := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
+		roomLabel(f, "NOTE 3", 100, 90)
+		roomLabel(f, "STAIR", 200, 160)
+		receptacle(f, 230, 60)
+	})
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		drawPlan(f)
+		roomLabel(f, "NOTE 3", 160, 90) // moved 60 pt right
+	})
+	a.Symbols = []Symbol{receptacleSym(230, 60)}
+	cs := Analyze(a, b, testOverlay(a, b, Identity, 3), Options{})
+	moved := findChange(cs, CategoryText, KindMoved, `text "NOTE 3" moved 250 px (≈ 0.8 in at 300 DPI)`)
+	gone := findChange(cs, CategoryText, KindRemoved, `text "STAIR" removed`)
+	sym := findChange(cs, CategorySymbol, KindRemoved, "DUPLEX RECEPTACLE removed")
+	if moved == nil || gone == nil || sym == nil || len(cs) != 3 {
+		t.Fatalf("want NOTE 3 moved, STAIR removed and the receptacle removed:%s", describe(cs))
+	}
+	if gone.BoundsA == nil || gone.BoundsA.IoU(gone.Bounds) < 0.9 || sym.BoundsA == nil {
+		t.Errorf("removed changes keep their place on A: %+v %+v", gone, sym)
+	}
+}
+
+func TestAnalyzeQuarterTurn(t *testing.T) {
+	// A is B's drawing turned a quarter counter-clockwise about (150, 150)
+	// pt; the transform turns it back (clockwise on screen: +90°).
+	content := func(f *fpdf.Fpdf) {
+		drawPlan(f)
+		receptacle(f, 80, 60)
+	}
+	a := drawSide(t, func(f *fpdf.Fpdf) {
+		f.TransformBegin()
+		f.TransformRotate(90, 150, 150)
+		content(f)
+		f.TransformEnd()
+	})
+	b := drawSide(t, func(f *fpdf.Fpdf) {
+		content(f)
+		f.Line(200, 150, 240, 150)
+	})
+	c := 150 * k300
+	tr := Transform{Scale: 1, RotationDeg: 90, Tx: 2 * c, Ty: 0}
+	sa := receptacleSym(80, 60)
+	sa.Bounds = tr.Inverse().ApplyBox(sa.Bounds)
+	a.Symbols, b.Symbols = []Symbol{sa}, []Symbol{receptacleSym(80, 60)}
+	ov := testOverlay(a, b, tr, 3)
+	cs := Analyze(a, b, ov, Options{})
+	line := findChange(cs, CategoryLinework, KindAdded, "linework added")
+	if line == nil || len(cs) != 1 || line.Bounds.IoU(ptBox(200, 149, 240, 151)) < 0.3 {
+		t.Fatalf("want only the new line (regions %d):%s", len(ov.Regions), describe(cs))
+	}
+}

@@ -111,8 +111,10 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 	return out
 }
 
-// normText is the form phrases are compared in: upper case, single spaces.
-func normText(s string) string { return strings.ToUpper(strings.Join(strings.Fields(s), " ")) }
+// normText is the form phrases are compared in: upper case, without
+// spaces (a text layer and OCR split "SURFACE" and "SUR FACE" alike
+// differently).
+func normText(s string) string { return strings.ToUpper(strings.Join(strings.Fields(s), "")) }
 
 // textPair is a matched A and B phrase set (one each, or more merged when
 // a phrase of one side covers two of the other's).
