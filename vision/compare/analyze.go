@@ -48,6 +48,12 @@ import (
 // The result is ordered by severity (major first), then top to bottom, left
 // to right, then category and description: the same input gives the same
 // list.
+//
+// Cost: linear in the regions' pixels (two bytes a pixel of work areas)
+// plus the words, except the search for moved linework, which is skipped
+// when added × removed pieces exceed 250,000; pixel marks are looked for in
+// groups of at most 12 × 12 in. Options.Budget is not consulted: two
+// unrelated sheets at 100 DPI (136 regions, 1,237 changes) take 0.6 s.
 func Analyze(a, b *Side, ov *Overlay, opt Options) []Change {
 	if a == nil || b == nil || ov == nil {
 		return nil
@@ -82,6 +88,9 @@ type analysis struct {
 	out   []Change
 	// phrasesB are B's phrases; steady those of them that did not change.
 	phrasesB, steady []phrase
+	// labels are B's phrases with a letter that are no dimension (for
+	// "near …"), made when first needed.
+	labels []phrase
 	// meta holds, per change of out, what a later step needs to know of it.
 	meta []changeMeta
 }
@@ -152,15 +161,15 @@ func (an *analysis) buildAreas() {
 			rects = append(rects, r)
 		}
 	}
-	merged := mergeNearRects(rects, grow)
-	for _, m := range merged {
+	for _, g := range mergeNearRects(rects, grow) {
+		m := rects[g[0]]
+		for _, i := range g[1:] {
+			m = m.Union(rects[i])
+		}
 		ar := &workArea{r: m, add: make([]uint8, m.Dx()*m.Dy()), del: make([]uint8, m.Dx()*m.Dy())}
-		for _, r := range rects {
-			if !r.In(m) {
-				continue
-			}
-			fillInk(ar, ar.add, an.ov.Addition, r)
-			fillInk(ar, ar.del, an.ov.Deletion, r)
+		for _, i := range g {
+			fillInk(ar, ar.add, an.ov.Addition, rects[i])
+			fillInk(ar, ar.del, an.ov.Deletion, rects[i])
 		}
 		an.areas = append(an.areas, ar)
 	}
@@ -184,24 +193,34 @@ func fillInk(ar *workArea, mask []uint8, im *image.Gray, r image.Rectangle) {
 	}
 }
 
-// mergeNearRects unites rectangles that come within gap of each other, until
-// none do.
-func mergeNearRects(rs []image.Rectangle, gap int) []image.Rectangle {
-	out := slices.Clone(rs)
-	for changed := true; changed; {
-		changed = false
-		for i := 0; i < len(out); i++ {
-			for j := i + 1; j < len(out); j++ {
-				if out[i].Inset(-gap).Overlaps(out[j]) {
-					out[i] = out[i].Union(out[j])
-					out = append(out[:j], out[j+1:]...)
-					changed = true
-					j = i
-				}
+// mergeNearRects groups rectangles whose unions come within gap of each
+// other, until no two groups' unions do; it returns the groups as indexes.
+func mergeNearRects(rs []image.Rectangle, gap int) [][]int {
+	groups := make([][]int, len(rs))
+	for i := range rs {
+		groups[i] = []int{i}
+	}
+	for {
+		boxes := make([]geom.Box, len(groups))
+		for k, g := range groups {
+			u := rs[g[0]]
+			for _, i := range g[1:] {
+				u = u.Union(rs[i])
+			}
+			boxes[k] = rectBox(u)
+		}
+		merged := ClusterBoxes(boxes, float64(gap))
+		if len(merged) == len(groups) {
+			return groups
+		}
+		next := make([][]int, len(merged))
+		for k, cl := range merged {
+			for _, j := range cl {
+				next[k] = append(next[k], groups[j]...)
 			}
 		}
+		groups = next
 	}
-	return out
 }
 
 // pixelRect is the pixel rectangle covering a box.

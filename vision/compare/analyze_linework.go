@@ -325,15 +325,15 @@ func directionWord(dx, dy float64) string {
 }
 
 // hatchLike reports whether a residue group is hatching or a screened
-// fill: at least 1/6 in on both sides, and either many evenly spaced
+// fill: at least 1/6 in on both sides (and at most 144 in²), and either many evenly spaced
 // strokes (a median of 3 or more ink runs per row and per column, the
 // gaps between runs along rows varying by at most 35 % of their mean), or
 // a light solid area (covering half its box, median grey 100 or lighter in
 // the diff image).
 func (an *analysis) hatchLike(g *inkComp) bool {
 	b := g.box()
-	if min(b.Width(), b.Height()) < an.dpi/6 {
-		return false
+	if min(b.Width(), b.Height()) < an.dpi/6 || b.Area() > 144*an.dpi*an.dpi {
+		return false // too small to tell, or larger than 12 × 12 in: not judged
 	}
 	bm := g.toBitmap(0)
 	if n := len(g.px); float64(n) >= 0.5*b.Area() {

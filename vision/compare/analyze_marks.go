@@ -365,13 +365,18 @@ func (an *analysis) pixelMarks(added bool) {
 	for _, g := range an.residue(added, 2*an.tol+4) {
 		b := g.box()
 		w, h := b.Width(), b.Height()
-		if max(w, h) < 0.08*an.dpi || min(w, h) < 0.05*an.dpi {
+		// Marks from 0.08 in to 12 in (larger clouds are found in the page
+		// geometry only: their bitmaps would cost hundreds of MB).
+		if max(w, h) < 0.08*an.dpi || min(w, h) < 0.05*an.dpi || max(w, h) > 12*an.dpi {
 			continue
 		}
 		bm := g.toBitmap(rc + 2)
 		f := bm.dilate(rc).filled().erode(rc)
 		area := f.count()
-		if area == 0 {
+		fill := float64(area) / (w * h)
+		cloudLike := min(w, h) >= an.dpi/6 && float64(len(g.px)) <= 0.5*float64(area)
+		triLike := max(w, h) <= an.dpi && fill >= 0.35 && fill <= 0.65
+		if area == 0 || !cloudLike && !triLike {
 			continue
 		}
 		pts := f.contour()
@@ -384,7 +389,7 @@ func (an *analysis) pixelMarks(added bool) {
 			boxSide = an.unmapBox(b)
 		}
 		switch {
-		case min(w, h) >= an.dpi/6 && scalloped(pts, hull):
+		case cloudLike && scalloped(pts, hull):
 			// The outline is the parts that reach the shape's outer band;
 			// what the cloud encloses stays for the other steps.
 			band := f.outside().dilate(rc + 2)
@@ -403,7 +408,7 @@ func (an *analysis) pixelMarks(added bool) {
 				outline[i].explain()
 			}
 			an.emitMark(true, b, added, 0.75, boxSide)
-		case max(w, h) <= an.dpi && isTriangle(pts, hull, area, w*h):
+		case triLike && isTriangle(pts, hull, area, w*h):
 			// A delta holds its number: a word or a separate mark inside.
 			inner := an.deltaText(boxSide, added) != ""
 			for _, p := range g.parts {

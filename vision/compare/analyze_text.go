@@ -448,10 +448,15 @@ func (an *analysis) redrawn(b geom.Box) bool {
 // none.
 func (an *analysis) nearLabel(b geom.Box) string {
 	best, bd := "", math.Inf(1)
-	for _, p := range an.phrasesB {
-		if dimensionKind(p.text) != 0 || !strings.ContainsFunc(p.text, isLetter) {
-			continue
+	if an.labels == nil {
+		an.labels = []phrase{}
+		for _, p := range an.phrasesB {
+			if dimensionKind(p.text) == 0 && strings.ContainsFunc(p.text, isLetter) {
+				an.labels = append(an.labels, p)
+			}
 		}
+	}
+	for _, p := range an.labels {
 		if d := boxDistance(p.box, b); d <= an.dpi && d < bd && len(p.text) <= 40 {
 			best, bd = p.text, d
 		}
