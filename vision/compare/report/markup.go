@@ -40,6 +40,7 @@ func Markup(w io.Writer, pdf io.ReadSeeker, dpi float64, clouds []Cloud) error {
 	}
 	conf := pdfcpuConfig()
 	conf.Cmd = model.ADDANNOTATIONS
+	conf.Optimize = false // keep the drawing's objects as they are
 	ctx, err := readPDF(pdf, conf)
 	if err != nil {
 		return fmt.Errorf("markup: read the PDF: %w", err)
