@@ -357,3 +357,37 @@ func TestAnalyzeQuarterTurn(t *testing.T) {
 		t.Fatalf("want only the new line (regions %d):%s", len(ov.Regions), describe(cs))
 	}
 }
+
+func TestAnalyzePlainNumbers(t *testing.T) {
+	// 3600 sits on a dimension line: a dimension; 104 inside a room: text.
+	draw := func(dim, room string) func(f *fpdf.Fpdf) {
+		return func(f *fpdf.Fpdf) {
+			drawPlan(f)
+			dimText(f, dim)
+			roomLabel(f, room, 150, 115)
+		}
+	}
+	a, b := drawSide(t, draw("3600", "104")), drawSide(t, draw("3900", "105"))
+	cs := Analyze(a, b, testOverlay(a, b, Identity, 3), Options{})
+	if len(cs) != 2 || findChange(cs, CategoryDimension, KindModified, "3600 → 3900") == nil ||
+		findChange(cs, CategoryText, KindModified, "104 → 105") == nil {
+		t.Fatalf("want the dimension and the room number:%s", describe(cs))
+	}
+}
+
+func TestAnalyzeTitleBlockLabelLeft(t *testing.T) {
+	// Regions only; the value's label stands to its left on its line.
+	word := func(s string, x0, x1 float64) text.Word {
+		return text.Word{Text: s, Box: ptBox(x0, 20, x1, 28), Line: 1, Conf: 0.9}
+	}
+	a := &Side{DPI: 300, BlockType: "TitleBlock", Words: []text.Word{word("REVISION", 10, 50), word("1", 90, 94)}}
+	b := &Side{DPI: 300, BlockType: "TitleBlock", Words: []text.Word{word("REVISION", 10, 50), word("2", 90, 94)}}
+	ov := &Overlay{Transform: Identity, Registered: true, Regions: []Region{{Bounds: ptBox(89, 19, 95, 29), Added: 60, Removed: 55}}}
+	cs := Analyze(a, b, ov, Options{})
+	if len(cs) != 1 || cs[0].Category != CategoryTitleBlock || cs[0].Description != "revision 1 → 2" || cs[0].Severity != SeverityMinor {
+		t.Fatalf("want revision 1 → 2:%s", describe(cs))
+	}
+	if cs := Analyze(a, b, ov, Options{IgnoreText: true}); len(cs) != 0 {
+		t.Errorf("IgnoreText: %s", describe(cs))
+	}
+}
