@@ -1,0 +1,239 @@
+package compare
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gocv.io/x/gocv"
+)
+
+// Registration, in three steps (each file holds one):
+//
+//  1. align_coarse.go: on copies shrunk to a few hundred pixels, the fine
+//     rotation from the spectra, the scale from the ink extents (or a
+//     ladder of scales), the quarter turn and shift by phase correlation.
+//  2. align_refine.go: patch correspondences by phase correlation at a
+//     coarse level (long side about coarseSide), an intermediate one for
+//     big blocks, and full resolution, each fitted by RANSAC and least
+//     squares (align_fit.go).
+//  3. align_vector.go: when both sides carry their page geometry, glyph
+//     origins and path vertices matched through the pixel transform and
+//     fitted the same way; exact where it succeeds, and then preferred.
+//
+// A registration is trusted when enough correspondences agree (inliers)
+// with a small residual; otherwise Align says so and returns the
+// transform lining up the ink boxes, never a silent guess.
+
+// coarseSide is the long side, in pixels, of the coarse level: the
+// largest integer shrink of the bigger block that fits in it.
+const coarseSide = 1024
+
+// Thresholds of a trusted registration.
+const (
+	// minInliers is the fewest agreeing correspondences of the last
+	// pixel level.
+	minInliers = 8
+	// minInlierFrac is the smallest share of the measured patches that
+	// must agree: patches on changed content disagree, but a revision
+	// changes far less than half of a block.
+	minInlierFrac = 0.4
+	// maxResidual300 is the largest RMS residual, in pixels at 300 DPI,
+	// of the last level's correspondences.
+	maxResidual300 = 1.5
+	// minOverlapNCC is the coarse overlap correlation below which the
+	// blocks are taken as different drawings whatever the patches say.
+	minOverlapNCC = 0.15
+)
+
+// Source names of a registration, for warnings and tests.
+const (
+	sourcePixels  = "pixels"
+	sourceVectors = "vectors"
+)
+
+// alignment is Align's full result.
+type alignment struct {
+	t        Transform
+	ok       bool
+	warnings []string
+	source   string
+	inliers  int
+	pairs    int
+	ncc      float64
+}
+
+// Align finds the similarity transform mapping A's block pixels onto B's;
+// ok=false when the two do not register (then t is the transform lining up
+// their ink boxes and warnings say why).
+//
+// B's DPI over A's is the expected scale; the search covers 0.8–1.25 times
+// it, rotations of up to about 4° and the four quarter turns. The transform
+// is measured on pixels, or on the page geometry when both sides have it
+// (Side.Page) and it registers (warnings say which was used only when the
+// geometry failed). err is ctx's error when it is cancelled, or an error
+// for sides without an image; a spent Options.Budget is a warning.
+func Align(ctx context.Context, a, b *Side, opt Options) (t Transform, ok bool, warnings []string, err error) {
+	opt = opt.withDefaults()
+	r, err := align(ctx, a, b, time.Now().Add(opt.Budget))
+	return r.t, r.ok, r.warnings, err
+}
+
+func checkSides(a, b *Side) error {
+	if a == nil || b == nil || a.Image == nil || b.Image == nil {
+		return errors.New("compare: both sides need an image")
+	}
+	if a.Image.Rect.Empty() || b.Image.Rect.Empty() {
+		return errors.New("compare: empty image")
+	}
+	return nil
+}
+
+// dpiOf is a side's DPI, 300 when unknown.
+func dpiOf(s *Side) float64 {
+	if s.DPI > 0 {
+		return float64(s.DPI)
+	}
+	return 300
+}
+
+func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, error) {
+	if err := checkSides(a, b); err != nil {
+		return alignment{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return alignment{}, err
+	}
+	ia, ib := contiguous(a.Image), contiguous(b.Image)
+	ma, mb := view(ia), view(ib)
+	defer ma.Close()
+	defer mb.Close()
+	prior := dpiOf(b) / dpiOf(a)
+	aw, ah, bw, bh := ma.Cols(), ma.Rows(), mb.Cols(), mb.Rows()
+
+	f0 := 1
+	for max(aw, ah, bw, bh) > coarseSide*f0 {
+		f0++
+	}
+	ca, cb := shrink(ma, f0), shrink(mb, f0)
+	defer ca.Close()
+	defer cb.Close()
+	var r alignment
+	r.source = sourcePixels
+	fail := func(why string) (alignment, error) {
+		r.ok = false
+		r.t = inkBoxTransform(ca, cb, f0, prior)
+		r.warnings = append(r.warnings, "the blocks do not register: "+why+"; the overlay lines up their ink boxes only")
+		return r, nil
+	}
+	if !hasInk(ca) || !hasInk(cb) {
+		return fail("one side has no ink")
+	}
+
+	co := coarseSearch(ca, cb, f0, prior)
+	r.t, r.ncc = co.t, co.ncc
+	if err := ctx.Err(); err != nil {
+		return alignment{}, err
+	}
+
+	levels := []int{f0}
+	if f0 >= 6 {
+		levels = append(levels, (f0+2)/4)
+	}
+	if f0 > 1 {
+		levels = append(levels, 1)
+	}
+	for li, f := range levels {
+		last := li == len(levels)-1
+		if last && a.Page != nil && b.Page != nil && !a.Page.Truncated && !b.Page.Truncated {
+			if vr, ok := vectorAlign(a.Page, b.Page, r.t, prior, dpiOf(b)); ok {
+				r.t, r.source, r.inliers, r.pairs = vr.t, sourceVectors, len(vr.inliers), vr.pairs
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			r.warnings = append(r.warnings, fmt.Sprintf("budget spent: registration stopped before the level at 1/%d resolution", f))
+			break
+		}
+		la, lb := ca, cb
+		switch f {
+		case f0:
+		case 1:
+			la, lb = ma, mb
+		default:
+			la, lb = shrink(ma, f), shrink(mb, f)
+			defer la.Close()
+			defer lb.Close()
+		}
+		p, n, rounds := levelPatch(la, lb, f == 1)
+		st := newStructure(cb, f0, max(3, p*f/f0))
+		for round := 0; round < rounds; round++ {
+			cs := st.centres(n, float64(p*f)/2, bw, bh, aw, ah, r.t)
+			ps := patchPairs(ctx, la, lb, f, r.t, cs, p)
+			if err := ctx.Err(); err != nil {
+				return alignment{}, err
+			}
+			fit, ok := ransacSimilarity(ps, 1.5*float64(f)*max(1, dpiOf(b)/300), minScale*prior*0.9, maxScale*prior*1.1)
+			r.pairs = len(ps)
+			if !ok || len(fit.inliers) < minInliers {
+				r.inliers = len(fit.inliers)
+				return fail(fmt.Sprintf("%d of %d patches agree at 1/%d resolution", len(fit.inliers), len(ps), f))
+			}
+			r.t, r.inliers = fit.t, len(fit.inliers)
+		}
+	}
+	if r.source == sourcePixels {
+		switch {
+		case r.ncc < minOverlapNCC:
+			return fail(fmt.Sprintf("their ink correlates at %.2f only", r.ncc))
+		case float64(r.inliers) < minInlierFrac*float64(r.pairs):
+			return fail(fmt.Sprintf("only %d of %d patches agree", r.inliers, r.pairs))
+		case r.t.ResidualPx > maxResidual300*max(1, dpiOf(b)/300):
+			return fail(fmt.Sprintf("the residual is %.2f px", r.t.ResidualPx))
+		}
+	}
+	r.ok = true
+	return r, nil
+}
+
+// levelPatch is the patch side, grid and rounds of a level: 128-pixel
+// patches (about 11 mm at 300 DPI: a few lines and a word) on a 12-cell
+// grid, twice, at full resolution; 64 on 8 cells once on coarser levels;
+// smaller for small blocks.
+func levelPatch(la, lb gocv.Mat, full bool) (p, n, rounds int) {
+	p, n, rounds = 64, 8, 1
+	if full {
+		p, n, rounds = 128, 12, 2
+	}
+	side := min(la.Cols(), la.Rows(), lb.Cols(), lb.Rows())
+	for p > 24 && p > side/3 {
+		p /= 2
+	}
+	return p, n, rounds
+}
+
+// hasInk reports whether a grey image has any mark darker than paper.
+func hasInk(m gocv.Mat) bool {
+	lo, _, _, _ := gocv.MinMaxLoc(m)
+	return lo < inkThreshold
+}
+
+// inkBoxTransform is the transform that lines up A's ink box with B's
+// (centre on centre, the diagonals' ratio as scale within the searched
+// range, no rotation), from the coarse copies shrunk by f.
+func inkBoxTransform(ca, cb gocv.Mat, f int, prior float64) Transform {
+	ia, ib := inkFloat(ca), inkFloat(cb)
+	defer ia.Close()
+	defer ib.Close()
+	ea, eb := inkExtent(ia), inkExtent(ib)
+	if ea.diag() == 0 || eb.diag() == 0 {
+		return Transform{Scale: prior}
+	}
+	s := math.Max(minScale*prior, math.Min(maxScale*prior, eb.diag()/ea.diag()))
+	ff := float64(f)
+	ax, ay := ff*(ea.x0+ea.x1)/2, ff*(ea.y0+ea.y1)/2
+	bx, by := ff*(eb.x0+eb.x1)/2, ff*(eb.y0+eb.y1)/2
+	return Transform{Scale: s, Tx: bx - s*ax, Ty: by - s*ay}
+}

@@ -1,0 +1,281 @@
+package compare
+
+import (
+	"context"
+	"image"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gocv.io/x/gocv"
+)
+
+// The stroke-tolerant difference, on pixels, in B's frame. A pixel is ink
+// when darker than inkThreshold. Ink of A (moved into B's frame) with no
+// mark of B within the tolerance r is removed; ink of B with no mark of A
+// within r is added: a dilation of each side's marks by a disc of radius r
+// is the "within r" test, so a line moved or thickened by less than r, a
+// grey antialiased edge or a sub-pixel misregistration is no change. A
+// mark is anything darker than markThreshold, lighter than ink: moving A
+// into B's frame by a fraction of a pixel spreads a faint hairline over
+// two pixels at half its darkness, and it must still count as there.
+// Differences further than 2r from the other side's ink are "far": a
+// group of differences without any is a sliver along an unchanged line
+// (a thick line moved by less than 2r, an edge rendered differently) and
+// is dropped as residue (diff_regions.go).
+//
+// Only the part of B that A covers is compared (cover: A's extent moved
+// into B, inset by r + 1 so that A's edge is not a change). B's ink
+// outside it is counted and reported in a warning — A's block did not
+// reach there, so A could not have had it — and drawn in
+// ColourUncompared, never as added.
+//
+// The work runs in bands of rows (each band reads 2r rows more on either
+// side for the dilations) on all CPUs, and writes the raw removed and
+// added ink into the Deletion and Addition images and per-cell counts (a
+// cell is cell × cell pixels) that the grouping reads. Memory beyond the
+// outputs is a few bands, not copies of the block.
+
+// inkThreshold is the grey level (0 black, 255 white) below which a pixel
+// is ink: 224 keeps a line's antialiased edges and light screens (a 10 %
+// tint is 230) out of the paper.
+const inkThreshold = 224
+
+// markThreshold is the grey level below which a pixel shows a mark at all
+// (the presence the tolerance looks for on the other side).
+const markThreshold = 246
+
+// darkThreshold is the grey level below which ink is dark (a line's core
+// rather than a screen or an antialiased edge).
+const darkThreshold = 128
+
+// bandRows is the height of the diff's bands in pixels (a multiple of any
+// cell size used).
+const bandRows = 720
+
+// cellMaps holds, per cell, the mean of the difference masks (0–255, so
+// the count of pixels is mean·cell²/255).
+type cellMaps struct {
+	w, h, cell     int
+	rem, add       []uint8 // removed, added
+	farRem, farAdd []uint8 // further than 2r from the other side's ink
+	darkRem        []uint8 // removed that is dark in A, added dark in B
+	darkAdd        []uint8
+}
+
+func (c *cellMaps) count(v uint8) int {
+	return int(math.Round(float64(v) * float64(c.cell*c.cell) / 255))
+}
+
+// diffTotals are the whole-block counts of a diff, in pixels.
+type diffTotals struct {
+	union      int64 // ink of either side where compared
+	inkB       int64 // B's ink
+	outsideB   int64 // B's ink outside the compared part
+	inkAligned int64 // A's ink inside B's frame
+}
+
+// diffInput is what the banded pass reads and writes.
+type diffInput struct {
+	aligned, b         *image.Gray // B's size
+	addition, deletion *image.Gray // written: raw added / removed ink
+	cover              [4][2]float64
+	r                  int // tolerance radius, pixels
+	cells              *cellMaps
+	dark               bool // fill darkRem / darkAdd
+}
+
+// runDiff runs the banded difference.
+func runDiff(ctx context.Context, in diffInput) (diffTotals, error) {
+	w, h := in.b.Rect.Dx(), in.b.Rect.Dy()
+	var tot [4]atomic.Int64
+	err := bands(ctx, h, func(y0, y1 int) {
+		t := diffBand(in, w, h, y0, y1)
+		for i, v := range t {
+			tot[i].Add(v)
+		}
+	})
+	return diffTotals{union: tot[0].Load(), inkB: tot[1].Load(), outsideB: tot[2].Load(), inkAligned: tot[3].Load()}, err
+}
+
+// bands runs fn on rows [y0, y1) of an image h rows high, in bands of
+// bandRows, on all CPUs; it stops handing out bands when ctx is done.
+func bands(ctx context.Context, h int, fn func(y0, y1 int)) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				y0 := int(next.Add(bandRows)) - bandRows
+				if y0 >= h {
+					return
+				}
+				fn(y0, min(h, y0+bandRows))
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// diffBand computes rows [y0, y1) of the difference; it returns the
+// band's union ink, B ink, B ink outside the cover and aligned A ink.
+func diffBand(in diffInput, w, h, y0, y1 int) [4]int64 {
+	r := in.r
+	e0, e1 := max(0, y0-2*r), min(h, y1+2*r)
+	av, bv := rowsView(in.aligned, e0, e1), rowsView(in.b, e0, e1)
+	defer av.Close()
+	defer bv.Close()
+	core := image.Rect(0, y0-e0, w, y1-e0)
+
+	aw, bw := thresholdMask(av, inkThreshold), thresholdMask(bv, inkThreshold)
+	defer aw.Close()
+	defer bw.Close()
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
+	defer k.Close()
+	da, db := thresholdMask(av, markThreshold), thresholdMask(bv, markThreshold)
+	defer da.Close()
+	defer db.Close()
+	gocv.Dilate(da, &da, k)
+	gocv.Dilate(db, &db, k)
+	cover := coverMask(in.cover, w, e0, e1, in.cells)
+	defer cover.Close()
+
+	sub := func(m gocv.Mat) gocv.Mat { return m.Region(core) }
+	awc, bwc, dac, dbc, cvc := sub(aw), sub(bw), sub(da), sub(db), sub(cover)
+	defer closeAll(&awc, &bwc, &dac, &dbc, &cvc)
+
+	var out [4]int64
+	tmp := gocv.NewMat()
+	defer tmp.Close()
+	gocv.BitwiseOr(awc, bwc, &tmp)
+	gocv.BitwiseAnd(tmp, cvc, &tmp)
+	out[0] = int64(gocv.CountNonZero(tmp))
+	out[1] = int64(gocv.CountNonZero(bwc))
+	gocv.BitwiseNot(cvc, &tmp)
+	gocv.BitwiseAnd(tmp, bwc, &tmp)
+	out[2] = int64(gocv.CountNonZero(tmp))
+	out[3] = int64(gocv.CountNonZero(awc))
+
+	// removed: A's ink, B's dilated ink absent, compared; added likewise
+	rem, add := gocv.NewMat(), gocv.NewMat()
+	defer rem.Close()
+	defer add.Close()
+	andNot(awc, dbc, cvc, &rem)
+	andNot(bwc, dac, cvc, &add)
+
+	// far: also absent from the other side's ink dilated twice
+	gocv.Dilate(da, &da, k)
+	gocv.Dilate(db, &db, k)
+	farRem, farAdd := gocv.NewMat(), gocv.NewMat()
+	defer farRem.Close()
+	defer farAdd.Close()
+	andNot(rem, dbc, rem, &farRem)
+	andNot(add, dac, add, &farAdd)
+
+	// the raw Deletion and Addition rows: the side's grey where it differs
+	avc, bvc := sub(av), sub(bv)
+	defer avc.Close()
+	defer bvc.Close()
+	for _, o := range [2]struct {
+		src, mask gocv.Mat
+		img       *image.Gray
+	}{{avc, rem, in.deletion}, {bvc, add, in.addition}} {
+		dst := rowsView(o.img, y0, y1)
+		gocv.BitwiseNot(o.mask, &tmp)
+		gocv.BitwiseOr(o.src, tmp, &dst)
+		dst.Close()
+	}
+
+	c := in.cells
+	maps := [][]uint8{c.rem, c.add, c.farRem, c.farAdd}
+	masks := []gocv.Mat{rem, add, farRem, farAdd}
+	if in.dark {
+		dr, dd := darkOf(avc, rem), darkOf(bvc, add)
+		defer dr.Close()
+		defer dd.Close()
+		maps = append(maps, c.darkRem, c.darkAdd)
+		masks = append(masks, dr, dd)
+	}
+	cy0, cy1 := y0/c.cell, min(c.h, y1/c.cell)
+	if cy1 > cy0 {
+		for i, m := range masks {
+			cellsOf(m, c, cy0, cy1, maps[i])
+		}
+	}
+	return out
+}
+
+// thresholdMask is 255 where a grey Mat is darker than level, else 0.
+func thresholdMask(g gocv.Mat, level int) gocv.Mat {
+	m := gocv.NewMat()
+	gocv.Threshold(g, &m, float32(level-1), 255, gocv.ThresholdBinaryInv)
+	return m
+}
+
+// darkOf is mask where grey g is also dark.
+func darkOf(g, mask gocv.Mat) gocv.Mat {
+	m := thresholdMask(g, darkThreshold)
+	gocv.BitwiseAnd(m, mask, &m)
+	return m
+}
+
+// andNot is dst = a ∧ ¬b ∧ c (masks of 0 and 255).
+func andNot(a, b, c gocv.Mat, dst *gocv.Mat) {
+	gocv.BitwiseNot(b, dst)
+	gocv.BitwiseAnd(*dst, a, dst)
+	gocv.BitwiseAnd(*dst, c, dst)
+}
+
+// cellsOf writes the cell means of mask (the band's core rows, starting at
+// cell row cy0) into rows [cy0, cy1) of the cell map dst.
+func cellsOf(mask gocv.Mat, c *cellMaps, cy0, cy1 int, dst []uint8) {
+	src := mask.Region(image.Rect(0, 0, c.w*c.cell, (cy1-cy0)*c.cell))
+	defer src.Close()
+	out, _ := gocv.NewMatFromBytes(cy1-cy0, c.w, gocv.MatTypeCV8U, dst[cy0*c.w:cy1*c.w])
+	defer out.Close()
+	gocv.Resize(src, &out, image.Pt(c.w, cy1-cy0), 0, 0, gocv.InterpolationArea)
+}
+
+// coverMask is the compared part of B (A's extent, inset, as the
+// quadrilateral q in B's continuous frame) for rows [e0, e1), also cut to
+// the whole cells of c (when not nil).
+func coverMask(q [4][2]float64, w, e0, e1 int, c *cellMaps) gocv.Mat {
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), e1-e0, w, gocv.MatTypeCV8U)
+	const shift = 8
+	pts := make([]image.Point, 4)
+	for i, p := range q {
+		// pixel centres are at integers for FillPoly
+		pts[i] = image.Pt(int(math.Round((p[0]-0.5)*(1<<shift))), int(math.Round((p[1]-0.5-float64(e0))*(1<<shift))))
+	}
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+	gocv.FillPolyWithParams(&m, pv, whiteInk, gocv.Line8, shift, image.Point{})
+	pv.Close()
+	if c == nil {
+		return m
+	}
+	// outside the whole cells: not compared
+	if cw := c.w * c.cell; cw < w {
+		r := m.Region(image.Rect(cw, 0, w, e1-e0))
+		r.SetTo(gocv.NewScalar(0, 0, 0, 0))
+		r.Close()
+	}
+	if ch := c.h * c.cell; ch < e1 {
+		r := m.Region(image.Rect(0, max(0, ch-e0), w, e1-e0))
+		r.SetTo(gocv.NewScalar(0, 0, 0, 0))
+		r.Close()
+	}
+	return m
+}
+
+// whiteInk is the 255 of masks.
+var whiteInk = white
+
+func closeAll(ms ...*gocv.Mat) {
+	for _, m := range ms {
+		m.Close()
+	}
+}

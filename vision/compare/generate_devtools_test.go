@@ -1,0 +1,149 @@
+//go:build devtools
+
+package compare
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/plangraph/plangraph/vision/render"
+)
+
+// A tool, not a test: compares two PDF pages (or a page with itself
+// re-rendered at another scale and shifted) and writes the overlay
+// images as PNGs for a person to look at, with the timings.
+//
+//	go test -tags devtools -run TestDumpCompare ./vision/compare -args \
+//	    -a OLD.pdf -b NEW.pdf [-page 1] [-dpi 300] [-vectors] [-out /tmp/cmp]
+//	go test -tags devtools -run TestDumpCompare ./vision/compare -args \
+//	    -a SHEET.pdf -rescale 1.07 -dx 37 -dy -21 [-dpi 150]
+var (
+	dumpA       = flag.String("a", "", "older PDF")
+	dumpB       = flag.String("b", "", "newer PDF (empty: -a re-rendered at -rescale, shifted)")
+	dumpPage    = flag.Int("page", 1, "page (1-based)")
+	dumpDPI     = flag.Int("dpi", 150, "render resolution of A")
+	dumpRescale = flag.Float64("rescale", 1.07, "without -b: B's resolution over A's")
+	dumpDX      = flag.Int("dx", 37, "without -b: B's crop offset, pixels")
+	dumpDY      = flag.Int("dy", -21, "without -b: B's crop offset, pixels")
+	dumpVectors = flag.Bool("vectors", false, "record the pages' geometry and register on it")
+	dumpHatch   = flag.Bool("hatches", false, "Options.IgnoreHatches")
+	dumpOut     = flag.String("out", "/tmp/cmp", "output directory")
+	dumpCrop    = flag.String("crop", "", "x0,y0,x1,y1: cut both pages to this box (inches from the top left) as a block")
+)
+
+func TestDumpCompare(t *testing.T) {
+	if *dumpA == "" {
+		t.Skip("no -a")
+	}
+	ctx := context.Background()
+	a, ta := renderSide(t, *dumpA, *dumpPage, *dumpDPI)
+	var b *Side
+	var tb time.Duration
+	if *dumpB != "" {
+		b, tb = renderSide(t, *dumpB, *dumpPage, *dumpDPI)
+	} else {
+		dpi := int(float64(*dumpDPI)**dumpRescale + 0.5)
+		b, tb = renderSide(t, *dumpA, *dumpPage, dpi)
+		b = cropSide(b, *dumpDX, *dumpDY)
+	}
+	if *dumpCrop != "" {
+		var x0, y0, x1, y1 float64
+		if _, err := fmt.Sscanf(*dumpCrop, "%g,%g,%g,%g", &x0, &y0, &x1, &y1); err != nil {
+			t.Fatal(err)
+		}
+		a, b = cutSide(a, x0, y0, x1, y1), cutSide(b, x0, y0, x1, y1)
+	}
+	t.Logf("A %v rendered in %v, B %v in %v", a.Image.Rect.Size(), ta, b.Image.Rect.Size(), tb)
+	t0 := time.Now()
+	ov, err := Generate(ctx, a, b, Options{IgnoreHatches: *dumpHatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(t0)
+	t.Logf("generate %v (%.2f× B's render): registered %v %+v score %.4f regions %d", el, el.Seconds()/tb.Seconds(),
+		ov.Registered, ov.Transform, ov.Score, len(ov.Regions))
+	for _, w := range ov.Warnings {
+		t.Logf("warning: %s", w)
+	}
+	for _, r := range ov.Regions {
+		t.Logf("region %+v", r)
+	}
+	if err := os.MkdirAll(*dumpOut, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, img := range map[string]image.Image{"combined": ov.Combined, "addition": ov.Addition, "deletion": ov.Deletion,
+		"aligned_a": ov.AlignedA, "b": ov.AlignedB} {
+		p := filepath.Join(*dumpOut, name+".png")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := render.EncodePNG(f, img); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		t.Logf("wrote %s", p)
+	}
+}
+
+func renderSide(t *testing.T, path string, page, dpi int) (*Side, time.Duration) {
+	lim := render.DefaultLimits()
+	lim.DPI = dpi
+	doc, err := render.Open(path, render.TypePDF, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	t0 := time.Now()
+	img, err := render.RenderContext(context.Background(), doc, page-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(t0)
+	s := &Side{Image: img, DPI: dpi}
+	if *dumpVectors {
+		pg, ok, err := render.Vectors(context.Background(), doc, page-1)
+		if err != nil || !ok {
+			t.Fatal(fmt.Errorf("vectors: ok %v err %v", ok, err))
+		}
+		s.Page = pg
+	}
+	return s, el
+}
+
+// cropSide cuts the side's image at offset (dx, dy) (negative: paper is
+// added before), keeping its size, so that its content shifts by
+// (−dx, −dy). Geometry is dropped.
+func cropSide(s *Side, dx, dy int) *Side {
+	b := s.Image.Rect
+	out := image.NewGray(b)
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	for y := 0; y < b.Dy(); y++ {
+		sy := y + dy
+		if sy < 0 || sy >= b.Dy() {
+			continue
+		}
+		for x := 0; x < b.Dx(); x++ {
+			if sx := x + dx; sx >= 0 && sx < b.Dx() {
+				out.Pix[y*out.Stride+x] = s.Image.Pix[sy*s.Image.Stride+sx]
+			}
+		}
+	}
+	return &Side{Image: out, DPI: s.DPI}
+}
+
+// cutSide cuts a block out of a page: the box (inches) at the side's DPI.
+// Geometry is dropped.
+func cutSide(s *Side, x0, y0, x1, y1 float64) *Side {
+	d := float64(s.DPI)
+	r := image.Rect(int(x0*d), int(y0*d), int(x1*d), int(y1*d)).Intersect(s.Image.Rect)
+	return &Side{Image: contiguous(s.Image.SubImage(r).(*image.Gray)), DPI: s.DPI}
+}
