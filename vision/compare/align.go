@@ -113,11 +113,21 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 	prior := dpiOf(b) / dpiOf(a)
 	aw, ah, bw, bh := ma.Cols(), ma.Rows(), mb.Cols(), mb.Rows()
 
-	f0 := 1
-	for max(aw, ah, bw, bh) > coarseSide*f0 {
-		f0++
+	levels := levelFactors(max(aw, ah, bw, bh))
+	f0 := levels[0]
+	// the coarse copies, from the intermediate level when there is one
+	var ca, cb gocv.Mat
+	mids := map[int][2]gocv.Mat{}
+	if len(levels) == 3 {
+		m := levels[1]
+		la, lb := shrink(ma, m), shrink(mb, m)
+		defer la.Close()
+		defer lb.Close()
+		mids[m] = [2]gocv.Mat{la, lb}
+		ca, cb = shrink(la, f0/m), shrink(lb, f0/m)
+	} else {
+		ca, cb = shrink(ma, f0), shrink(mb, f0)
 	}
-	ca, cb := shrink(ma, f0), shrink(mb, f0)
 	defer ca.Close()
 	defer cb.Close()
 	var r alignment
@@ -132,23 +142,20 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 		return fail("one side has no ink")
 	}
 
+	lap := stopwatch()
 	co := coarseSearch(ca, cb, f0, prior)
+	lap("align: coarse search")
 	r.t, r.ncc = co.t, co.ncc
 	if err := ctx.Err(); err != nil {
 		return alignment{}, err
 	}
 
-	levels := []int{f0}
-	if f0 >= 6 {
-		levels = append(levels, (f0+2)/4)
-	}
-	if f0 > 1 {
-		levels = append(levels, 1)
-	}
 	for li, f := range levels {
 		last := li == len(levels)-1
 		if last && a.Page != nil && b.Page != nil && !a.Page.Truncated && !b.Page.Truncated {
-			if vr, ok := vectorAlign(a.Page, b.Page, r.t, prior, dpiOf(b)); ok {
+			vr, ok := vectorAlign(a.Page, b.Page, r.t, prior, dpiOf(b))
+			lap("align: vectors")
+			if ok {
 				r.t, r.source, r.inliers, r.pairs = vr.t, sourceVectors, len(vr.inliers), vr.pairs
 				break
 			}
@@ -163,9 +170,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 		case 1:
 			la, lb = ma, mb
 		default:
-			la, lb = shrink(ma, f), shrink(mb, f)
-			defer la.Close()
-			defer lb.Close()
+			la, lb = mids[f][0], mids[f][1]
 		}
 		p, n, rounds := levelPatch(la, lb, f == 1)
 		st := newStructure(cb, f0, max(3, p*f/f0))
@@ -183,6 +188,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 			}
 			r.t, r.inliers = fit.t, len(fit.inliers)
 		}
+		lap(fmt.Sprintf("align: level 1/%d", f))
 	}
 	if r.source == sourcePixels {
 		switch {
@@ -196,6 +202,26 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 	}
 	r.ok = true
 	return r, nil
+}
+
+// levelFactors are the shrink factors of the registration's levels for a
+// block whose longer side is long: the coarse one (the smallest whose copy
+// fits in coarseSide), for big blocks an intermediate one a quarter of it,
+// and full resolution. The coarse factor is a multiple of the intermediate
+// one, so that its copies are shrunk from the intermediate copies.
+func levelFactors(long int) []int {
+	f := 1
+	for long > coarseSide*f {
+		f++
+	}
+	switch {
+	case f >= 6:
+		m := (f + 3) / 4
+		return []int{4 * m, m, 1}
+	case f > 1:
+		return []int{f, 1}
+	}
+	return []int{1}
 }
 
 // levelPatch is the patch side, grid and rounds of a level: 128-pixel

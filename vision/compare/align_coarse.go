@@ -203,34 +203,50 @@ func coarseSearch(ga, gb gocv.Mat, f int, prior float64) coarse {
 	fine := fineRotation(ia, ib)
 
 	// scales from the ink extents: the diagonal (a quarter turn does not
-	// change it), each axis (turned with the quarter), and the prior
+	// change it) decides the quarter turn; then each axis (turned with the
+	// quarter) and the prior are tried in that turn
 	ea, eb := inkExtent(ia), inkExtent(ib)
+	inRange := func(scale float64) bool {
+		return scale >= minScale*prior*0.97 && scale <= maxScale*prior*1.03
+	}
+	diag := prior
+	if ea.diag() > 0 && eb.diag() > 0 && inRange(eb.diag()/ea.diag()) {
+		diag = eb.diag() / ea.diag()
+	}
 	var poses []pose
-	add := func(q int, scale float64) {
-		if !(scale >= minScale*prior*0.97 && scale <= maxScale*prior*1.03) {
-			return
+	for q := 0; q < 4; q++ {
+		poses = append(poses, pose{quarter: q, fine: fine, scale: diag})
+	}
+	ff := float64(f * k)
+	best := bestPose(ia, ib, poses, ff)
+	q := quarterOf(best.t, fine)
+	poses = poses[:0]
+	scales := []float64{prior}
+	if ea.diag() > 0 && eb.diag() > 0 {
+		if q%2 == 0 {
+			scales = append(scales, eb.w()/ea.w(), eb.h()/ea.h())
+		} else {
+			scales = append(scales, eb.w()/ea.h(), eb.h()/ea.w())
+		}
+	}
+next:
+	for _, sc := range scales {
+		if !inRange(sc) || math.Abs(sc/diag-1) < 0.015 {
+			continue
 		}
 		for _, p := range poses {
-			if p.quarter == q && math.Abs(p.scale/scale-1) < 0.015 {
-				return
+			if math.Abs(p.scale/sc-1) < 0.015 {
+				continue next
 			}
 		}
-		poses = append(poses, pose{quarter: q, fine: fine, scale: scale})
+		poses = append(poses, pose{quarter: q, fine: fine, scale: sc})
 	}
-	for q := 0; q < 4; q++ {
-		if ea.diag() > 0 && eb.diag() > 0 {
-			add(q, eb.diag()/ea.diag())
-			if q%2 == 0 {
-				add(q, eb.w()/ea.w())
-				add(q, eb.h()/ea.h())
-			} else {
-				add(q, eb.w()/ea.h())
-				add(q, eb.h()/ea.w())
-			}
-		}
-		add(q, prior)
+	if more := bestPose(ia, ib, poses, ff); more.ncc > best.ncc {
+		more.cand += best.cand
+		best = more
+	} else {
+		best.cand += more.cand
 	}
-	best := bestPose(ia, ib, poses, float64(f*k))
 	if best.ncc >= nccGood {
 		return best
 	}
@@ -246,14 +262,19 @@ func coarseSearch(ga, gb gocv.Mat, f int, prior float64) coarse {
 	}
 	lad := bestPose(la, lb, poses, float64(f*kl))
 	// confirm on the search level
-	p := pose{quarter: int(math.Round((lad.t.RotationDeg-fine)/90)) & 3, fine: fine, scale: lad.t.Scale}
-	conf := bestPose(ia, ib, []pose{p}, float64(f*k))
+	p := pose{quarter: quarterOf(lad.t, fine), fine: fine, scale: lad.t.Scale}
+	conf := bestPose(ia, ib, []pose{p}, ff)
 	conf.cand += best.cand + lad.cand
 	if conf.ncc > best.ncc {
 		return conf
 	}
 	best.cand = conf.cand
 	return best
+}
+
+// quarterOf is the quarter turn of a pose's transform.
+func quarterOf(t Transform, fine float64) int {
+	return int(math.Round((t.RotationDeg-fine)/90)) & 3
 }
 
 // searchInk shrinks ga and gb by the same factor so that their long sides

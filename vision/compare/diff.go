@@ -51,8 +51,9 @@ const markThreshold = 246
 const darkThreshold = 128
 
 // bandRows is the height of the diff's bands in pixels (a multiple of any
-// cell size used).
-const bandRows = 720
+// cell size used): small enough for a worker's buffers to stay in cache
+// and cost little memory.
+const bandRows = 240
 
 // cellMaps holds, per cell, the mean of the difference masks (0–255, so
 // the count of pixels is mean·cell²/255).
@@ -90,8 +91,8 @@ type diffInput struct {
 func runDiff(ctx context.Context, in diffInput) (diffTotals, error) {
 	w, h := in.b.Rect.Dx(), in.b.Rect.Dy()
 	var tot [4]atomic.Int64
-	err := bands(ctx, h, func(y0, y1 int) {
-		t := diffBand(in, w, h, y0, y1)
+	err := bands(ctx, h, 4*in.r, func(s *scratch, y0, y1 int) {
+		t := diffBand(in, s, w, h, y0, y1)
 		for i, v := range t {
 			tot[i].Add(v)
 		}
@@ -100,20 +101,24 @@ func runDiff(ctx context.Context, in diffInput) (diffTotals, error) {
 }
 
 // bands runs fn on rows [y0, y1) of an image h rows high, in bands of
-// bandRows, on all CPUs; it stops handing out bands when ctx is done.
-func bands(ctx context.Context, h int, fn func(y0, y1 int)) error {
+// bandRows, on all CPUs, each worker with its own scratch buffers (for
+// bands of up to bandRows + margin rows); it stops handing out bands when
+// ctx is done.
+func bands(ctx context.Context, h, margin int, fn func(s *scratch, y0, y1 int)) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s := &scratch{rows: bandRows + margin}
+			defer s.close()
 			for ctx.Err() == nil {
 				y0 := int(next.Add(bandRows)) - bandRows
 				if y0 >= h {
 					return
 				}
-				fn(y0, min(h, y0+bandRows))
+				fn(s, y0, min(h, y0+bandRows))
 			}
 		}()
 	}
@@ -121,36 +126,98 @@ func bands(ctx context.Context, h int, fn func(y0, y1 int)) error {
 	return ctx.Err()
 }
 
+// scratch is one worker's band buffers, reused band after band: fresh
+// memory costs more to touch the first time (page faults) than the work
+// done in it, so a block's worth of temporaries is never allocated.
+type scratch struct {
+	rows int
+	bufs []gocv.Mat
+	views []gocv.Mat
+}
+
+// mat is buffer i as a rows × cols Mat of type t (a view of the top rows
+// of a buffer of s.rows rows, kept until release).
+func (s *scratch) mat(i, rows, cols int, t gocv.MatType) gocv.Mat {
+	for len(s.bufs) <= i {
+		s.bufs = append(s.bufs, gocv.NewMat())
+	}
+	b := &s.bufs[i]
+	if b.Empty() || b.Cols() != cols || b.Type() != t || b.Rows() < rows {
+		b.Close()
+		*b = gocv.NewMatWithSize(max(rows, s.rows), cols, t)
+	}
+	v := b.Region(image.Rect(0, 0, cols, rows))
+	s.views = append(s.views, v)
+	return v
+}
+
+// release closes the views handed out since the last release.
+func (s *scratch) release() {
+	for i := range s.views {
+		s.views[i].Close()
+	}
+	s.views = s.views[:0]
+}
+
+func (s *scratch) close() {
+	s.release()
+	for i := range s.bufs {
+		s.bufs[i].Close()
+	}
+}
+
+// Scratch buffer numbers of a diff band.
+const (
+	bufAW = iota
+	bufBW
+	bufDA
+	bufDB
+	bufCover
+	bufTmp
+	bufRem
+	bufAdd
+	bufFarRem
+	bufFarAdd
+	bufDarkRem
+	bufDarkAdd
+)
+
 // diffBand computes rows [y0, y1) of the difference; it returns the
 // band's union ink, B ink, B ink outside the cover and aligned A ink.
-func diffBand(in diffInput, w, h, y0, y1 int) [4]int64 {
+func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [4]int64 {
+	defer s.release()
 	r := in.r
 	e0, e1 := max(0, y0-2*r), min(h, y1+2*r)
 	av, bv := rowsView(in.aligned, e0, e1), rowsView(in.b, e0, e1)
 	defer av.Close()
 	defer bv.Close()
+	eh, ch := e1-e0, y1-y0
 	core := image.Rect(0, y0-e0, w, y1-e0)
+	ext := func(i int) gocv.Mat { return s.mat(i, eh, w, gocv.MatTypeCV8U) }
+	band := func(i int) gocv.Mat { return s.mat(i, ch, w, gocv.MatTypeCV8U) }
 
-	aw, bw := thresholdMask(av, inkThreshold), thresholdMask(bv, inkThreshold)
-	defer aw.Close()
-	defer bw.Close()
+	aw, bw := ext(bufAW), ext(bufBW)
+	thresholdInto(av, &aw, inkThreshold)
+	thresholdInto(bv, &bw, inkThreshold)
 	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
 	defer k.Close()
-	da, db := thresholdMask(av, markThreshold), thresholdMask(bv, markThreshold)
-	defer da.Close()
-	defer db.Close()
+	da, db := ext(bufDA), ext(bufDB)
+	thresholdInto(av, &da, markThreshold)
+	thresholdInto(bv, &db, markThreshold)
 	gocv.Dilate(da, &da, k)
 	gocv.Dilate(db, &db, k)
-	cover := coverMask(in.cover, w, e0, e1, in.cells)
-	defer cover.Close()
+	cover := ext(bufCover)
+	coverInto(&cover, in.cover, w, e0, in.cells)
 
-	sub := func(m gocv.Mat) gocv.Mat { return m.Region(core) }
+	sub := func(m gocv.Mat) gocv.Mat {
+		v := m.Region(core)
+		s.views = append(s.views, v)
+		return v
+	}
 	awc, bwc, dac, dbc, cvc := sub(aw), sub(bw), sub(da), sub(db), sub(cover)
-	defer closeAll(&awc, &bwc, &dac, &dbc, &cvc)
 
 	var out [4]int64
-	tmp := gocv.NewMat()
-	defer tmp.Close()
+	tmp := band(bufTmp)
 	gocv.BitwiseOr(awc, bwc, &tmp)
 	gocv.BitwiseAnd(tmp, cvc, &tmp)
 	out[0] = int64(gocv.CountNonZero(tmp))
@@ -160,26 +227,20 @@ func diffBand(in diffInput, w, h, y0, y1 int) [4]int64 {
 	out[2] = int64(gocv.CountNonZero(tmp))
 	out[3] = int64(gocv.CountNonZero(awc))
 
-	// removed: A's ink, B's dilated ink absent, compared; added likewise
-	rem, add := gocv.NewMat(), gocv.NewMat()
-	defer rem.Close()
-	defer add.Close()
+	// removed: A's ink, B's dilated marks absent, compared; added likewise
+	rem, add := band(bufRem), band(bufAdd)
 	andNot(awc, dbc, cvc, &rem)
 	andNot(bwc, dac, cvc, &add)
 
-	// far: also absent from the other side's ink dilated twice
+	// far: also absent from the other side's marks dilated twice
 	gocv.Dilate(da, &da, k)
 	gocv.Dilate(db, &db, k)
-	farRem, farAdd := gocv.NewMat(), gocv.NewMat()
-	defer farRem.Close()
-	defer farAdd.Close()
+	farRem, farAdd := band(bufFarRem), band(bufFarAdd)
 	andNot(rem, dbc, rem, &farRem)
 	andNot(add, dac, add, &farAdd)
 
 	// the raw Deletion and Addition rows: the side's grey where it differs
 	avc, bvc := sub(av), sub(bv)
-	defer avc.Close()
-	defer bvc.Close()
 	for _, o := range [2]struct {
 		src, mask gocv.Mat
 		img       *image.Gray
@@ -194,9 +255,9 @@ func diffBand(in diffInput, w, h, y0, y1 int) [4]int64 {
 	maps := [][]uint8{c.rem, c.add, c.farRem, c.farAdd}
 	masks := []gocv.Mat{rem, add, farRem, farAdd}
 	if in.dark {
-		dr, dd := darkOf(avc, rem), darkOf(bvc, add)
-		defer dr.Close()
-		defer dd.Close()
+		dr, dd := band(bufDarkRem), band(bufDarkAdd)
+		darkInto(avc, rem, &dr)
+		darkInto(bvc, add, &dd)
 		maps = append(maps, c.darkRem, c.darkAdd)
 		masks = append(masks, dr, dd)
 	}
@@ -212,15 +273,19 @@ func diffBand(in diffInput, w, h, y0, y1 int) [4]int64 {
 // thresholdMask is 255 where a grey Mat is darker than level, else 0.
 func thresholdMask(g gocv.Mat, level int) gocv.Mat {
 	m := gocv.NewMat()
-	gocv.Threshold(g, &m, float32(level-1), 255, gocv.ThresholdBinaryInv)
+	thresholdInto(g, &m, level)
 	return m
 }
 
-// darkOf is mask where grey g is also dark.
-func darkOf(g, mask gocv.Mat) gocv.Mat {
-	m := thresholdMask(g, darkThreshold)
-	gocv.BitwiseAnd(m, mask, &m)
-	return m
+// thresholdInto writes into dst 255 where g is darker than level, else 0.
+func thresholdInto(g gocv.Mat, dst *gocv.Mat, level int) {
+	gocv.Threshold(g, dst, float32(level-1), 255, gocv.ThresholdBinaryInv)
+}
+
+// darkInto writes into dst mask where grey g is also dark.
+func darkInto(g, mask gocv.Mat, dst *gocv.Mat) {
+	thresholdInto(g, dst, darkThreshold)
+	gocv.BitwiseAnd(*dst, mask, dst)
 }
 
 // andNot is dst = a ∧ ¬b ∧ c (masks of 0 and 255).
@@ -244,7 +309,15 @@ func cellsOf(mask gocv.Mat, c *cellMaps, cy0, cy1 int, dst []uint8) {
 // quadrilateral q in B's continuous frame) for rows [e0, e1), also cut to
 // the whole cells of c (when not nil).
 func coverMask(q [4][2]float64, w, e0, e1 int, c *cellMaps) gocv.Mat {
-	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), e1-e0, w, gocv.MatTypeCV8U)
+	m := gocv.NewMatWithSize(e1-e0, w, gocv.MatTypeCV8U)
+	coverInto(&m, q, w, e0, c)
+	return m
+}
+
+// coverInto draws coverMask into m (rows from e0 on, m's height).
+func coverInto(m *gocv.Mat, q [4][2]float64, w, e0 int, c *cellMaps) {
+	m.SetTo(gocv.NewScalar(0, 0, 0, 0))
+	e1 := e0 + m.Rows()
 	const shift = 8
 	pts := make([]image.Point, 4)
 	for i, p := range q {
@@ -252,10 +325,10 @@ func coverMask(q [4][2]float64, w, e0, e1 int, c *cellMaps) gocv.Mat {
 		pts[i] = image.Pt(int(math.Round((p[0]-0.5)*(1<<shift))), int(math.Round((p[1]-0.5-float64(e0))*(1<<shift))))
 	}
 	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
-	gocv.FillPolyWithParams(&m, pv, whiteInk, gocv.Line8, shift, image.Point{})
+	gocv.FillPolyWithParams(m, pv, whiteInk, gocv.Line8, shift, image.Point{})
 	pv.Close()
 	if c == nil {
-		return m
+		return
 	}
 	// outside the whole cells: not compared
 	if cw := c.w * c.cell; cw < w {
@@ -268,7 +341,6 @@ func coverMask(q [4][2]float64, w, e0, e1 int, c *cellMaps) gocv.Mat {
 		r.SetTo(gocv.NewScalar(0, 0, 0, 0))
 		r.Close()
 	}
-	return m
 }
 
 // whiteInk is the 255 of masks.

@@ -38,10 +38,12 @@ import (
 func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	opt = opt.withDefaults()
 	deadline := time.Now().Add(opt.Budget)
+	lap := stopwatch()
 	al, err := align(ctx, a, b, deadline)
 	if err != nil {
 		return nil, err
 	}
+	lap("align")
 	ov := &Overlay{Transform: al.t, Registered: al.ok, Warnings: al.warnings}
 	ia, ib := contiguous(a.Image), contiguous(b.Image)
 	w, h := ib.Rect.Dx(), ib.Rect.Dy()
@@ -50,6 +52,7 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	if err := warpInto(ctx, ia, ov.AlignedA, al.t); err != nil {
 		return nil, err
 	}
+	lap("warp")
 	if time.Now().After(deadline) {
 		ov.Warnings = append(ov.Warnings, "budget spent after registration: the difference, regions, score and overlay images were not computed")
 		return ov, nil
@@ -75,18 +78,22 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	if err != nil {
 		return nil, err
 	}
+	lap("diff")
 	var hatched func(image.Rectangle) bool
 	if opt.IgnoreHatches {
 		hatched = func(px image.Rectangle) bool { return hatchPattern(ov.Addition, ov.Deletion, px) }
 	}
 	g := groupRegions(cells, dpi, opt.IgnoreHatches, hatched)
 	ov.Regions = g.regions
+	lap("regions")
 	if err := whiten(ctx, ov.Addition, ov.Deletion, g.drop, cells); err != nil {
 		return nil, err
 	}
+	lap("whiten")
 	if ov.Combined, err = compose(ctx, in); err != nil {
 		return nil, err
 	}
+	lap("compose")
 
 	diff := 0
 	for _, rg := range ov.Regions {
@@ -101,6 +108,7 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 		return nil, err
 	}
 	ov.Warnings = append(ov.Warnings, cov...)
+	lap("coverage")
 	if g.hatches+g.faint > 0 {
 		ov.Warnings = append(ov.Warnings, fmt.Sprintf("ignore_hatches: %d region(s) of hatching and %d of faint or screened ink left out", g.hatches, g.faint))
 	}
@@ -135,16 +143,16 @@ func coverageWarnings(ctx context.Context, ia *image.Gray, t Transform, bw, bh i
 	inside := coverQuad(t.Inverse(), bw, bh, 0)
 	var inkA, outA atomic.Int64
 	w := ia.Rect.Dx()
-	err := bands(ctx, ia.Rect.Dy(), func(y0, y1 int) {
+	err := bands(ctx, ia.Rect.Dy(), 0, func(s *scratch, y0, y1 int) {
+		defer s.release()
 		v := rowsView(ia, y0, y1)
-		ink := thresholdMask(v, inkThreshold)
-		v.Close()
-		in := coverMask(inside, w, y0, y1, nil)
+		defer v.Close()
+		ink, in := s.mat(0, y1-y0, w, gocv.MatTypeCV8U), s.mat(1, y1-y0, w, gocv.MatTypeCV8U)
+		thresholdInto(v, &ink, inkThreshold)
+		coverInto(&in, inside, w, y0, nil)
 		inkA.Add(int64(gocv.CountNonZero(ink)))
 		andNot(ink, in, ink, &in)
 		outA.Add(int64(gocv.CountNonZero(in)))
-		ink.Close()
-		in.Close()
 	})
 	if n := inkA.Load(); n > 0 && float64(outA.Load()) > uncoveredShare*float64(n) {
 		out = append(out, fmt.Sprintf("%.0f %% of A's ink lies beyond B's block and was not compared",
@@ -153,113 +161,19 @@ func coverageWarnings(ctx context.Context, ia *image.Gray, t Transform, bw, bh i
 	return out, err
 }
 
-// warpInto draws A through t into dst (B's frame), in bands.
-func warpInto(ctx context.Context, a, dst *image.Gray, t Transform) error {
-	src := view(a)
-	defer src.Close()
-	w := dst.Rect.Dx()
-	return bands(ctx, dst.Rect.Dy(), func(y0, y1 int) {
-		d := rowsView(dst, y0, y1)
-		warp(src, &d, levelMap(t, 1, image.Point{}, 1, image.Pt(0, y0)), w, y1-y0)
-		d.Close()
-	})
-}
+// traceStage, when set (by the devtools tool), receives the time each
+// stage of Generate and Align took.
+var traceStage func(stage string, d time.Duration)
 
-// whiten erases, in the raw Addition and Deletion, the differences of the
-// cells marked in drop (residue, specks, left-out hatches).
-func whiten(ctx context.Context, addition, deletion *image.Gray, drop []uint8, c *cellMaps) error {
-	any := false
-	for _, v := range drop {
-		if v != 0 {
-			any = true
-			break
+// stopwatch returns a function that reports the time since its last call
+// to traceStage.
+func stopwatch() func(stage string) {
+	last := time.Now()
+	return func(stage string) {
+		if traceStage != nil {
+			now := time.Now()
+			traceStage(stage, now.Sub(last))
+			last = now
 		}
 	}
-	if !any {
-		return nil
-	}
-	return bands(ctx, addition.Rect.Dy(), func(y0, y1 int) {
-		cy0, cy1 := y0/c.cell, min(c.h, y1/c.cell)
-		if cy1 <= cy0 {
-			return
-		}
-		dm, _ := gocv.NewMatFromBytes(cy1-cy0, c.w, gocv.MatTypeCV8U, drop[cy0*c.w:cy1*c.w])
-		defer dm.Close()
-		up := gocv.NewMat()
-		defer up.Close()
-		gocv.Resize(dm, &up, image.Pt(c.w*c.cell, (cy1-cy0)*c.cell), 0, 0, gocv.InterpolationNearestNeighbor)
-		for _, img := range []*image.Gray{addition, deletion} {
-			v := rowsView(img, y0, y0+(cy1-cy0)*c.cell)
-			roi := v.Region(image.Rect(0, 0, c.w*c.cell, (cy1-cy0)*c.cell))
-			gocv.BitwiseOr(roi, up, &roi)
-			roi.Close()
-			v.Close()
-		}
-	})
-}
-
-// Labels of the Combined image's pixels, and their colours.
-const (
-	labelUnchanged = iota + 1
-	labelRemoved
-	labelAdded
-	labelUncompared
-)
-
-// compose draws the Combined image: each pixel's darkness is the darker of
-// the two sides' ink, its hue its label's colour (removed where Deletion
-// has ink, added where Addition has, uncompared outside the cover,
-// unchanged elsewhere), on white.
-func compose(ctx context.Context, in diffInput) (*image.RGBA, error) {
-	w, h := in.b.Rect.Dx(), in.b.Rect.Dy()
-	out := image.NewRGBA(in.b.Rect)
-	var luts [3]gocv.Mat
-	for ch := range luts {
-		lut := make([]byte, 256)
-		for l, col := range map[int][3]uint8{labelUnchanged: ColourUnchanged, labelRemoved: ColourRemoved,
-			labelAdded: ColourAdded, labelUncompared: ColourUncompared} {
-			lut[l] = 255 - col[ch]
-		}
-		m, _ := gocv.NewMatFromBytes(1, 256, gocv.MatTypeCV8U, lut)
-		luts[ch] = m.Clone()
-		m.Close()
-	}
-	defer closeAll(&luts[0], &luts[1], &luts[2])
-	err := bands(ctx, h, func(y0, y1 int) {
-		av, bv := rowsView(in.aligned, y0, y1), rowsView(in.b, y0, y1)
-		adv, dlv := rowsView(in.addition, y0, y1), rowsView(in.deletion, y0, y1)
-		defer closeAll(&av, &bv, &adv, &dlv)
-		ink, tmp := gocv.NewMat(), gocv.NewMat()
-		label := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(labelUnchanged, 0, 0, 0), y1-y0, w, gocv.MatTypeCV8U)
-		defer closeAll(&ink, &label, &tmp)
-		gocv.Min(av, bv, &ink)
-		gocv.BitwiseNot(ink, &ink)
-		for _, l := range []struct {
-			src gocv.Mat
-			v   float32
-		}{{dlv, labelRemoved}, {adv, labelAdded}} {
-			gocv.Threshold(l.src, &tmp, 254, l.v, gocv.ThresholdBinaryInv)
-			gocv.Max(label, tmp, &label)
-		}
-		cov := coverMask(in.cover, w, y0, y1, in.cells)
-		gocv.Threshold(cov, &tmp, 0, labelUncompared, gocv.ThresholdBinaryInv)
-		cov.Close()
-		gocv.Max(label, tmp, &label)
-
-		planes := make([]gocv.Mat, 4)
-		for c := 0; c < 3; c++ {
-			planes[c] = gocv.NewMat()
-			gocv.LUT(label, luts[c], &planes[c])
-			gocv.MultiplyWithParams(ink, planes[c], &planes[c], 1.0/255, -1)
-			gocv.BitwiseNot(planes[c], &planes[c])
-		}
-		planes[3] = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), y1-y0, w, gocv.MatTypeCV8U)
-		dst := rgbaRowsView(out, y0, y1)
-		gocv.Merge(planes, &dst)
-		dst.Close()
-		for i := range planes {
-			planes[i].Close()
-		}
-	})
-	return out, err
 }

@@ -7,11 +7,15 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
@@ -60,12 +64,26 @@ func TestDumpCompare(t *testing.T) {
 		a, b = cutSide(a, x0, y0, x1, y1), cutSide(b, x0, y0, x1, y1)
 	}
 	t.Logf("A %v rendered in %v, B %v in %v", a.Image.Rect.Size(), ta, b.Image.Rect.Size(), tb)
-	t0 := time.Now()
-	ov, err := Generate(ctx, a, b, Options{IgnoreHatches: *dumpHatch})
-	if err != nil {
-		t.Fatal(err)
+	lastCPU := cpuTime()
+	traceStage = func(stage string, d time.Duration) {
+		c := cpuTime()
+		t.Logf("  %-24s %8.0f ms wall %8.0f ms cpu", stage, d.Seconds()*1000, (c - lastCPU).Seconds()*1000)
+		lastCPU = c
 	}
-	el := time.Since(t0)
+	var ov *Overlay
+	var el time.Duration
+	for run := 0; run < *dumpRepeat; run++ {
+		ov = nil
+		runtime.GC() // the last run's images are garbage: their pages are reused
+		t0 := time.Now()
+		var err error
+		ov, err = Generate(ctx, a, b, Options{IgnoreHatches: *dumpHatch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		el = time.Since(t0)
+		t.Logf("run %d: %v", run+1, el)
+	}
 	t.Logf("generate %v (%.2f× B's render): registered %v %+v score %.4f regions %d", el, el.Seconds()/tb.Seconds(),
 		ov.Registered, ov.Transform, ov.Score, len(ov.Regions))
 	for _, w := range ov.Warnings {
@@ -146,4 +164,44 @@ func cutSide(s *Side, x0, y0, x1, y1 float64) *Side {
 	d := float64(s.DPI)
 	r := image.Rect(int(x0*d), int(y0*d), int(x1*d), int(y1*d)).Intersect(s.Image.Rect)
 	return &Side{Image: contiguous(s.Image.SubImage(r).(*image.Gray)), DPI: s.DPI}
+}
+
+// TestDumpSynth writes a synthetic sheet and its revision (with their
+// truth) for TestDumpCompare:
+//
+//	go test -tags devtools -run TestDumpSynth ./vision/compare -args -seed 3 -size 36x24 -out /tmp/synth
+func TestDumpSynth(t *testing.T) {
+	if *dumpSeed == 0 {
+		t.Skip("no -seed")
+	}
+	set, err := synth.Generate(synth.Options{Seed: *dumpSeed, Sheets: 1, Revision: true, PageSize: *dumpSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(*dumpOut, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, fn := range map[string]func(io.Writer) error{"a.pdf": set.WritePDF, "b.pdf": set.WriteRevisionPDF, "truth.json": set.WriteTruth} {
+		if err := synth.WriteFile(filepath.Join(*dumpOut, name), fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("revision transform %+v", set.Truth.Sheets[0].Revision.Transform)
+	for _, c := range set.Truth.Sheets[0].Revision.Changes {
+		t.Logf("change %s %+v", c.Kind, c.Box)
+	}
+}
+
+var (
+	dumpRepeat = flag.Int("repeat", 1, "Generate this many times (the later runs reuse the heap's pages)")
+	dumpSeed   = flag.Int64("seed", 0, "synthetic set's seed")
+	dumpSize   = flag.String("size", "36x24", "synthetic page size")
+)
+
+// cpuTime is the process's user and system CPU time so far (all threads,
+// OpenCV's included).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -19,6 +19,7 @@ import (
 // a hatched stair, grid bubbles and a title block.
 type plan struct {
 	w, h    float64
+	walls   [][2]int // the two lines of each interior wall
 	lines   []pline
 	circles []pcircle
 	arcs    []parc
@@ -49,9 +50,11 @@ func newPlan(seed uint64, w, h float64) *plan {
 	xs := splits(r, bx0, bx1, 3+r.IntN(2))
 	ys := splits(r, by0, by1, 2+r.IntN(2))
 	for _, x := range xs[1 : len(xs)-1] {
+		p.walls = append(p.walls, [2]int{len(p.lines), len(p.lines) + 1})
 		p.wall(x, by0, x, by1, 6, 2)
 	}
 	for _, y := range ys[1 : len(ys)-1] {
+		p.walls = append(p.walls, [2]int{len(p.lines), len(p.lines) + 1})
 		p.wall(bx0, y, bx1, y, 6, 2)
 	}
 	n := 100
@@ -161,12 +164,48 @@ func (p *plan) textBox(i int) geom.Box {
 	return geom.Box{XMin: t.x, YMin: t.y - float64(sz.Y), XMax: t.x + float64(sz.X), YMax: t.y + float64(base)}
 }
 
+// lineBox is the box of line i (plan units), its width included.
+func (p *plan) lineBox(i int) geom.Box {
+	l := p.lines[i]
+	return geom.Box{XMin: min(l.x0, l.x1) - l.width, YMin: min(l.y0, l.y1) - l.width,
+		XMax: max(l.x0, l.x1) + l.width, YMax: max(l.y0, l.y1) + l.width}
+}
+
+// moveWall moves interior wall k by (dx, dy) and returns the box of its
+// old and new places.
+func (p *plan) moveWall(k int, dx, dy float64) geom.Box {
+	b := union(p.lineBox(p.walls[k][0]), p.lineBox(p.walls[k][1]))
+	for _, i := range p.walls[k] {
+		l := &p.lines[i]
+		l.x0, l.y0, l.x1, l.y1 = l.x0+dx, l.y0+dy, l.x1+dx, l.y1+dy
+	}
+	return union(b, union(p.lineBox(p.walls[k][0]), p.lineBox(p.walls[k][1])))
+}
+
+// addSymbol adds a symbol and returns its box.
+func (p *plan) addSymbol(x, y float64, c byte) geom.Box {
+	p.symbol(x, y, c)
+	return geom.Box{XMin: x - 13, YMin: y - 13, XMax: x + 13, YMax: y + 13}
+}
+
+// eraseText removes text i and returns its box.
+func (p *plan) eraseText(i int) geom.Box {
+	b := p.textBox(i)
+	p.texts = append(p.texts[:i], p.texts[i+1:]...)
+	return b
+}
+
+func union(a, b geom.Box) geom.Box {
+	return geom.Box{XMin: min(a.XMin, b.XMin), YMin: min(a.YMin, b.YMin), XMax: max(a.XMax, b.XMax), YMax: max(a.YMax, b.YMax)}
+}
+
 func (p *plan) clone() *plan {
 	q := *p
 	q.lines = append([]pline(nil), p.lines...)
 	q.circles = append([]pcircle(nil), p.circles...)
 	q.arcs = append([]parc(nil), p.arcs...)
 	q.texts = append([]ptext(nil), p.texts...)
+	q.walls = append([][2]int(nil), p.walls...)
 	return &q
 }
 
@@ -210,6 +249,27 @@ func (p *plan) draw(t Transform, w, h, ss int) *image.Gray {
 	out := shrink(big, ss)
 	defer out.Close()
 	return matGray(out)
+}
+
+// scribble is a drawing unrelated to any plan: scattered circles, slanted
+// strokes and numbers.
+func scribble(seed uint64, w, h int) *image.Gray {
+	r := rand.New(rand.NewPCG(seed, 99))
+	p := &plan{w: float64(w), h: float64(h)}
+	for i := 0; i < 60; i++ {
+		x, y := 40+r.Float64()*(p.w-80), 40+r.Float64()*(p.h-80)
+		switch i % 3 {
+		case 0:
+			p.circles = append(p.circles, pcircle{x, y, 5 + r.Float64()*40, 2})
+		case 1:
+			a := r.Float64() * math.Pi
+			l := 30 + r.Float64()*200
+			p.lines = append(p.lines, pline{x, y, x + l*math.Cos(a), y + l*math.Sin(a), 1 + r.Float64()*3})
+		default:
+			p.texts = append(p.texts, ptext{x, y, 0.5 + r.Float64(), fmt.Sprint(r.IntN(100000))})
+		}
+	}
+	return p.draw(Identity, w, h, 2)
 }
 
 // side makes a Side of img at dpi.
