@@ -130,8 +130,8 @@ func bands(ctx context.Context, h, margin int, fn func(s *scratch, y0, y1 int)) 
 // memory costs more to touch the first time (page faults) than the work
 // done in it, so a block's worth of temporaries is never allocated.
 type scratch struct {
-	rows int
-	bufs []gocv.Mat
+	rows  int
+	bufs  []gocv.Mat
 	views []gocv.Mat
 }
 

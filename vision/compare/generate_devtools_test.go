@@ -67,7 +67,7 @@ func TestDumpCompare(t *testing.T) {
 	lastCPU := cpuTime()
 	traceStage = func(stage string, d time.Duration) {
 		c := cpuTime()
-		t.Logf("  %-24s %8.0f ms wall %8.0f ms cpu", stage, d.Seconds()*1000, (c - lastCPU).Seconds()*1000)
+		t.Logf("  %-24s %8.0f ms wall %8.0f ms cpu", stage, d.Seconds()*1000, (c-lastCPU).Seconds()*1000)
 		lastCPU = c
 	}
 	var ov *Overlay
