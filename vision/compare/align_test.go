@@ -132,22 +132,7 @@ func TestAlignCancelled(t *testing.T) {
 // and rescaled by the generator, with edits) from their page geometry,
 // and checks the transform against the generator's to a tenth of a pixel.
 func TestAlignVectors(t *testing.T) {
-	const dpi = 100
-	set, err := synth.Generate(synth.Options{Seed: 11, Sheets: 1, Revision: true, PageSize: "24x18", DPI: dpi})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	pa, pb := filepath.Join(dir, "a.pdf"), filepath.Join(dir, "b.pdf")
-	if err := synth.WriteFile(pa, set.WritePDF); err != nil {
-		t.Fatal(err)
-	}
-	if err := synth.WriteFile(pb, set.WriteRevisionPDF); err != nil {
-		t.Fatal(err)
-	}
-	a, b := pdfSide(t, pa, dpi, true), pdfSide(t, pb, dpi, true)
-	tt := set.Truth.Sheets[0].Revision.Transform
-	want := Transform{Scale: tt.Scale, Tx: tt.TX, Ty: tt.TY}
+	a, b, _, want := synthRevision(t, 11, 100, true)
 
 	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute))
 	if err != nil || !r.ok {
@@ -171,6 +156,28 @@ func TestAlignVectors(t *testing.T) {
 	if e := cornerError(r.t, want, w, h); e > 0.5 {
 		t.Errorf("pixels: got %+v, want %+v: %.3f px off", r.t, want, e)
 	}
+}
+
+// synthRevision draws synthetic sheet 1 of seed and its revision
+// (internal/tools/synth, 24 × 18 in) and renders both at dpi, with their
+// geometry when asked; also the revision's truth and its page transform.
+func synthRevision(t *testing.T, seed int64, dpi int, vectors bool) (a, b *Side, rev *synth.RevisionTruth, want Transform) {
+	t.Helper()
+	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1, Revision: true, PageSize: "24x18", DPI: float64(dpi)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pa, pb := filepath.Join(dir, "a.pdf"), filepath.Join(dir, "b.pdf")
+	if err := synth.WriteFile(pa, set.WritePDF); err != nil {
+		t.Fatal(err)
+	}
+	if err := synth.WriteFile(pb, set.WriteRevisionPDF); err != nil {
+		t.Fatal(err)
+	}
+	rev = set.Truth.Sheets[0].Revision
+	want = Transform{Scale: rev.Transform.Scale, Tx: rev.Transform.TX, Ty: rev.Transform.TY}
+	return pdfSide(t, pa, dpi, vectors), pdfSide(t, pb, dpi, vectors), rev, want
 }
 
 // pdfSide renders page 1 of a PDF at dpi, with its geometry when asked.

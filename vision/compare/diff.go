@@ -81,7 +81,7 @@ type diffTotals struct {
 type diffInput struct {
 	aligned, b         *image.Gray // B's size
 	addition, deletion *image.Gray // written: raw added / removed ink
-	cover              [4][2]float64
+	cover              cover
 	r                  int // tolerance radius, pixels
 	cells              *cellMaps
 	dark               bool // fill darkRem / darkAdd
@@ -207,7 +207,7 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [4]int64 {
 	gocv.Dilate(da, &da, k)
 	gocv.Dilate(db, &db, k)
 	cover := ext(bufCover)
-	coverInto(&cover, in.cover, w, e0, in.cells)
+	coverInto(&cover, in.cover, e0)
 
 	sub := func(m gocv.Mat) gocv.Mat {
 		v := m.Region(core)
@@ -305,41 +305,44 @@ func cellsOf(mask gocv.Mat, c *cellMaps, cy0, cy1 int, dst []uint8) {
 	gocv.Resize(src, &out, image.Pt(c.w, cy1-cy0), 0, 0, gocv.InterpolationArea)
 }
 
-// coverMask is the compared part of B (A's extent, inset, as the
-// quadrilateral q in B's continuous frame) for rows [e0, e1), also cut to
-// the whole cells of c (when not nil).
-func coverMask(q [4][2]float64, w, e0, e1 int, c *cellMaps) gocv.Mat {
-	m := gocv.NewMatWithSize(e1-e0, w, gocv.MatTypeCV8U)
-	coverInto(&m, q, w, e0, c)
-	return m
+// cover is the part of B that is compared: A's extent moved into B's
+// frame (the quadrilateral q, continuous frame), within frame — B's image
+// inset by the tolerance (B's marks beyond its edge are unknown, so A's
+// ink near it cannot be judged) and cut to the whole cells.
+type cover struct {
+	q     [4][2]float64
+	frame image.Rectangle
 }
 
-// coverInto draws coverMask into m (rows from e0 on, m's height).
-func coverInto(m *gocv.Mat, q [4][2]float64, w, e0 int, c *cellMaps) {
+// coverInto draws the cover into m: 255 inside, 0 outside, for m's rows
+// from e0 on.
+func coverInto(m *gocv.Mat, cv cover, e0 int) {
 	m.SetTo(gocv.NewScalar(0, 0, 0, 0))
-	e1 := e0 + m.Rows()
 	const shift = 8
 	pts := make([]image.Point, 4)
-	for i, p := range q {
+	for i, p := range cv.q {
 		// pixel centres are at integers for FillPoly
 		pts[i] = image.Pt(int(math.Round((p[0]-0.5)*(1<<shift))), int(math.Round((p[1]-0.5-float64(e0))*(1<<shift))))
 	}
 	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
 	gocv.FillPolyWithParams(m, pv, whiteInk, gocv.Line8, shift, image.Point{})
 	pv.Close()
-	if c == nil {
+	// outside the frame: not compared (in m's rows)
+	in := cv.frame.Sub(image.Pt(0, e0)).Intersect(image.Rect(0, 0, m.Cols(), m.Rows()))
+	if in.Empty() {
+		m.SetTo(gocv.NewScalar(0, 0, 0, 0))
 		return
 	}
-	// outside the whole cells: not compared
-	if cw := c.w * c.cell; cw < w {
-		r := m.Region(image.Rect(cw, 0, w, e1-e0))
-		r.SetTo(gocv.NewScalar(0, 0, 0, 0))
-		r.Close()
-	}
-	if ch := c.h * c.cell; ch < e1 {
-		r := m.Region(image.Rect(0, max(0, ch-e0), w, e1-e0))
-		r.SetTo(gocv.NewScalar(0, 0, 0, 0))
-		r.Close()
+	for _, r := range []image.Rectangle{
+		image.Rect(0, 0, m.Cols(), in.Min.Y), image.Rect(0, in.Max.Y, m.Cols(), m.Rows()),
+		image.Rect(0, in.Min.Y, in.Min.X, in.Max.Y), image.Rect(in.Max.X, in.Min.Y, m.Cols(), in.Max.Y),
+	} {
+		if r.Empty() {
+			continue
+		}
+		v := m.Region(r)
+		v.SetTo(gocv.NewScalar(0, 0, 0, 0))
+		v.Close()
 	}
 }
 

@@ -71,8 +71,11 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	ov.Addition, ov.Deletion = image.NewGray(ib.Rect), image.NewGray(ib.Rect)
 	in := diffInput{
 		aligned: ov.AlignedA, b: ib, addition: ov.Addition, deletion: ov.Deletion,
-		cover: coverQuad(al.t, ia.Rect.Dx(), ia.Rect.Dy(), float64(r+1)),
-		r:     r, cells: cells, dark: opt.IgnoreHatches,
+		cover: cover{
+			q:     coverQuad(al.t, ia.Rect.Dx(), ia.Rect.Dy(), float64(r+1)),
+			frame: image.Rect(r+1, r+1, min(w-r-1, cw*cell), min(h-r-1, ch*cell)),
+		},
+		r: r, cells: cells, dark: opt.IgnoreHatches,
 	}
 	tot, err := runDiff(ctx, in)
 	if err != nil {
@@ -140,7 +143,7 @@ func coverageWarnings(ctx context.Context, ia *image.Gray, t Transform, bw, bh i
 			100*float64(tot.outsideB)/float64(tot.inkB)))
 	}
 	// B's image in A's frame
-	inside := coverQuad(t.Inverse(), bw, bh, 0)
+	inside := cover{q: coverQuad(t.Inverse(), bw, bh, 0), frame: ia.Rect}
 	var inkA, outA atomic.Int64
 	w := ia.Rect.Dx()
 	err := bands(ctx, ia.Rect.Dy(), 0, func(s *scratch, y0, y1 int) {
@@ -149,7 +152,7 @@ func coverageWarnings(ctx context.Context, ia *image.Gray, t Transform, bw, bh i
 		defer v.Close()
 		ink, in := s.mat(0, y1-y0, w, gocv.MatTypeCV8U), s.mat(1, y1-y0, w, gocv.MatTypeCV8U)
 		thresholdInto(v, &ink, inkThreshold)
-		coverInto(&in, inside, w, y0, nil)
+		coverInto(&in, inside, y0)
 		inkA.Add(int64(gocv.CountNonZero(ink)))
 		andNot(ink, in, ink, &in)
 		outA.Add(int64(gocv.CountNonZero(in)))

@@ -112,7 +112,7 @@ func compose(ctx context.Context, in diffInput) (*image.RGBA, error) {
 			gocv.Threshold(l.src, &mask, 254, l.v, gocv.ThresholdBinaryInv)
 			gocv.Max(label, mask, &label)
 		}
-		coverInto(&mask, in.cover, w, y0, in.cells)
+		coverInto(&mask, in.cover, y0)
 		gocv.Threshold(mask, &mask, 0, labelUncompared, gocv.ThresholdBinaryInv)
 		gocv.Max(label, mask, &label)
 
