@@ -10,27 +10,27 @@ import (
 // Hatch patterns, for Options.IgnoreHatches. A hatch is many thin parallel
 // strokes at a regular spacing. In a region's difference ink that shows
 // as (1) gradient energy concentrated in one direction — the strokes'
-// normal — and (2) along that normal, the edges of the strokes falling in
-// at least hatchMinStrokes evenly spaced narrow runs. A moved wall (two
-// parallel lines) has two runs; text and symbols have no dominant
+// normal — and (2) along that normal, the ink repeating with a period of
+// a few pixels over at least hatchMinStrokes periods. A moved wall (two
+// parallel lines) spans less than that; text and symbols have no dominant
 // direction; the outline around a hatched area is a minority of the
-// gradient energy and, running across the normal, is left out of the
-// runs by taking only the pixels whose gradient follows the dominant
-// direction. Stair treads drawn as evenly spaced lines look like a hatch
-// too, and are left out with hatches.
+// gradient energy and, along the normal, a slow trend that is taken off
+// before the periodicity is measured. Stair treads drawn as evenly spaced
+// lines look like a hatch too, and are left out with hatches.
 const (
 	hatchMinStrokes = 5
 	// hatchMinShare is the share of the gradient energy within ±10° of
 	// the dominant direction.
 	hatchMinShare = 0.6
-	// hatchMaxSpacingCV is the largest coefficient of variation of the
-	// spacing between strokes.
-	hatchMaxSpacingCV = 0.3
+	// hatchMinCorr is the autocorrelation at the period that makes the
+	// strokes' spacing regular.
+	hatchMinCorr = 0.3
 )
 
 // hatchPattern reports whether the raw difference ink (pixels lighter than
-// white in addition or deletion) in r is a hatch pattern.
-func hatchPattern(addition, deletion *image.Gray, r image.Rectangle) bool {
+// white in addition or deletion) in r is a hatch pattern; scale is the
+// DPI over 300 (periods up to 48 pixels at 300 DPI, 4 mm, are looked for).
+func hatchPattern(addition, deletion *image.Gray, r image.Rectangle, scale float64) bool {
 	r = r.Intersect(addition.Rect)
 	if r.Dx() < 8 || r.Dy() < 8 {
 		return false
@@ -82,58 +82,109 @@ func hatchPattern(addition, deletion *image.Gray, r image.Rectangle) bool {
 	if best < hatchMinShare*total {
 		return false
 	}
+	// the direction to a fraction of a degree: the mean doubled angle of
+	// the gradients within ±12.5° of the dominant bins (a few degrees off,
+	// the strokes would smear into each other along the normal)
 	theta := (float64(bi) + 0.5) * math.Pi / bins
-	c, s := math.Cos(theta), math.Sin(theta)
-
-	// the edges along the normal: a profile of the pixels whose gradient
-	// follows theta (within ±10°), one bin per pixel
-	w := r.Dx()
-	span := int(math.Ceil(math.Abs(c)*float64(r.Dx())+math.Abs(s)*float64(r.Dy()))) + 2
-	off := -math.Min(0, c*float64(r.Dx())) - math.Min(0, s*float64(r.Dy()))
-	prof := make([]float64, span)
+	var sc, ss float64
 	for i := range vx {
 		gxv, gyv := float64(vx[i]), float64(vy[i])
 		m := math.Hypot(gxv, gyv)
-		if m == 0 || math.Abs(gxv*c+gyv*s) < m*math.Cos(10*math.Pi/180) {
+		if m == 0 || math.Abs(gxv*math.Cos(theta)+gyv*math.Sin(theta)) < m*math.Cos(12.5*math.Pi/180) {
 			continue
 		}
-		u := float64(i%w)*c + float64(i/w)*s + off
-		prof[min(span-1, max(0, int(u)))] += m
+		// (gx + i·gy)² / |g| has the doubled angle and weight |g|
+		sc += (gxv*gxv - gyv*gyv) / m
+		ss += 2 * gxv * gyv / m
 	}
-	return evenRuns(prof)
+	theta = 0.5 * math.Atan2(ss, sc)
+	c, s := math.Cos(theta), math.Sin(theta)
+
+	// the difference ink along the normal, one bin per pixel
+	w := r.Dx()
+	mv, _ := mask.DataPtrUint8()
+	span := int(math.Ceil(math.Abs(c)*float64(r.Dx())+math.Abs(s)*float64(r.Dy()))) + 2
+	off := -math.Min(0, c*float64(r.Dx())) - math.Min(0, s*float64(r.Dy()))
+	prof := make([]float64, span)
+	for i, v := range mv {
+		if v != 0 {
+			u := float64(i%w)*c + float64(i/w)*s + off
+			prof[min(span-1, max(0, int(u)))]++
+		}
+	}
+	return periodic(prof, max(8, int(math.Ceil(48*scale))))
 }
 
-// evenRuns reports whether a profile holds at least hatchMinStrokes runs
-// of non-zero bins (gaps of one bin bridged) at an even spacing.
-func evenRuns(prof []float64) bool {
-	var centres []float64
-	for i := 0; i < len(prof); {
-		if prof[i] == 0 {
-			i++
-			continue
+// periodic reports whether a profile repeats with a period of 3 to
+// maxPeriod bins in at least hatchMinStrokes strokes: its normalised
+// autocorrelation, with the slow trend (an outline across it, the
+// pattern's edges) taken off, peaks at the period above hatchMinCorr.
+func periodic(prof []float64, maxPeriod int) bool {
+	lo, hi := -1, -1
+	for i, v := range prof {
+		if v > 0 {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
 		}
-		j, sw, sx := i, 0.0, 0.0
-		for j < len(prof) && (prof[j] > 0 || (j+1 < len(prof) && prof[j+1] > 0)) {
-			sw += prof[j]
-			sx += prof[j] * float64(j)
-			j++
-		}
-		centres = append(centres, sx/sw)
-		i = j
 	}
-	if len(centres) < hatchMinStrokes {
+	if lo < 0 {
 		return false
 	}
-	gaps := make([]float64, len(centres)-1)
-	mean := 0.0
-	for i := range gaps {
-		gaps[i] = centres[i+1] - centres[i]
-		mean += gaps[i]
+	p := prof[lo : hi+1]
+	// detrend: minus the mean over a window of two longest periods
+	win := 2*maxPeriod + 1
+	q := make([]float64, len(p))
+	for i := range p {
+		a, b := max(0, i-win/2), min(len(p), i+win/2+1)
+		m := 0.0
+		for _, v := range p[a:b] {
+			m += v
+		}
+		q[i] = p[i] - m/float64(b-a)
 	}
-	mean /= float64(len(gaps))
-	v := 0.0
-	for _, g := range gaps {
-		v += (g - mean) * (g - mean)
+	r0 := 0.0
+	for _, v := range q {
+		r0 += v * v
 	}
-	return math.Sqrt(v/float64(len(gaps)))/mean <= hatchMaxSpacingCV
+	if r0 == 0 {
+		return false
+	}
+	corr := func(k int) float64 {
+		c := 0.0
+		for i := 0; i+k < len(q); i++ {
+			c += q[i] * q[i+k]
+		}
+		return c / r0
+	}
+	// the first peak after the correlation first turns negative
+	neg := false
+	for k := 1; k <= maxPeriod && k+1 < len(q); k++ {
+		c := corr(k)
+		if c < 0 {
+			neg = true
+			continue
+		}
+		if neg && k >= 3 && c >= corr(k-1) && c >= corr(k+1) {
+			return c >= hatchMinCorr && strokes(q) >= hatchMinStrokes
+		}
+	}
+	return false
+}
+
+// strokes counts the peaks of a detrended profile at least half as high
+// as its highest.
+func strokes(q []float64) int {
+	top := 0.0
+	for _, v := range q {
+		top = max(top, v)
+	}
+	n := 0
+	for i, v := range q {
+		if v >= top/2 && (i == 0 || v > q[i-1]) && (i+1 == len(q) || v >= q[i+1]) {
+			n++
+		}
+	}
+	return n
 }

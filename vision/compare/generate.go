@@ -84,7 +84,7 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	lap("diff")
 	var hatched func(image.Rectangle) bool
 	if opt.IgnoreHatches {
-		hatched = func(px image.Rectangle) bool { return hatchPattern(ov.Addition, ov.Deletion, px) }
+		hatched = func(px image.Rectangle) bool { return hatchPattern(ov.Addition, ov.Deletion, px, dpi/300) }
 	}
 	g := groupRegions(cells, dpi, opt.IgnoreHatches, hatched)
 	ov.Regions = g.regions

@@ -148,6 +148,10 @@ func TestGenerateSynthRevision(t *testing.T) {
 			t.Errorf("region %+v is not a change", r)
 		}
 	}
+	// none of these edits is a hatch or a screen
+	if ig := generate(t, a, b, Options{IgnoreHatches: true}); len(ig.Regions) != len(ov.Regions) {
+		t.Errorf("ignoring hatches: %d regions, want %d: %v", len(ig.Regions), len(ov.Regions), ig.Warnings)
+	}
 }
 
 // TestScoreBands: a symbol added to a plan stays near-identical (≥ 0.95);

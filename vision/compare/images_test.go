@@ -20,6 +20,7 @@ import (
 type plan struct {
 	w, h    float64
 	walls   [][2]int // the two lines of each interior wall
+	fills   []pfill
 	lines   []pline
 	circles []pcircle
 	arcs    []parc
@@ -27,6 +28,10 @@ type plan struct {
 }
 
 type pline struct{ x0, y0, x1, y1, width float64 }
+type pfill struct {
+	x0, y0, x1, y1 float64
+	grey           uint8
+}
 type pcircle struct{ x, y, r, width float64 }
 type parc struct{ x, y, r, a0, a1 float64 }
 type ptext struct {
@@ -182,6 +187,31 @@ func (p *plan) moveWall(k int, dx, dy float64) geom.Box {
 	return union(b, union(p.lineBox(p.walls[k][0]), p.lineBox(p.walls[k][1])))
 }
 
+// addHatch hatches the box (x0, y0)–(x1, y1) with 45° lines every gap
+// units, inside an outline, and returns the box.
+func (p *plan) addHatch(x0, y0, x1, y1, gap float64) geom.Box {
+	p.rect(x0, y0, x1, y1, 1.5)
+	for d := gap; d < (x1-x0)+(y1-y0); d += gap {
+		// the line x + y = x0 + y0 + d, cut to the box
+		ax, ay := x0+d, y0
+		if ax > x1 {
+			ax, ay = x1, y0+(ax-x1)
+		}
+		bx, by := x0, y0+d
+		if by > y1 {
+			bx, by = x0+(by-y1), y1
+		}
+		p.lines = append(p.lines, pline{ax, ay, bx, by, 1.2})
+	}
+	return geom.Box{XMin: x0 - 2, YMin: y0 - 2, XMax: x1 + 2, YMax: y1 + 2}
+}
+
+// addScreen fills the box with a light grey tint and returns it.
+func (p *plan) addScreen(x0, y0, x1, y1 float64, grey uint8) geom.Box {
+	p.fills = append(p.fills, pfill{x0, y0, x1, y1, grey})
+	return geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y1}
+}
+
 // addSymbol adds a symbol and returns its box.
 func (p *plan) addSymbol(x, y float64, c byte) geom.Box {
 	p.symbol(x, y, c)
@@ -204,6 +234,7 @@ func (p *plan) clone() *plan {
 	q.lines = append([]pline(nil), p.lines...)
 	q.circles = append([]pcircle(nil), p.circles...)
 	q.arcs = append([]parc(nil), p.arcs...)
+	q.fills = append([]pfill(nil), p.fills...)
 	q.texts = append([]ptext(nil), p.texts...)
 	q.walls = append([][2]int(nil), p.walls...)
 	return &q
@@ -220,6 +251,10 @@ func (p *plan) draw(t Transform, w, h, ss int) *image.Gray {
 	const shift = 4
 	fx := func(v float64) int { return int(math.Round(v * k * (1 << shift))) }
 	ink := color.RGBA{0, 0, 0, 255}
+	for _, f := range p.fills {
+		r := image.Rect(fx(f.x0), fx(f.y0), fx(f.x1), fx(f.y1))
+		gocv.RectangleWithParams(&canvas, r, color.RGBA{f.grey, f.grey, f.grey, 255}, -1, gocv.LineAA, shift)
+	}
 	for _, l := range p.lines {
 		dx, dy := l.x1-l.x0, l.y1-l.y0
 		n := math.Hypot(dx, dy)
