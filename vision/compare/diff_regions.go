@@ -24,7 +24,10 @@ import (
 //     renamed room (its letters and words), a moved wall (the old place
 //     and the new) or a symbol and its tag are one region, two changes
 //     across a room are two.
-//  4. A region of fewer than minRegion pixels is dropped as a speck; with
+//     A piece meeting the box of a glyph or word that changed in place
+//     (diff_text.go) is kept, whatever its distance.
+//  4. A region of fewer than minRegion pixels is dropped as a speck (but
+//     not one with a changed glyph or word); with
 //     Options.IgnoreHatches, so is one whose ink is faint (screens, tints:
 //     under a tenth of its pixels dark) or a hatch pattern (hatch.go).
 //
@@ -54,8 +57,8 @@ func cellSize(dpi float64) int {
 type piece struct {
 	box                             image.Rectangle // in cells
 	rem, add, far, darkRem, darkAdd int             // pixels
-	group                           int
 	dropped                         bool
+	text                            bool // meets a changed glyph or word
 }
 
 // groupResult is the grouping's outcome.
@@ -69,15 +72,25 @@ type groupResult struct {
 }
 
 // groupRegions groups the cells' differences. hatched, when not nil,
-// tells whether the differences in a box (pixels) are a hatch pattern.
-func groupRegions(c *cellMaps, dpi float64, ignoreHatches bool, hatched func(image.Rectangle) bool) groupResult {
+// tells whether the differences in a box (pixels) are a hatch pattern;
+// pieces meeting a box of text (pixels) are kept whatever their size or
+// distance (diff_text.go).
+func groupRegions(c *cellMaps, dpi float64, ignoreHatches bool, hatched func(image.Rectangle) bool, text []image.Rectangle) groupResult {
 	k := dpi / 300
 	cf := float64(c.cell)
 	labels, pieces := cellPieces(c, max(1, int(math.Round(pieceGap300*k/cf))))
 	minFar := max(1, int(math.Round(minFar300*k*k)))
 	for i := range pieces {
-		if pieces[i].far < minFar {
-			pieces[i].dropped = true
+		p := &pieces[i]
+		px := image.Rect(p.box.Min.X*c.cell, p.box.Min.Y*c.cell, p.box.Max.X*c.cell, p.box.Max.Y*c.cell)
+		for _, r := range text {
+			if r.Overlaps(px) {
+				p.text = true
+				break
+			}
+		}
+		if p.far < minFar && !p.text {
+			p.dropped = true
 		}
 	}
 	groups := joinPieces(pieces, joinGap300*k/cf, maxRegion300*k/cf)
@@ -87,15 +100,17 @@ func groupRegions(c *cellMaps, dpi float64, ignoreHatches bool, hatched func(ima
 	for _, g := range groups {
 		var box image.Rectangle
 		var rem, add, dark int
+		text := false
 		for _, i := range g {
 			p := pieces[i]
+			text = text || p.text
 			box = box.Union(p.box)
 			rem += p.rem
 			add += p.add
 			dark += p.darkRem + p.darkAdd
 		}
 		px := image.Rect(box.Min.X*c.cell, box.Min.Y*c.cell, box.Max.X*c.cell, box.Max.Y*c.cell)
-		drop := rem+add < minRegion
+		drop := rem+add < minRegion && !text
 		if !drop && ignoreHatches {
 			switch {
 			case float64(dark) < faintMaxShare*float64(rem+add):

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/text"
 )
 
 // TestIgnoreHatches: B adds a hatched area, a light screen and a symbol.
@@ -87,5 +88,23 @@ func TestPeriodic(t *testing.T) {
 		if got := periodic(prof(c.at...), 24); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestTextChanges: words of a text layer that changed in place are
+// marked on both sides; unchanged words, OCR words and words that only
+// moved with the page are not.
+func TestTextChanges(t *testing.T) {
+	tr := Transform{Scale: 1.1, Tx: 30, Ty: -12}
+	word := func(s string, x, y, conf float64) text.Word {
+		return text.Word{Text: s, Box: geom.Box{XMin: x, YMin: y, XMax: x + 40, YMax: y + 12}, Conf: conf}
+	}
+	moved := func(w text.Word) text.Word { w.Box = tr.ApplyBox(w.Box); return w }
+	a := &Side{Words: []text.Word{word("REV", 100, 100, 1), word("A", 150, 100, 1), word("OFFICE", 300, 200, 1), word("LOBBY", 500, 500, 0.7)}}
+	b := &Side{Words: []text.Word{moved(word("REV", 100, 100, 1)), moved(word("B", 150, 100, 1)), moved(word("OFFICE", 300, 200, 1)), moved(word("L0BBY", 500, 500, 0.7))}}
+	got := textChanges(a, b, tr)
+	want := pixelRect(tr.ApplyBox(word("A", 150, 100, 1).Box))
+	if len(got) != 2 || got[0] != want || got[1] != want {
+		t.Errorf("changed boxes %v, want %v twice (A's letter moved into B, B's letter)", got, want)
 	}
 }

@@ -86,7 +86,7 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	if opt.IgnoreHatches {
 		hatched = func(px image.Rectangle) bool { return hatchPattern(ov.Addition, ov.Deletion, px, dpi/300) }
 	}
-	g := groupRegions(cells, dpi, opt.IgnoreHatches, hatched)
+	g := groupRegions(cells, dpi, opt.IgnoreHatches, hatched, textChanges(a, b, al.t))
 	ov.Regions = g.regions
 	lap("regions")
 	if err := whiten(ctx, ov.Addition, ov.Deletion, g.drop, cells); err != nil {
