@@ -150,6 +150,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 		return alignment{}, err
 	}
 
+	refined := 0 // the factor of the last level measured, 0 for none
 	for li, f := range levels {
 		last := li == len(levels)-1
 		if last && a.Page != nil && b.Page != nil && !a.Page.Truncated && !b.Page.Truncated {
@@ -161,7 +162,10 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 			}
 		}
 		if time.Now().After(deadline) {
-			r.warnings = append(r.warnings, fmt.Sprintf("budget spent: registration stopped before the level at 1/%d resolution", f))
+			if refined == 0 {
+				return fail("the budget was spent before the transform was measured")
+			}
+			r.warnings = append(r.warnings, fmt.Sprintf("budget spent: registration stopped at 1/%d resolution (about %d px)", refined, refined))
 			break
 		}
 		la, lb := ca, cb
@@ -188,6 +192,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 			}
 			r.t, r.inliers = fit.t, len(fit.inliers)
 		}
+		refined = f
 		lap(fmt.Sprintf("align: level 1/%d", f))
 	}
 	if r.source == sourcePixels {
@@ -196,7 +201,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 			return fail(fmt.Sprintf("their ink correlates at %.2f only", r.ncc))
 		case float64(r.inliers) < minInlierFrac*float64(r.pairs):
 			return fail(fmt.Sprintf("only %d of %d patches agree", r.inliers, r.pairs))
-		case r.t.ResidualPx > maxResidual300*max(1, dpiOf(b)/300):
+		case r.t.ResidualPx > maxResidual300*max(1, dpiOf(b)/300)*float64(refined):
 			return fail(fmt.Sprintf("the residual is %.2f px", r.t.ResidualPx))
 		}
 	}

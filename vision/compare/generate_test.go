@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/geom"
@@ -300,5 +301,22 @@ func TestGenerateUncovered(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("B's ink beyond A's block is not drawn in ColourUncompared %v", ColourUncompared)
+	}
+}
+
+// TestGenerateBudget: a budget spent before the work is done ends it with
+// a warning, not an error or a hang.
+func TestGenerateBudget(t *testing.T) {
+	p := newPlan(27, 1200, 800)
+	a := p.draw(Identity, 1200, 800, 1)
+	b := p.draw(Transform{Scale: 1, Tx: 4.5}, 1200, 800, 1)
+	ov, err := Generate(context.Background(), side(a, 150), side(b, 150), Options{Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(ov.Warnings, " ")
+	if ov.Registered || !strings.Contains(w, "budget") || ov.Combined != nil || len(ov.Regions) != 0 {
+		t.Errorf("registered %v, warnings %q, combined %v, %d regions; want a warning about the budget and nothing else",
+			ov.Registered, ov.Warnings, ov.Combined != nil, len(ov.Regions))
 	}
 }
