@@ -143,31 +143,18 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 	}
 
 	lap := stopwatch()
-	co := coarseSearch(ca, cb, f0, prior)
+	cands, _ := coarseSearch(ca, cb, f0, prior)
 	lap("align: coarse search")
-	r.t, r.ncc = co.t, co.ncc
 	if err := ctx.Err(); err != nil {
 		return alignment{}, err
 	}
+	if len(cands) == 0 {
+		return fail("no pose in the searched range lays their ink together")
+	}
 
-	refined := 0 // the factor of the last level measured, 0 for none
-	for li, f := range levels {
-		last := li == len(levels)-1
-		if last && a.Page != nil && b.Page != nil && !a.Page.Truncated && !b.Page.Truncated {
-			vr, ok := vectorAlign(a.Page, b.Page, r.t, prior, dpiOf(b))
-			lap("align: vectors")
-			if ok {
-				r.t, r.source, r.inliers, r.pairs = vr.t, sourceVectors, len(vr.inliers), vr.pairs
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			if refined == 0 {
-				return fail("the budget was spent before the transform was measured")
-			}
-			r.warnings = append(r.warnings, fmt.Sprintf("budget spent: registration stopped at 1/%d resolution (about %d px)", refined, refined))
-			break
-		}
+	// measure refines t on the level shrunk by f: rounds of patch
+	// correlations, each fitted; ok is false when too few patches agree
+	measure := func(f int, t Transform) (fit fitResult, pairs int, ok bool, err error) {
 		la, lb := ca, cb
 		switch f {
 		case f0:
@@ -179,19 +166,82 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 		p, n, rounds := levelPatch(la, lb, f == 1)
 		st := newStructure(cb, f0, max(3, p*f/f0))
 		for round := 0; round < rounds; round++ {
-			cs := st.centres(n, float64(p*f)/2, bw, bh, aw, ah, r.t)
-			ps := patchPairs(ctx, la, lb, f, r.t, cs, p)
+			cs := st.centres(n, float64(p*f)/2, bw, bh, aw, ah, t)
+			ps := patchPairs(ctx, la, lb, f, t, cs, p)
 			if err := ctx.Err(); err != nil {
-				return alignment{}, err
+				return fit, 0, false, err
 			}
-			fit, ok := ransacSimilarity(ps, 1.5*float64(f)*max(1, dpiOf(b)/300), minScale*prior*0.9, maxScale*prior*1.1)
-			r.pairs = len(ps)
-			if !ok || len(fit.inliers) < minInliers {
-				r.inliers = len(fit.inliers)
-				return fail(fmt.Sprintf("%d of %d patches agree at 1/%d resolution", len(fit.inliers), len(ps), f))
+			var good bool
+			fit, good = ransacSimilarity(ps, 1.5*float64(f)*max(1, dpiOf(b)/300), minScale*prior*0.9, maxScale*prior*1.1)
+			pairs = len(ps)
+			if !good || len(fit.inliers) < minInliers || float64(len(fit.inliers)) < minInlierFrac*float64(pairs) {
+				return fit, pairs, false, nil
 			}
-			r.t, r.inliers = fit.t, len(fit.inliers)
+			t = fit.t
 		}
+		return fit, pairs, true, nil
+	}
+	patchesFail := func(fit fitResult, pairs, f int) string {
+		return fmt.Sprintf("%d of %d patches agree at 1/%d resolution", len(fit.inliers), pairs, f)
+	}
+
+	if time.Now().After(deadline) {
+		return fail("the budget was spent before the transform was measured")
+	}
+	// the coarse level decides between the best candidates
+	var why string
+	found := false
+	for i, c := range cands[:min(3, len(cands))] {
+		fit, pairs, ok, err := measure(f0, c.t)
+		if err != nil {
+			return alignment{}, err
+		}
+		if ok {
+			r.t, r.ncc, r.inliers, r.pairs, found = fit.t, c.ncc, len(fit.inliers), pairs, true
+			break
+		}
+		if i == 0 {
+			why = patchesFail(fit, pairs, f0)
+		}
+	}
+	if !found {
+		return fail(why)
+	}
+	lap(fmt.Sprintf("align: level 1/%d", f0))
+
+	// the geometry, when both sides have it, before the full resolution
+	// level (or after the coarse one when it is the only one)
+	vectors := func() bool {
+		if a.Page == nil || b.Page == nil || a.Page.Truncated || b.Page.Truncated {
+			return false
+		}
+		vr, ok := vectorAlign(a.Page, b.Page, r.t, prior, dpiOf(b))
+		lap("align: vectors")
+		if ok {
+			r.t, r.source, r.inliers, r.pairs = vr.t, sourceVectors, len(vr.inliers), vr.pairs
+		}
+		return ok
+	}
+	if len(levels) == 1 {
+		vectors()
+	}
+	refined := f0 // the factor of the last level measured
+	for li, f := range levels[1:] {
+		if li == len(levels)-2 && vectors() {
+			break
+		}
+		if time.Now().After(deadline) {
+			r.warnings = append(r.warnings, fmt.Sprintf("budget spent: registration stopped at 1/%d resolution (about %d px)", refined, refined))
+			break
+		}
+		fit, pairs, ok, err := measure(f, r.t)
+		if err != nil {
+			return alignment{}, err
+		}
+		if !ok {
+			return fail(patchesFail(fit, pairs, f))
+		}
+		r.t, r.inliers, r.pairs = fit.t, len(fit.inliers), pairs
 		refined = f
 		lap(fmt.Sprintf("align: level 1/%d", f))
 	}

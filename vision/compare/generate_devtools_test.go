@@ -86,6 +86,11 @@ func TestDumpCompare(t *testing.T) {
 	}
 	t.Logf("generate %v (%.2f× B's render): registered %v %+v score %.4f regions %d", el, el.Seconds()/tb.Seconds(),
 		ov.Registered, ov.Transform, ov.Score, len(ov.Regions))
+	if *dumpB == "" {
+		dpiB := float64(int(float64(*dumpDPI)**dumpRescale + 0.5))
+		want := Transform{Scale: dpiB / float64(*dumpDPI), Tx: -float64(*dumpDX), Ty: -float64(*dumpDY)}
+		t.Logf("alignment error %.3f px at the worst corner (truth %+v)", cornerError(ov.Transform, want, a.Image.Rect.Dx(), a.Image.Rect.Dy()), want)
+	}
 	for _, w := range ov.Warnings {
 		t.Logf("warning: %s", w)
 	}
