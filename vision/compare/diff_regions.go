@@ -34,7 +34,7 @@ import (
 // Lengths are in pixels at 300 DPI, scaled to the side's DPI.
 const (
 	pieceGap300   = 6.0
-	joinGap300    = 40.0
+	joinGap300    = 80.0
 	maxRegion300  = 1500.0
 	minFar300     = 3.0 // pixels (an area: scaled by the DPI's square)
 	minRegion300  = 30.0
