@@ -163,11 +163,11 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 		default:
 			la, lb = mids[f][0], mids[f][1]
 		}
-		p, n, rounds := levelPatch(la, lb, f == 1)
-		st := newStructure(cb, f0, max(3, p*f/f0))
+		pw, ph, n, rounds := levelPatch(la, lb, f == 1)
+		st := newStructure(cb, f0, max(3, max(pw, ph)*f/f0))
 		for round := 0; round < rounds; round++ {
-			cs := st.centres(n, float64(p*f)/2, bw, bh, aw, ah, t)
-			ps := patchPairs(ctx, la, lb, f, t, cs, p)
+			cs := st.centres(n, float64(pw*f)/2, float64(ph*f)/2, bw, bh, aw, ah, t)
+			ps := patchPairs(ctx, la, lb, f, t, cs, pw, ph)
 			if err := ctx.Err(); err != nil {
 				return fit, 0, false, err
 			}
@@ -279,20 +279,24 @@ func levelFactors(long int) []int {
 	return []int{1}
 }
 
-// levelPatch is the patch side, grid and rounds of a level: 128-pixel
+// levelPatch is the patch size, grid and rounds of a level: 128-pixel
 // patches (about 11 mm at 300 DPI: a few lines and a word) on a 12-cell
 // grid, twice, at full resolution; 64 on 8 cells once on coarser levels;
-// smaller for small blocks.
-func levelPatch(la, lb gocv.Mat, full bool) (p, n, rounds int) {
-	p, n, rounds = 64, 8, 1
+// smaller for small blocks, and as flat as a thin block (a strip of text
+// in a title block) needs, down to 8 pixels.
+func levelPatch(la, lb gocv.Mat, full bool) (pw, ph, n, rounds int) {
+	p := 64
+	n, rounds = 8, 1
 	if full {
 		p, n, rounds = 128, 12, 2
 	}
-	side := min(la.Cols(), la.Rows(), lb.Cols(), lb.Rows())
-	for p > 24 && p > side/3 {
-		p /= 2
+	fit := func(p, side int) int {
+		for p > 24 && p > side/3 {
+			p /= 2
+		}
+		return max(8, min(p, (side-4)&^1))
 	}
-	return p, n, rounds
+	return fit(p, min(la.Cols(), lb.Cols())), fit(p, min(la.Rows(), lb.Rows())), n, rounds
 }
 
 // hasInk reports whether a grey image has any mark darker than paper.

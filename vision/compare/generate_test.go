@@ -320,3 +320,36 @@ func TestGenerateBudget(t *testing.T) {
 			ov.Registered, ov.Warnings, ov.Combined != nil, len(ov.Regions))
 	}
 }
+
+// TestGenerateOddBlocks: tiny, blank and very unequal blocks give a result
+// (registered or not, with warnings), never an error or a panic.
+func TestGenerateOddBlocks(t *testing.T) {
+	p := newPlan(28, 1200, 800)
+	big := p.draw(Identity, 1200, 800, 1)
+	tiny := contiguous(big.SubImage(image.Rect(300, 300, 340, 330)).(*image.Gray))
+	blank := image.NewGray(image.Rect(0, 0, 90, 60))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	strip := contiguous(big.SubImage(image.Rect(0, 390, 1200, 410)).(*image.Gray))
+	for _, c := range []struct {
+		name string
+		a, b *image.Gray
+	}{
+		{"tiny", tiny, tiny}, {"tiny vs big", tiny, big}, {"blank", blank, blank},
+		{"blank vs plan", blank, big}, {"strip", strip, strip}, {"strip vs big", big, strip},
+	} {
+		ov, err := Generate(context.Background(), side(c.a, 150), side(c.b, 150), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if ov.Combined == nil || ov.Combined.Rect != c.b.Rect || ov.Score < 0 || ov.Score > 1 {
+			t.Errorf("%s: combined %v, score %v", c.name, ov.Combined != nil, ov.Score)
+		}
+		if !ov.Registered && len(ov.Warnings) == 0 {
+			t.Errorf("%s: not registered and no warning", c.name)
+		}
+		t.Logf("%s: registered %v score %.3f regions %d warnings %q", c.name, ov.Registered, ov.Score, len(ov.Regions), ov.Warnings)
+	}
+}
