@@ -33,12 +33,11 @@ const coarseSide = 1024
 
 // Thresholds of a trusted registration.
 const (
-	// minInliers is the fewest agreeing correspondences of the last
-	// pixel level.
+	// minInliers is the fewest agreeing correspondences of a level.
 	minInliers = 8
-	// minInlierFrac is the smallest share of the measured patches that
-	// must agree: patches on changed content disagree, but a revision
-	// changes far less than half of a block.
+	// minInlierFrac is the smallest share of a level's measured patches
+	// that must agree: patches on changed content disagree, but a
+	// revision changes far less than half of a block.
 	minInlierFrac = 0.4
 	// maxResidual300 is the largest RMS residual, in pixels at 300 DPI,
 	// of the last level's correspondences.
@@ -71,10 +70,12 @@ type alignment struct {
 //
 // B's DPI over A's is the expected scale; the search covers 0.8–1.25 times
 // it, rotations of up to about 4° and the four quarter turns. The transform
-// is measured on pixels, or on the page geometry when both sides have it
-// (Side.Page) and it registers (warnings say which was used only when the
-// geometry failed). err is ctx's error when it is cancelled, or an error
-// for sides without an image; a spent Options.Budget is a warning.
+// is measured on pixels, and on the page geometry when both sides have it
+// (Side.Page), which is preferred when it registers; ResidualPx is the RMS
+// distance of the matched patches or marks after the transform. err is
+// ctx's error when it is cancelled, or an error for sides without an
+// image; a spent Options.Budget is a warning (and ok=false when it ran out
+// before the transform was measured at all).
 func Align(ctx context.Context, a, b *Side, opt Options) (t Transform, ok bool, warnings []string, err error) {
 	opt = opt.withDefaults()
 	r, err := align(ctx, a, b, time.Now().Add(opt.Budget))

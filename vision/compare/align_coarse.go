@@ -17,10 +17,11 @@ import (
 // (The log-polar correlation of Fourier–Mellin would give the scale too,
 // but on line drawings it was measured to stick at 1: the radial streaks
 // of axis-aligned lines look the same at every scale.) The scale comes
-// from the ink extents, and the shift, for each quarter turn, from phase
-// correlation; the pose whose overlap correlates best wins. When none
-// correlates well (a block cut very differently), a ladder of scales over
-// the whole range is tried on smaller copies.
+// from the ink extents and the DPIs' ratio, and the shift, for each
+// quarter turn, from phase correlation; the poses are ranked by how well
+// their overlaps correlate. When none correlates well (a block cut very
+// differently), a ladder of scales over the whole range is tried on
+// smaller copies.
 
 // searchSide is the long side, in pixels, of the images the shift search
 // correlates: enough for a plan's walls and text blocks, small enough for
