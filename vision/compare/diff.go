@@ -26,7 +26,8 @@ import (
 // is dropped as residue (diff_regions.go).
 //
 // Only the part of B that A covers is compared (cover: A's extent moved
-// into B, inset by r + 1 so that A's edge is not a change). B's ink
+// into B, inset by r + 1 so that A's edge is not a change, and less B's
+// own edge of r + 1 pixels, beyond which B's marks are unknown). B's ink
 // outside it is counted and reported in a warning — A's block did not
 // reach there, so A could not have had it — and drawn in
 // ColourUncompared, never as added.
@@ -38,8 +39,8 @@ import (
 // outputs is a few bands, not copies of the block.
 
 // inkThreshold is the grey level (0 black, 255 white) below which a pixel
-// is ink: 224 keeps a line's antialiased edges and light screens (a 10 %
-// tint is 230) out of the paper.
+// is ink: a line's antialiased edges and tints of 12 % or more are; a 10 %
+// tint (230) and a scan's paper noise are not.
 const inkThreshold = 224
 
 // markThreshold is the grey level below which a pixel shows a mark at all

@@ -36,7 +36,7 @@ import (
 // taken as (0, 0)); AlignedB is B's image itself, not a copy. The warp, the
 // diff and the images run in bands of rows on all CPUs through OpenCV;
 // beyond the outputs (three grey images and the RGBA one) they hold a few
-// bands per CPU and the per-cell counts (1/16 of a byte per pixel at 300
+// bands per CPU and the per-cell maps (a few bytes per 16 pixels at 300
 // DPI). ctx is honoured between bands and registration levels; when
 // Options.Budget runs out after registration the difference is not
 // computed and a warning says so.
