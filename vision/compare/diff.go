@@ -274,13 +274,6 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 	return out
 }
 
-// thresholdMask is 255 where a grey Mat is darker than level, else 0.
-func thresholdMask(g gocv.Mat, level int) gocv.Mat {
-	m := gocv.NewMat()
-	thresholdInto(g, &m, level)
-	return m
-}
-
 // thresholdInto writes into dst 255 where g is darker than level, else 0.
 func thresholdInto(g gocv.Mat, dst *gocv.Mat, level int) {
 	gocv.Threshold(g, dst, float32(level-1), 255, gocv.ThresholdBinaryInv)
