@@ -20,10 +20,11 @@ import (
 // plans, synthetic sheets and real sheets re-rendered at 1.07×.
 //
 // ECC (gocv.FindTransformECC, MOTION_AFFINE) from the same coarse pose was
-// measured too, on a 1600 × 1100 plan with a moved wall, a new hatch and
-// erased words: 0.01–0.02 px at the corners, but 1.2–2.7 s where Align
-// took 0.3–0.9 s, one of four runs diverging (9 px off) with the smaller
-// Gaussian, and a cost per iteration proportional to the level's pixels —
+// measured too, on a 1600 × 1100 plan unedited and with a moved wall, a
+// new hatch and erased words: 0.01–0.02 px at the corners, but 1.1–2.7 s
+// where Align took 0.3–0.9 s, one of eight runs diverging (9 px off) with
+// a 5-pixel Gaussian, and a cost per iteration proportional to the level's
+// pixels —
 // tens of seconds at full resolution on a 36 × 24 in sheet. Patches meet
 // the half-pixel goal at a fraction of that and drop changed content
 // explicitly.
