@@ -207,11 +207,14 @@ type Change struct {
 	Confidence float64   `json:"confidence"`
 }
 
-// Colours of the Combined image.
+// Colours of the Combined image. ColourUncompared is B's ink beyond the
+// part A's block covers: A could not have had it, so it is neither added
+// nor unchanged (Generate warns when there is much of it).
 var (
-	ColourUnchanged = [3]uint8{160, 160, 160}
-	ColourRemoved   = [3]uint8{220, 30, 30}
-	ColourAdded     = [3]uint8{20, 160, 40}
+	ColourUnchanged  = [3]uint8{160, 160, 160}
+	ColourRemoved    = [3]uint8{220, 30, 30}
+	ColourAdded      = [3]uint8{20, 160, 40}
+	ColourUncompared = [3]uint8{90, 140, 220}
 )
 
 // withDefaults fills Options' zero values.
