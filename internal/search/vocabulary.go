@@ -97,6 +97,12 @@ func (v *Vocabulary) Find(toks []string) []Match {
 			}
 		}
 		if !found {
+			// an abbreviation's plural: EFs, AHUs, VAVs (Stem leaves short words)
+			if t := toks[i]; len(t) > 2 && strings.HasSuffix(t, "s") {
+				if c, ok := v.byPhrase[t[:len(t)-1]]; ok {
+					out = append(out, Match{Start: i, End: i + 1, Canonical: v.concepts[c][0], Forms: v.concepts[c]})
+				}
+			}
 			i++
 		}
 	}

@@ -34,7 +34,7 @@ type Services struct {
 	Webhooks *webhooks.Service
 	// Search is search and ask over a project's index.
 	Search *search.Service
-	Live     *live.Service
+	Live   *live.Service
 	// Idempotency keeps Idempotency-Key records for REST.
 	Idempotency *idempotency.Service
 }
