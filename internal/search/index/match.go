@@ -96,7 +96,7 @@ func validPhrase(p string) bool {
 	return true
 }
 
-// Similar returns the rows in scope whose label contains words similar to
+// Similar returns the rows in scope whose label or body has words similar to
 // text by pg_trgm's word similarity (threshold 0.6: an OCR-damaged "EXHAUST
 // FAM" still finds "EXHAUST FAN"), most similar first. Without the
 // extension (SQLite, or PostgreSQL without pg_trgm) it returns nothing and
@@ -113,7 +113,7 @@ func (x *Index) Similar(ctx context.Context, s Scope, text string, limit int) (d
 	all := append([]any{t}, args...)
 	all = append(all, t, limit)
 	docs, err = x.query(ctx, x.DB, `SELECT `+prefixed("d.")+` FROM search_docs d
-		WHERE ? <% lower(d.label) AND `+w+`
-		ORDER BY word_similarity(?, lower(d.label)) DESC, d.seq LIMIT ?`, all...)
+		WHERE ? <% lower(d.label || ' ' || d.body) AND `+w+`
+		ORDER BY word_similarity(?, lower(d.label || ' ' || d.body)) DESC, d.seq LIMIT ?`, all...)
 	return docs, true, err
 }

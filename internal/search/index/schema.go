@@ -74,7 +74,7 @@ var postgresDDL = []string{
 
 // Ensure creates the index's tables (idempotent; run by the store's
 // migration after Ent's). On PostgreSQL it also tries to create pg_trgm and
-// a trigram index on labels; when the extension cannot be created (no
+// a trigram index on labels and bodies; when the extension cannot be created (no
 // privilege, not installed) search runs without the trigram retriever.
 func Ensure(ctx context.Context, db *sql.DB, dialect string) error {
 	ddl := sqliteDDL
@@ -88,7 +88,7 @@ func Ensure(ctx context.Context, db *sql.DB, dialect string) error {
 	}
 	if dialect == Postgres {
 		if _, err := db.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm`); err == nil {
-			if _, err := db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS search_docs_label_trgm ON search_docs USING GIN (lower(label) gin_trgm_ops)`); err != nil {
+			if _, err := db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS search_docs_text_trgm ON search_docs USING GIN (lower(label || ' ' || body) gin_trgm_ops)`); err != nil {
 				return fmt.Errorf("search index: trigram index: %w", err)
 			}
 		}

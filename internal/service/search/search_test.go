@@ -456,8 +456,20 @@ func testSearch(t *testing.T, f *fixture) {
 			t.Errorf("meta %+v claims semantic or visual search", res.Meta)
 		}
 	}
+	// an OCR-damaged word: trigram similarity on PostgreSQL with pg_trgm; elsewhere no such retriever, and an empty result that says why
+	res, err := f.svc.Search(f.ctx, f.project, search.Input{Query: "EXHAUSTT", Types: []string{"legend_entry"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.svc.Index().Dialect(f.ctx) == index.Postgres {
+		if !slices.Contains(res.Meta.Retrievers, "trigram") || len(res.Hits) == 0 || !strings.Contains(unmark(res.Hits[0].Snippet), "EXHAUST") {
+			t.Errorf("EXHAUSTT on PostgreSQL: %+v", res)
+		}
+	} else if slices.Contains(res.Meta.Retrievers, "trigram") || len(res.Hits) != 0 || res.Meta.Reason == "" {
+		t.Errorf("EXHAUSTT on SQLite: %+v", res)
+	}
 	// matched words are marked
-	res, err := f.svc.Search(f.ctx, f.project, search.Input{Query: "exhaust fan", Types: []string{"legend_entry"}, Limit: 1})
+	res, err = f.svc.Search(f.ctx, f.project, search.Input{Query: "exhaust fan", Types: []string{"legend_entry"}, Limit: 1})
 	if err != nil || len(res.Hits) != 1 || !strings.Contains(res.Hits[0].Snippet, "«EXHAUST»") || !strings.Contains(res.Hits[0].Snippet, "«FAN»") {
 		t.Errorf("snippet: %+v %v", res, err)
 	}
