@@ -70,7 +70,7 @@ func (s *Service) Ask(ctx context.Context, projectID string, in AskInput) (*Answ
 	}
 	sc := index.Scope{ProjectID: projectID}
 	if in.DrawingID != "" {
-		if err := s.checkDrawing(ctx, projectID, in.DrawingID); err != nil {
+		if err := s.checkDrawing(ctx, "drawing_id", projectID, in.DrawingID); err != nil {
 			return nil, err
 		}
 		sc.DrawingID = in.DrawingID
@@ -118,23 +118,26 @@ func content(toks []string) []string {
 // itself ("how many EF").
 func names(d index.Doc, subj []string) bool {
 	v := textsearch.Default
-	canon := v.Canonical(subj)
-	desc := v.Canonical(textsearch.Tokens(d.Label + " " + d.Body))
-	all := len(canon) > 0
-	for _, t := range canon {
-		if !slices.Contains(desc, t) {
-			all = false
-			break
-		}
+	want := v.Canonical(subj)
+	if len(want) == 0 {
+		return false
 	}
-	if all && slices.Contains(desc, canon[len(canon)-1]) {
-		// the head noun must be in the description, not only in the label
-		if slices.Contains(v.Canonical(textsearch.Tokens(d.Body)), canon[len(canon)-1]) || d.Body == "" {
-			return true
-		}
+	both := v.Canonical(textsearch.Tokens(d.Label + " " + d.Body))
+	head := want[len(want)-1] // the noun must be the description's, not only the label's expansion
+	if hasAll(both, want) && (d.Body == "" || slices.Contains(v.Canonical(textsearch.Tokens(d.Body)), head)) {
+		return true
 	}
 	l := strings.Join(textsearch.Tokens(d.Label), " ")
 	return l != "" && l == strings.Join(subj, " ")
+}
+
+func hasAll(have, want []string) bool {
+	for _, t := range want {
+		if !slices.Contains(have, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // rowLevels are the floors a row is on: its block title's, else its sheet
@@ -375,12 +378,7 @@ func (s *Service) sheets(ctx context.Context, sc index.Scope, pq textsearch.Ques
 				hit = append(hit, d)
 			}
 		case len(subj) > 0:
-			terms := textsearch.Default.Canonical(strings.Fields(d.Terms))
-			ok := true
-			for _, t := range textsearch.Default.Canonical(subj) {
-				ok = ok && slices.Contains(terms, t)
-			}
-			if ok {
+			if hasAll(textsearch.Default.Canonical(strings.Fields(d.Terms)), textsearch.Default.Canonical(subj)) {
 				hit = append(hit, d)
 			}
 		}
@@ -490,13 +488,7 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 }
 
 func containsAll(text string, want []string) bool {
-	have := textsearch.Default.Canonical(textsearch.Tokens(text))
-	for _, t := range want {
-		if !slices.Contains(have, t) {
-			return false
-		}
-	}
-	return true
+	return hasAll(textsearch.Default.Canonical(textsearch.Tokens(text)), want)
 }
 
 func capitalise(s string) string {

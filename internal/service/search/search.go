@@ -123,13 +123,13 @@ func (s *Service) checkProject(ctx context.Context, id string) error {
 	return err
 }
 
-func (s *Service) checkDrawing(ctx context.Context, projectID, id string) error {
+func (s *Service) checkDrawing(ctx context.Context, field, projectID, id string) error {
 	ok, err := s.DB.Drawing.Query().Where(drawing.ID(id), drawing.ProjectID(projectID)).Exist(ctx)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return apierr.Invalid("filters.drawing_id", "is not a drawing of this project")
+		return apierr.Invalid(field, "is not a drawing of this project")
 	}
 	return nil
 }
@@ -177,7 +177,7 @@ func (s *Service) Search(ctx context.Context, projectID string, in Input) (*Resu
 	sc := index.Scope{ProjectID: projectID, Types: in.Types}
 	if f := in.Filters; f != nil {
 		if f.DrawingID != "" {
-			if err := s.checkDrawing(ctx, projectID, f.DrawingID); err != nil {
+			if err := s.checkDrawing(ctx, "filters.drawing_id", projectID, f.DrawingID); err != nil {
 				return nil, err
 			}
 		}

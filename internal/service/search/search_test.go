@@ -520,6 +520,8 @@ func testBadInput(t *testing.T, f *fixture) {
 		"type":       {Query: "fan", Types: []string{"unicorn"}},
 		"image":      {Query: "fan", ImageURL: &img},
 		"discipline": {Query: "fan", Filters: &search.Filters{Discipline: "astrology"}},
+		"drawing":    {Query: "fan", Filters: &search.Filters{DrawingID: "drw_missing"}},
+		"block type": {Query: "fan", Filters: &search.Filters{BlockType: "Kitchen"}},
 	} {
 		if _, err := f.svc.Search(f.ctx, f.project, in); status(err) != http.StatusBadRequest {
 			t.Errorf("%s: %v, want 400", name, err)
@@ -539,6 +541,9 @@ func testBadInput(t *testing.T, f *fixture) {
 	}
 	if _, err := f.svc.Ask(f.ctx, f.project, search.AskInput{Question: ""}); status(err) != http.StatusBadRequest {
 		t.Errorf("empty question: %v", err)
+	}
+	if _, err := f.svc.Ask(f.ctx, f.project, search.AskInput{Question: "how many fans", DrawingID: "drw_missing"}); status(err) != http.StatusBadRequest {
+		t.Errorf("ask in a missing drawing: %v", err)
 	}
 	if _, err := f.svc.Ask(f.ctx, f.project, search.AskInput{Question: "how many fans", MaxSources: 21}); status(err) != http.StatusBadRequest {
 		t.Errorf("max_sources 21: %v", err)
