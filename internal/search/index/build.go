@@ -37,21 +37,34 @@ func (x *Index) RebuildSheet(ctx context.Context, sheetID string) error {
 	if !ok {
 		return errNoOrg
 	}
-	s, err := x.DB.Sheet.Query().Where(sheet.ID(sheetID)).WithDrawing().Only(ctx)
-	if ent.IsNotFound(err) {
-		_, err = x.DB.ExecContext(ctx, x.rebind(ctx, `DELETE FROM search_docs WHERE org_id = ? AND sheet_id = ?`), org, sheetID)
-		return err
-	}
-	if err != nil {
-		return err
-	}
-	docs, err := x.sheetDocs(ctx, org, s)
-	if err != nil {
-		return err
-	}
+	pg := x.Dialect(ctx) == Postgres
 	tx, err := x.DB.Tx(ctx)
 	if err != nil {
 		return err
+	}
+	// one rebuild of a sheet at a time, reading what it writes under the lock
+	// (SQLite's transactions take the write lock when they begin)
+	if pg {
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM sheets WHERE id = $1 FOR UPDATE`, sheetID)
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+		rows.Close()
+	}
+	db := tx.Client()
+	var docs []Doc
+	s, err := db.Sheet.Query().Where(sheet.ID(sheetID)).WithDrawing().Only(ctx)
+	switch {
+	case ent.IsNotFound(err): // gone: its rows go too
+	case err != nil:
+		tx.Rollback()
+		return err
+	default:
+		if docs, err = x.sheetDocs(ctx, db, org, s); err != nil {
+			tx.Rollback()
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, x.rebind(ctx, `DELETE FROM search_docs WHERE org_id = ? AND sheet_id = ?`), org, sheetID); err != nil {
 		tx.Rollback()
@@ -121,11 +134,11 @@ func (x *Index) rebuild(ctx context.Context, sheetIDs []string) error {
 }
 
 // sheetDocs builds a sheet's rows.
-func (x *Index) sheetDocs(ctx context.Context, org string, s *ent.Sheet) ([]Doc, error) {
+func (x *Index) sheetDocs(ctx context.Context, db *ent.Client, org string, s *ent.Sheet) ([]Doc, error) {
 	d := s.Edges.Drawing
 	base := Doc{ProjectID: d.ProjectID, DrawingID: d.ID, SheetID: s.ID, SheetNumber: s.SheetNumber,
 		SheetNumberNorm: sheetmeta.Normalize(s.SheetNumber), SheetTitle: s.Title, Discipline: s.Discipline, Revision: s.Revision}
-	blks, err := x.DB.Block.Query().Where(block.SheetID(s.ID)).Order(block.ByCreatedAt(), block.ByID()).All(ctx)
+	blks, err := db.Block.Query().Where(block.SheetID(s.ID)).Order(block.ByCreatedAt(), block.ByID()).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +147,7 @@ func (x *Index) sheetDocs(ctx context.Context, org string, s *ent.Sheet) ([]Doc,
 	for i, b := range blks {
 		blockIDs[i], byID[b.ID] = b.ID, b
 	}
-	parsed, err := x.DB.Job.Query().Where(job.Type(symbolMatchJob), job.TargetIDIn(blockIDs...),
+	parsed, err := db.Job.Query().Where(job.Type(symbolMatchJob), job.TargetIDIn(blockIDs...),
 		job.StatusEQ(job.StatusCompleted)).Exist(ctx)
 	if err != nil {
 		return nil, err
@@ -168,7 +181,7 @@ func (x *Index) sheetDocs(ctx context.Context, org string, s *ent.Sheet) ([]Doc,
 		bd.Bounds = &bb
 		add(bd, bd.Label, BlockTypeWords(string(b.Type)), b.Description)
 	}
-	feats, err := x.DB.Feature.Query().Where(feature.BlockIDIn(blockIDs...)).Order(feature.ByCreatedAt(), feature.ByID()).All(ctx)
+	feats, err := db.Feature.Query().Where(feature.BlockIDIn(blockIDs...)).Order(feature.ByCreatedAt(), feature.ByID()).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +217,7 @@ func (x *Index) sheetDocs(ctx context.Context, org string, s *ent.Sheet) ([]Doc,
 	}
 	entries := map[string]*ent.Feature{}
 	if len(entryIDs) > 0 {
-		es, err := x.DB.Feature.Query().Where(feature.IDIn(entryIDs...)).All(ctx)
+		es, err := db.Feature.Query().Where(feature.IDIn(entryIDs...)).All(ctx)
 		if err != nil {
 			return nil, err
 		}

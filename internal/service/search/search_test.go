@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gocloud.dev/blob"
@@ -496,6 +497,19 @@ func testRebuild(t *testing.T, f *fixture) {
 	}
 	if err := x.RebuildDrawing(f.ctx, f.drawing); err != nil {
 		t.Fatal(err)
+	}
+	// rebuilds of one sheet at the same time (two parse finalizers) leave one set of rows
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Go(func() { errs <- x.RebuildSheet(f.ctx, f.sheets[1].ID) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
 	}
 	after, _ := x.Count(f.ctx, index.Scope{ProjectID: f.project})
 	if before != after || before < 100 {
