@@ -94,10 +94,14 @@ func phraseCount(d, p []string) int {
 // be comparable with another's.
 const RRFK = 60
 
-// Ranked is one retriever's ordered result keys.
+// Ranked is one retriever's ordered result keys. Ranks, when set, gives
+// each key's rank (from 1; keys the retriever scored equally share one, so
+// two revisions of one sheet fuse to equal scores); else a key's rank is
+// its position.
 type Ranked struct {
 	Retriever string
 	Keys      []string
+	Ranks     []int
 }
 
 // Fused is a result of Fuse: its key, fused score and the retrievers that
@@ -127,7 +131,11 @@ func Fuse(rankings []Ranked, less func(a, b string) bool) []Fused {
 				byKey[k] = f
 				order = append(order, f)
 			}
-			f.Score += 1 / float64(RRFK+i+1)
+			rank := i + 1
+			if r.Ranks != nil {
+				rank = r.Ranks[i]
+			}
+			f.Score += 1 / float64(RRFK+rank)
 			f.Retrievers = append(f.Retrievers, r.Retriever)
 		}
 	}

@@ -111,6 +111,11 @@ func TestFuse(t *testing.T) {
 	if math.Abs(f[0].Score-(1.0/61+1.0/62)) > 1e-12 || !reflect.DeepEqual(f[0].Retrievers, []string{"lexical", "structure"}) {
 		t.Errorf("a: %+v", f[0])
 	}
+	// shared ranks fuse to equal scores
+	h := Fuse([]Ranked{{Retriever: "x", Keys: []string{"old", "new", "c"}, Ranks: []int{1, 1, 3}}}, func(a, b string) bool { return a == "new" })
+	if h[0].Key != "new" || h[1].Key != "old" || h[0].Score != h[1].Score || h[2].Score != 1.0/63 {
+		t.Errorf("shared ranks %+v", h)
+	}
 	// ties go to less: here the larger key first
 	g := Fuse([]Ranked{{Retriever: "x", Keys: []string{"a"}}, {Retriever: "y", Keys: []string{"b"}}}, func(a, b string) bool { return a > b })
 	if g[0].Key != "b" {

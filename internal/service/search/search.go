@@ -233,10 +233,11 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit in
 		if err != nil {
 			return nil, err
 		}
-		keys := rankBM25(found, n, groups, docs)
+		r := rankBM25(found, n, groups, docs)
+		r.Retriever = name
 		res.Meta.Retrievers = append(res.Meta.Retrievers, name)
-		rankings = append(rankings, textsearch.Ranked{Retriever: name, Keys: keys})
-		return keys, nil
+		rankings = append(rankings, r)
+		return r.Keys, nil
 	}
 	var groups [][]string
 	for _, t := range toks {
@@ -270,7 +271,7 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit in
 		return nil, err
 	}
 	res.Meta.Retrievers = append(res.Meta.Retrievers, Structure)
-	rankings = append(rankings, textsearch.Ranked{Retriever: Structure, Keys: st})
+	rankings = append(rankings, st)
 	if missing := absent(toks, lex, docs); len(missing) > 0 {
 		sim, ok, err := x.Similar(ctx, sc, strings.Join(missing, " "), 50)
 		if err != nil {
@@ -316,9 +317,9 @@ func newer(a, b index.Doc) bool {
 	return docKey(a) < docKey(b)
 }
 
-// rankBM25 orders found by BM25 over groups (n: the project's row count)
-// and records them in docs.
-func rankBM25(found []index.Doc, n int, groups [][]string, docs map[string]index.Doc) []string {
+// rankBM25 orders found by BM25 over groups (n: the project's row count),
+// equal scores sharing a rank, and records them in docs.
+func rankBM25(found []index.Doc, n int, groups [][]string, docs map[string]index.Doc) textsearch.Ranked {
 	terms := make([][]string, len(found))
 	for i, d := range found {
 		terms[i] = strings.Fields(d.Terms)
@@ -342,13 +343,18 @@ func rankBM25(found []index.Doc, n int, groups [][]string, docs map[string]index
 		}
 		return 0
 	})
-	keys := make([]string, 0, len(found))
-	for _, i := range idx {
-		if score[i] > 0 {
-			keys = append(keys, docKey(found[i]))
+	r := textsearch.Ranked{Keys: make([]string, 0, len(found))}
+	for n, i := range idx {
+		if score[i] <= 0 {
+			continue
 		}
+		rank := len(r.Keys) + 1
+		if n > 0 && len(r.Ranks) > 0 && score[i] == score[idx[n-1]] {
+			rank = r.Ranks[len(r.Ranks)-1] // equal scores share a rank
+		}
+		r.Keys, r.Ranks = append(r.Keys, docKey(found[i])), append(r.Ranks, rank)
 	}
-	return keys
+	return r
 }
 
 // absent lists the query tokens that no lexical candidate contains.

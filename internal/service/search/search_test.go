@@ -168,6 +168,7 @@ func TestSearchAndAsk(t *testing.T) {
 			t.Run("rebuild", func(t *testing.T) { testRebuild(t, f) })
 			t.Run("bad input", func(t *testing.T) { testBadInput(t, f) })
 			t.Run("isolation", func(t *testing.T) { testIsolation(t, st, bucket, f) })
+			t.Run("revisions", func(t *testing.T) { testRevisions(t, f) })
 		})
 	}
 }
@@ -607,5 +608,26 @@ func testIsolation(t *testing.T, st *store.Store, bucket *blob.Bucket, f *fixtur
 		if !mine[h.SheetID] || h.DrawingID != f.drawing {
 			t.Errorf("result %+v is not of organization A's project", h)
 		}
+	}
+}
+
+// testRevisions: a second drawing (a revision) with the same sheet ties with
+// the first on every retriever; the newest drawing comes first. (Runs last:
+// it adds rows.)
+func testRevisions(t *testing.T, f *fixture) {
+	db := f.svc.DB
+	old := f.sheets[0]
+	d := db.Drawing.Create().SetProjectID(f.project).SetName("rev2.pdf").SetStatus("ready").SaveX(f.ctx)
+	s := db.Sheet.Create().SetProjectID(f.project).SetDrawingID(d.ID).SetPageNumber(1).SetSheetNumber(old.SheetNumber).
+		SetSheetNumberNorm(old.SheetNumberNorm).SetTitle(old.Title).SetDiscipline(old.Discipline).SetWidth(old.Width).SetHeight(old.Height).SaveX(f.ctx)
+	if err := f.svc.Index().RebuildDrawing(f.ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.svc.Search(f.ctx, f.project, search.Input{Query: old.SheetNumber + " " + old.Title, Types: []string{"sheet"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) < 2 || res.Hits[0].SheetID != s.ID || res.Hits[1].SheetID != old.ID || res.Hits[0].Score != res.Hits[1].Score {
+		t.Errorf("revisions: %+v, want the new sheet %s then the old %s with equal scores", res.Hits, s.ID, old.ID)
 	}
 }

@@ -22,17 +22,27 @@ var reSheetNumber = regexp.MustCompile(`(?i)\b([a-z]{1,3})[ .-]?(\d{1,4}(?:\.\d{
 // query word (EF, GFI), sheets of a discipline the query names, and among
 // the lexical results the blocks of a type the query names (schedule,
 // legend, detail).
-func (s *Service) structure(ctx context.Context, sc index.Scope, q string, toks, lex []string, docs map[string]index.Doc) ([]string, error) {
-	var keys []string
+//
+// Rows with the same text (a sheet and its revision) share a rank.
+func (s *Service) structure(ctx context.Context, sc index.Scope, q string, toks, lex []string, docs map[string]index.Doc) (textsearch.Ranked, error) {
+	r := textsearch.Ranked{Retriever: Structure}
+	same := map[string]int{} // rank by type and text
 	add := func(ds []index.Doc) {
 		for _, d := range ds {
 			k := docKey(d)
 			if _, ok := docs[k]; !ok {
 				docs[k] = d
 			}
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
+			if slices.Contains(r.Keys, k) {
+				continue
 			}
+			sig := d.SourceType + "\x00" + d.Label + "\x00" + d.Body
+			rank, ok := same[sig]
+			if !ok {
+				rank = len(r.Keys) + 1
+				same[sig] = rank
+			}
+			r.Keys, r.Ranks = append(r.Keys, k), append(r.Ranks, rank)
 		}
 	}
 	x := s.Index()
@@ -45,7 +55,7 @@ func (s *Service) structure(ctx context.Context, sc index.Scope, q string, toks,
 		on.SheetNumberNorm = n
 		ds, err := x.Docs(ctx, on, 20)
 		if err != nil {
-			return nil, err
+			return r, err
 		}
 		add(ds)
 	}
@@ -69,7 +79,7 @@ func (s *Service) structure(ctx context.Context, sc index.Scope, q string, toks,
 				on.Discipline, on.Types = disc, []string{index.TypeSheet}
 				ds, err := x.Docs(ctx, on, 100)
 				if err != nil {
-					return nil, err
+					return r, err
 				}
 				add(ds)
 			}
@@ -86,5 +96,5 @@ func (s *Service) structure(ctx context.Context, sc index.Scope, q string, toks,
 			}
 		}
 	}
-	return keys, nil
+	return r, nil
 }
