@@ -396,7 +396,7 @@ func routeTable() []op {
 			ok:   map[int]node{200: okJSON("The OpenAPI 3.1 document.", node{"type": "object"})},
 			errs: []int{400, 500}},
 	)
-	return append(ops, webhookOps()...)
+	return append(append(ops, webhookOps()...), searchOps()...)
 }
 
 // parseOp is POST /v1/parse.

@@ -33,6 +33,8 @@ Usage:
   plangraph keys create --org NAME [--name LABEL]
                       make an API key (prints only the key)
   plangraph migrate   create or update the database schema
+  plangraph reindex [--project ID]
+                      rebuild the search index of every project (or one) from what is stored
   plangraph ingest FILE
                       read a drawing file into sheets locally, without a server
   plangraph parse FILE [--legend-dir DIR] [--out result.json] [--csv counts.csv]
@@ -91,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return benchCmd(ctx, args, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args, stdout, stderr)
+	case "reindex":
+		return reindexCmd(ctx, args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, versionString())
 		return nil

@@ -26,6 +26,7 @@ import (
 	"github.com/plangraph/plangraph/graph/scalars"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/service/parse"
+	"github.com/plangraph/plangraph/internal/service/search"
 	"github.com/plangraph/plangraph/vision/geom"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -53,6 +54,26 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	Answer struct {
+		Answer       func(childComplexity int) int
+		AnsweredBy   func(childComplexity int) int
+		Confidence   func(childComplexity int) int
+		QuestionType func(childComplexity int) int
+		Sources      func(childComplexity int) int
+	}
+
+	AnswerSource struct {
+		Bounds      func(childComplexity int) int
+		Count       func(childComplexity int) int
+		Label       func(childComplexity int) int
+		Score       func(childComplexity int) int
+		SheetID     func(childComplexity int) int
+		SheetNumber func(childComplexity int) int
+		Snippet     func(childComplexity int) int
+		SourceID    func(childComplexity int) int
+		SourceType  func(childComplexity int) int
+	}
+
 	Block struct {
 		Bounds          func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
@@ -297,6 +318,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Ask               func(childComplexity int, projectID string, input search.AskInput) int
 		Block             func(childComplexity int, id string) int
 		Blocks            func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.BlockOrder, where *ent.BlockWhereInput) int
 		Drawing           func(childComplexity int, id string) int
@@ -313,11 +335,41 @@ type ComplexityRoot struct {
 		Overlays          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.OverlayOrder, where *ent.OverlayWhereInput) int
 		Project           func(childComplexity int, id string) int
 		Projects          func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.ProjectOrder, where *ent.ProjectWhereInput) int
+		Search            func(childComplexity int, projectID string, input search.Input) int
 		Sheet             func(childComplexity int, id string) int
 		Sheets            func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.SheetOrder, where *ent.SheetWhereInput) int
 		WebhookEndpoint   func(childComplexity int, id string) int
 		WebhookEndpoints  func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.WebhookEndpointOrder, where *ent.WebhookEndpointWhereInput) int
 		WebhookEventTypes func(childComplexity int) int
+	}
+
+	SearchHit struct {
+		BlockID     func(childComplexity int) int
+		Bounds      func(childComplexity int) int
+		Count       func(childComplexity int) int
+		DrawingID   func(childComplexity int) int
+		Label       func(childComplexity int) int
+		Score       func(childComplexity int) int
+		SheetID     func(childComplexity int) int
+		SheetNumber func(childComplexity int) int
+		Snippet     func(childComplexity int) int
+		SourceID    func(childComplexity int) int
+		SourceType  func(childComplexity int) int
+		Why         func(childComplexity int) int
+	}
+
+	SearchMeta struct {
+		Expanded   func(childComplexity int) int
+		Indexed    func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		Retrievers func(childComplexity int) int
+		Semantic   func(childComplexity int) int
+		Visual     func(childComplexity int) int
+	}
+
+	SearchResult struct {
+		Hits func(childComplexity int) int
+		Meta func(childComplexity int) int
 	}
 
 	Sheet struct {
@@ -465,6 +517,8 @@ type QueryResolver interface {
 	Overlay(ctx context.Context, id string) (*ent.Overlay, error)
 	Job(ctx context.Context, id string) (*ent.Job, error)
 	FileDownloadURL(ctx context.Context, id string) (*string, error)
+	Search(ctx context.Context, projectID string, input search.Input) (*search.Result, error)
+	Ask(ctx context.Context, projectID string, input search.AskInput) (*search.Answer, error)
 	WebhookEndpoint(ctx context.Context, id string) (*ent.WebhookEndpoint, error)
 	WebhookEventTypes(ctx context.Context) ([]string, error)
 }
@@ -498,6 +552,92 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "Answer.answer":
+		if e.ComplexityRoot.Answer.Answer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.Answer(childComplexity), true
+	case "Answer.answeredBy":
+		if e.ComplexityRoot.Answer.AnsweredBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.AnsweredBy(childComplexity), true
+	case "Answer.confidence":
+		if e.ComplexityRoot.Answer.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.Confidence(childComplexity), true
+	case "Answer.questionType":
+		if e.ComplexityRoot.Answer.QuestionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.QuestionType(childComplexity), true
+	case "Answer.sources":
+		if e.ComplexityRoot.Answer.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.Sources(childComplexity), true
+
+	case "AnswerSource.bounds":
+		if e.ComplexityRoot.AnswerSource.Bounds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.Bounds(childComplexity), true
+	case "AnswerSource.count":
+		if e.ComplexityRoot.AnswerSource.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.Count(childComplexity), true
+	case "AnswerSource.label":
+		if e.ComplexityRoot.AnswerSource.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.Label(childComplexity), true
+	case "AnswerSource.score":
+		if e.ComplexityRoot.AnswerSource.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.Score(childComplexity), true
+	case "AnswerSource.sheetID":
+		if e.ComplexityRoot.AnswerSource.SheetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.SheetID(childComplexity), true
+	case "AnswerSource.sheetNumber":
+		if e.ComplexityRoot.AnswerSource.SheetNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.SheetNumber(childComplexity), true
+	case "AnswerSource.snippet":
+		if e.ComplexityRoot.AnswerSource.Snippet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.Snippet(childComplexity), true
+	case "AnswerSource.sourceID":
+		if e.ComplexityRoot.AnswerSource.SourceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.SourceID(childComplexity), true
+	case "AnswerSource.sourceType":
+		if e.ComplexityRoot.AnswerSource.SourceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.SourceType(childComplexity), true
 
 	case "Block.bounds":
 		if e.ComplexityRoot.Block.Bounds == nil {
@@ -1616,6 +1756,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProjectEdge.Node(childComplexity), true
 
+	case "Query.ask":
+		if e.ComplexityRoot.Query.Ask == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ask_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Ask(childComplexity, args["projectID"].(string), args["input"].(search.AskInput)), true
 	case "Query.block":
 		if e.ComplexityRoot.Query.Block == nil {
 			break
@@ -1793,6 +1944,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Projects(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].([]*ent.ProjectOrder), args["where"].(*ent.ProjectWhereInput)), true
+	case "Query.search":
+		if e.ComplexityRoot.Query.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Query_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Search(childComplexity, args["projectID"].(string), args["input"].(search.Input)), true
 	case "Query.sheet":
 		if e.ComplexityRoot.Query.Sheet == nil {
 			break
@@ -1843,6 +2005,129 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.WebhookEventTypes(childComplexity), true
+
+	case "SearchHit.blockID":
+		if e.ComplexityRoot.SearchHit.BlockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.BlockID(childComplexity), true
+	case "SearchHit.bounds":
+		if e.ComplexityRoot.SearchHit.Bounds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.Bounds(childComplexity), true
+	case "SearchHit.count":
+		if e.ComplexityRoot.SearchHit.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.Count(childComplexity), true
+	case "SearchHit.drawingID":
+		if e.ComplexityRoot.SearchHit.DrawingID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.DrawingID(childComplexity), true
+	case "SearchHit.label":
+		if e.ComplexityRoot.SearchHit.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.Label(childComplexity), true
+	case "SearchHit.score":
+		if e.ComplexityRoot.SearchHit.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.Score(childComplexity), true
+	case "SearchHit.sheetID":
+		if e.ComplexityRoot.SearchHit.SheetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.SheetID(childComplexity), true
+	case "SearchHit.sheetNumber":
+		if e.ComplexityRoot.SearchHit.SheetNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.SheetNumber(childComplexity), true
+	case "SearchHit.snippet":
+		if e.ComplexityRoot.SearchHit.Snippet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.Snippet(childComplexity), true
+	case "SearchHit.sourceID":
+		if e.ComplexityRoot.SearchHit.SourceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.SourceID(childComplexity), true
+	case "SearchHit.sourceType":
+		if e.ComplexityRoot.SearchHit.SourceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.SourceType(childComplexity), true
+	case "SearchHit.why":
+		if e.ComplexityRoot.SearchHit.Why == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchHit.Why(childComplexity), true
+
+	case "SearchMeta.expanded":
+		if e.ComplexityRoot.SearchMeta.Expanded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchMeta.Expanded(childComplexity), true
+	case "SearchMeta.indexed":
+		if e.ComplexityRoot.SearchMeta.Indexed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchMeta.Indexed(childComplexity), true
+	case "SearchMeta.reason":
+		if e.ComplexityRoot.SearchMeta.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchMeta.Reason(childComplexity), true
+	case "SearchMeta.retrievers":
+		if e.ComplexityRoot.SearchMeta.Retrievers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchMeta.Retrievers(childComplexity), true
+	case "SearchMeta.semantic":
+		if e.ComplexityRoot.SearchMeta.Semantic == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchMeta.Semantic(childComplexity), true
+	case "SearchMeta.visual":
+		if e.ComplexityRoot.SearchMeta.Visual == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchMeta.Visual(childComplexity), true
+
+	case "SearchResult.hits":
+		if e.ComplexityRoot.SearchResult.Hits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Hits(childComplexity), true
+	case "SearchResult.meta":
+		if e.ComplexityRoot.SearchResult.Meta == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Meta(childComplexity), true
 
 	case "Sheet.blocks":
 		if e.ComplexityRoot.Sheet.Blocks == nil {
@@ -2271,6 +2556,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAskInput,
 		ec.unmarshalInputBlockOrder,
 		ec.unmarshalInputBlockWhereInput,
 		ec.unmarshalInputBoundingBoxInput,
@@ -2301,6 +2587,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputParseTextOptions,
 		ec.unmarshalInputProjectOrder,
 		ec.unmarshalInputProjectWhereInput,
+		ec.unmarshalInputSearchFilters,
+		ec.unmarshalInputSearchInput,
 		ec.unmarshalInputSheetOrder,
 		ec.unmarshalInputSheetPatch,
 		ec.unmarshalInputSheetWhereInput,
@@ -5391,6 +5679,115 @@ extend type Query {
   fileDownloadURL(id: ID!): String
 }
 `, BuiltIn: false},
+	{Name: "../search.graphqls", Input: `"""Narrows a search (POST /v1/projects/{id}/search's filters)."""
+input SearchFilters {
+  """Only this drawing (revision) of the project."""
+  drawingID: ID
+  """Only sheets of this discipline (electrical, mechanical, fire_protection…)."""
+  discipline: String
+  """Only this sheet (A-101 = A101 = a 101)."""
+  sheetNumber: String
+  """Only blocks (and their legend entries, symbols and words) of this type (Plan, Schedule, Legend…)."""
+  blockType: String
+}
+
+"""A search of a project's index by text. Visual search (by image or region) is not available yet."""
+input SearchInput {
+  """Words, abbreviations (EF, GFI, RCP) or sheet numbers; full-text syntax is searched as plain words. 1–500 characters."""
+  query: String!
+  """Only results of these types: sheet, block, legend_entry, symbol, word."""
+  types: [String!]
+  filters: SearchFilters
+  """At most this many results, 1–100 (default 20)."""
+  limit: Int
+}
+
+"""One search result (REST components.schemas.SearchResult)."""
+type SearchHit {
+  """sheet, block, legend_entry, symbol (a legend entry's instances on one block, with count) or word (a line of a sheet's words)."""
+  sourceType: String!
+  """The sheet, block or legend entry id, or {sheetID}:{n} for a line of words."""
+  sourceID: String!
+  sheetID: ID!
+  drawingID: ID!
+  blockID: ID
+  sheetNumber: String!
+  label: String!
+  """Its text with the matched words marked «like this»."""
+  snippet: String!
+  """Where it is on the sheet, in sheet pixels."""
+  bounds: BoundingBox
+  """For a symbol: its instances on the block."""
+  count: Int
+  """Reciprocal rank fusion score; comparable within one answer only."""
+  score: Float!
+  """The retrievers that found it: lexical, vocabulary, structure."""
+  why: [String!]!
+}
+
+"""How a search ran."""
+type SearchMeta {
+  """lexical, vocabulary, structure, and trigram on PostgreSQL with pg_trgm."""
+  retrievers: [String!]!
+  """Always false: no semantic vectors in this version."""
+  semantic: Boolean!
+  """Always false: visual search is not available yet."""
+  visual: Boolean!
+  """Rows the project has in the index; 0: nothing ingested yet."""
+  indexed: Int!
+  """Vocabulary expansions used, "query words → other forms"."""
+  expanded: [String!]!
+  """Why there are no results, when there are none."""
+  reason: String
+}
+
+type SearchResult {
+  hits: [SearchHit!]!
+  meta: SearchMeta!
+}
+
+"""A question about a project's drawings (POST /v1/projects/{id}/ask)."""
+input AskInput {
+  """1–500 characters: counts, sheet lists, lookups."""
+  question: String!
+  """Answer from this drawing only."""
+  drawingID: ID
+  """At most this many sources, 1–20 (default 5)."""
+  maxSources: Int
+}
+
+"""A row an answer is taken from."""
+type AnswerSource {
+  sourceType: String!
+  sourceID: String!
+  sheetID: ID!
+  sheetNumber: String!
+  label: String!
+  snippet: String!
+  bounds: BoundingBox
+  count: Int
+  score: Float!
+}
+
+"""An answer computed from the index, with the rows it comes from."""
+type Answer {
+  answer: String!
+  """count, sheets, lookup or passage."""
+  questionType: String!
+  sources: [AnswerSource!]!
+  """0–1; under 0.5 when the answer is only the closest match."""
+  confidence: Float!
+  """index: no language model was used."""
+  answeredBy: String!
+}
+
+extend type Query {
+  """Searches a project's drawings (null when the project does not exist in this organization)."""
+  search(projectID: ID!, input: SearchInput!): SearchResult
+  """Answers a question from a project's index, citing its sources (null when the project does not exist)."""
+  ask(projectID: ID!, input: AskInput!): Answer
+}
+`, BuiltIn: false},
 	{Name: "../subscriptions.graphqls", Input: `"""
 An event recorded about a job or one of the jobs below it, as webhooks
 deliver it ({id, type, created_at, data}) and GET /v1/jobs/{id}/stream sends it.
@@ -5497,6 +5894,46 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_Answer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "answer":
+		return ec.fieldContext_Answer_answer(ctx, field)
+	case "questionType":
+		return ec.fieldContext_Answer_questionType(ctx, field)
+	case "sources":
+		return ec.fieldContext_Answer_sources(ctx, field)
+	case "confidence":
+		return ec.fieldContext_Answer_confidence(ctx, field)
+	case "answeredBy":
+		return ec.fieldContext_Answer_answeredBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Answer", field.Name)
+}
+
+func (ec *executionContext) childFields_AnswerSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sourceType":
+		return ec.fieldContext_AnswerSource_sourceType(ctx, field)
+	case "sourceID":
+		return ec.fieldContext_AnswerSource_sourceID(ctx, field)
+	case "sheetID":
+		return ec.fieldContext_AnswerSource_sheetID(ctx, field)
+	case "sheetNumber":
+		return ec.fieldContext_AnswerSource_sheetNumber(ctx, field)
+	case "label":
+		return ec.fieldContext_AnswerSource_label(ctx, field)
+	case "snippet":
+		return ec.fieldContext_AnswerSource_snippet(ctx, field)
+	case "bounds":
+		return ec.fieldContext_AnswerSource_bounds(ctx, field)
+	case "count":
+		return ec.fieldContext_AnswerSource_count(ctx, field)
+	case "score":
+		return ec.fieldContext_AnswerSource_score(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnswerSource", field.Name)
+}
 
 func (ec *executionContext) childFields_Block(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -5944,6 +6381,64 @@ func (ec *executionContext) childFields_ProjectEdge(ctx context.Context, field g
 		return ec.fieldContext_ProjectEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProjectEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchHit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sourceType":
+		return ec.fieldContext_SearchHit_sourceType(ctx, field)
+	case "sourceID":
+		return ec.fieldContext_SearchHit_sourceID(ctx, field)
+	case "sheetID":
+		return ec.fieldContext_SearchHit_sheetID(ctx, field)
+	case "drawingID":
+		return ec.fieldContext_SearchHit_drawingID(ctx, field)
+	case "blockID":
+		return ec.fieldContext_SearchHit_blockID(ctx, field)
+	case "sheetNumber":
+		return ec.fieldContext_SearchHit_sheetNumber(ctx, field)
+	case "label":
+		return ec.fieldContext_SearchHit_label(ctx, field)
+	case "snippet":
+		return ec.fieldContext_SearchHit_snippet(ctx, field)
+	case "bounds":
+		return ec.fieldContext_SearchHit_bounds(ctx, field)
+	case "count":
+		return ec.fieldContext_SearchHit_count(ctx, field)
+	case "score":
+		return ec.fieldContext_SearchHit_score(ctx, field)
+	case "why":
+		return ec.fieldContext_SearchHit_why(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchHit", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchMeta(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "retrievers":
+		return ec.fieldContext_SearchMeta_retrievers(ctx, field)
+	case "semantic":
+		return ec.fieldContext_SearchMeta_semantic(ctx, field)
+	case "visual":
+		return ec.fieldContext_SearchMeta_visual(ctx, field)
+	case "indexed":
+		return ec.fieldContext_SearchMeta_indexed(ctx, field)
+	case "expanded":
+		return ec.fieldContext_SearchMeta_expanded(ctx, field)
+	case "reason":
+		return ec.fieldContext_SearchMeta_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchMeta", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hits":
+		return ec.fieldContext_SearchResult_hits(ctx, field)
+	case "meta":
+		return ec.fieldContext_SearchResult_meta(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Sheet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7102,6 +7597,28 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (search.AskInput, error) {
+			return ec.unmarshalNAskInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐAskInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_block_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7606,6 +8123,28 @@ func (ec *executionContext) field_Query_projects_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (search.Input, error) {
+			return ec.unmarshalNSearchInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_sheet_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8043,6 +8582,346 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _Answer_answer(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_answer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Answer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_answer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Answer_questionType(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_questionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.QuestionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_questionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Answer_sources(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_sources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []search.Source) graphql.Marshaler {
+			return ec.marshalNAnswerSource2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐSourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_sources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Answer",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AnswerSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Answer_confidence(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_confidence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Answer_answeredBy(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_answeredBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AnsweredBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_answeredBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_sourceType(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_sourceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_sourceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_sourceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_sheetID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SheetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_sheetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_sheetNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SheetNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_sheetNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_label(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_snippet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Snippet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_snippet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_bounds(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_bounds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bounds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *geom.Box) graphql.Marshaler {
+			return ec.marshalOBoundingBox2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_bounds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnswerSource",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoundingBox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnswerSource_count(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_score(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type Float does not have child fields"))
+}
 
 func (ec *executionContext) _Block_id(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -13473,6 +14352,94 @@ func (ec *executionContext) fieldContext_Query_fileDownloadURL(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_search(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Search(ctx, fc.Args["projectID"].(string), fc.Args["input"].(search.Input))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *search.Result) graphql.Marshaler {
+			return ec.marshalOSearchResult2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_ask(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_ask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Ask(ctx, fc.Args["projectID"].(string), fc.Args["input"].(search.AskInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *search.Answer) graphql.Marshaler {
+			return ec.marshalOAnswer2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐAnswer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_ask(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Answer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_ask_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_webhookEndpoint(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13611,6 +14578,493 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___Schema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchHit_sourceType(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_sourceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_sourceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_sourceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_sheetID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SheetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_sheetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_drawingID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_drawingID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawingID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_drawingID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_blockID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_blockID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BlockID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_blockID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_sheetNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SheetNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_sheetNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_label(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_snippet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Snippet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_snippet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_bounds(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_bounds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bounds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *geom.Box) graphql.Marshaler {
+			return ec.marshalOBoundingBox2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_bounds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchHit",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoundingBox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchHit_count(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_score(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _SearchHit_why(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchHit_why(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Why, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchHit_why(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchMeta_retrievers(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchMeta_retrievers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Retrievers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchMeta_retrievers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchMeta_semantic(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchMeta_semantic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Semantic, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchMeta_semantic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SearchMeta_visual(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchMeta_visual(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visual, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchMeta_visual(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SearchMeta_indexed(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchMeta_indexed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Indexed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchMeta_indexed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchMeta_expanded(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchMeta_expanded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expanded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchMeta_expanded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchMeta_reason(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchMeta_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchMeta_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchResult_hits(ctx context.Context, field graphql.CollectedField, obj *search.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchResult_hits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []search.Hit) graphql.Marshaler {
+			return ec.marshalNSearchHit2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐHitᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchResult_hits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchHit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchResult_meta(ctx context.Context, field graphql.CollectedField, obj *search.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchResult_meta(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Meta, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v search.Meta) graphql.Marshaler {
+			return ec.marshalNSearchMeta2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐMeta(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchResult_meta(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchMeta(ctx, field)
 		},
 	}
 	return fc, nil
@@ -16346,6 +17800,50 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
+
+func (ec *executionContext) unmarshalInputAskInput(ctx context.Context, obj any) (search.AskInput, error) {
+	var it search.AskInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"question", "drawingID", "maxSources"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "question":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("question"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Question = data
+		case "drawingID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("drawingID"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DrawingID = data
+		case "maxSources":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxSources"))
+			data, err := ec.unmarshalOInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxSources = data
+		}
+	}
+	return it, nil
+}
 
 func (ec *executionContext) unmarshalInputBlockOrder(ctx context.Context, obj any) (ent.BlockOrder, error) {
 	var it ent.BlockOrder
@@ -22203,6 +23701,108 @@ func (ec *executionContext) unmarshalInputProjectWhereInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSearchFilters(ctx context.Context, obj any) (search.Filters, error) {
+	var it search.Filters
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"drawingID", "discipline", "sheetNumber", "blockType"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "drawingID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("drawingID"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DrawingID = data
+		case "discipline":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discipline"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Discipline = data
+		case "sheetNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sheetNumber"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SheetNumber = data
+		case "blockType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blockType"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BlockType = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSearchInput(ctx context.Context, obj any) (search.Input, error) {
+	var it search.Input
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"query", "types", "filters", "limit"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "query":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("query"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Query = data
+		case "types":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("types"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Types = data
+		case "filters":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("filters"))
+			data, err := ec.unmarshalOSearchFilters2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐFilters(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Filters = data
+		case "limit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("limit"))
+			data, err := ec.unmarshalOInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Limit = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSheetOrder(ctx context.Context, obj any) (ent.SheetOrder, error) {
 	var it ent.SheetOrder
 	if obj == nil {
@@ -24928,6 +26528,142 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var answerImplementors = []string{"Answer"}
+
+func (ec *executionContext) _Answer(ctx context.Context, sel ast.SelectionSet, obj *search.Answer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, answerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Answer")
+		case "answer":
+			out.Values[i] = ec._Answer_answer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "questionType":
+			out.Values[i] = ec._Answer_questionType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sources":
+			out.Values[i] = ec._Answer_sources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confidence":
+			out.Values[i] = ec._Answer_confidence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "answeredBy":
+			out.Values[i] = ec._Answer_answeredBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var answerSourceImplementors = []string{"AnswerSource"}
+
+func (ec *executionContext) _AnswerSource(ctx context.Context, sel ast.SelectionSet, obj *search.Source) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, answerSourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnswerSource")
+		case "sourceType":
+			out.Values[i] = ec._AnswerSource_sourceType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sourceID":
+			out.Values[i] = ec._AnswerSource_sourceID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sheetID":
+			out.Values[i] = ec._AnswerSource_sheetID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sheetNumber":
+			out.Values[i] = ec._AnswerSource_sheetNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._AnswerSource_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "snippet":
+			out.Values[i] = ec._AnswerSource_snippet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bounds":
+			out.Values[i] = ec._AnswerSource_bounds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._AnswerSource_count(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._AnswerSource_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
 
 var blockImplementors = []string{"Block", "Node"}
 
@@ -27951,6 +29687,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_search(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "ask":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_ask(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "webhookEndpoint":
 			field := field
 
@@ -28008,6 +29788,205 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchHitImplementors = []string{"SearchHit"}
+
+func (ec *executionContext) _SearchHit(ctx context.Context, sel ast.SelectionSet, obj *search.Hit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchHitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchHit")
+		case "sourceType":
+			out.Values[i] = ec._SearchHit_sourceType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sourceID":
+			out.Values[i] = ec._SearchHit_sourceID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sheetID":
+			out.Values[i] = ec._SearchHit_sheetID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawingID":
+			out.Values[i] = ec._SearchHit_drawingID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "blockID":
+			out.Values[i] = ec._SearchHit_blockID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sheetNumber":
+			out.Values[i] = ec._SearchHit_sheetNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._SearchHit_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "snippet":
+			out.Values[i] = ec._SearchHit_snippet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bounds":
+			out.Values[i] = ec._SearchHit_bounds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._SearchHit_count(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._SearchHit_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "why":
+			out.Values[i] = ec._SearchHit_why(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchMetaImplementors = []string{"SearchMeta"}
+
+func (ec *executionContext) _SearchMeta(ctx context.Context, sel ast.SelectionSet, obj *search.Meta) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchMetaImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchMeta")
+		case "retrievers":
+			out.Values[i] = ec._SearchMeta_retrievers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "semantic":
+			out.Values[i] = ec._SearchMeta_semantic(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visual":
+			out.Values[i] = ec._SearchMeta_visual(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "indexed":
+			out.Values[i] = ec._SearchMeta_indexed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expanded":
+			out.Values[i] = ec._SearchMeta_expanded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._SearchMeta_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchResultImplementors = []string{"SearchResult"}
+
+func (ec *executionContext) _SearchResult(ctx context.Context, sel ast.SelectionSet, obj *search.Result) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchResult")
+		case "hits":
+			out.Values[i] = ec._SearchResult_hits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "meta":
+			out.Values[i] = ec._SearchResult_meta(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29269,6 +31248,31 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAnswerSource2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐSource(ctx context.Context, sel ast.SelectionSet, v search.Source) graphql.Marshaler {
+	return ec._AnswerSource(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnswerSource2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []search.Source) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAnswerSource2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐSource(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNAskInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐAskInput(ctx context.Context, v any) (search.AskInput, error) {
+	res, err := ec.unmarshalInputAskInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNBlock2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐBlock(ctx context.Context, sel ast.SelectionSet, v *ent.Block) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -29897,6 +31901,35 @@ func (ec *executionContext) unmarshalNProjectWhereInput2ᚖgithubᚗcomᚋplangr
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNSearchHit2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐHit(ctx context.Context, sel ast.SelectionSet, v search.Hit) graphql.Marshaler {
+	return ec._SearchHit(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSearchHit2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐHitᚄ(ctx context.Context, sel ast.SelectionSet, v []search.Hit) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchHit2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐHit(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNSearchInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐInput(ctx context.Context, v any) (search.Input, error) {
+	res, err := ec.unmarshalInputSearchInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSearchMeta2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐMeta(ctx context.Context, sel ast.SelectionSet, v search.Meta) graphql.Marshaler {
+	return ec._SearchMeta(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNSheet2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐSheet(ctx context.Context, sel ast.SelectionSet, v *ent.Sheet) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -30266,6 +32299,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) marshalOAnswer2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐAnswer(ctx context.Context, sel ast.SelectionSet, v *search.Answer) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Answer(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOBlock2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐBlock(ctx context.Context, sel ast.SelectionSet, v *ent.Block) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -30419,6 +32459,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 
 func (ec *executionContext) marshalOBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx context.Context, sel ast.SelectionSet, v geom.Box) graphql.Marshaler {
 	return ec._BoundingBox(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalOBoundingBox2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx context.Context, sel ast.SelectionSet, v *geom.Box) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BoundingBox(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[string], error) {
@@ -31495,6 +33542,21 @@ func (ec *executionContext) unmarshalOProjectWhereInput2ᚖgithubᚗcomᚋplangr
 	}
 	res, err := ec.unmarshalInputProjectWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSearchFilters2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐFilters(ctx context.Context, v any) (*search.Filters, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSearchFilters(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSearchResult2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐResult(ctx context.Context, sel ast.SelectionSet, v *search.Result) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SearchResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSheet2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐSheet(ctx context.Context, sel ast.SelectionSet, v *ent.Sheet) graphql.Marshaler {

@@ -118,8 +118,8 @@ func (l *Limiter) limit(class string) Limit {
 }
 
 // Classify puts the vision operations the API serves in class "vision":
-// POST /v1/parse (REST's route table marks the same; compare, search and
-// ask join when they exist). Every other request is "management".
+// POST /v1/parse and POST /v1/projects/{id}/search and /ask (REST's route
+// table marks the same; compare joins when it exists). Every other request is "management".
 func Classify(r *http.Request) string {
 	if r.Method != http.MethodPost {
 		return Management
@@ -130,6 +130,9 @@ func Classify(r *http.Request) string {
 	}
 	s = s[1:]
 	if len(s) == 1 && s[0] == "parse" {
+		return Vision
+	}
+	if len(s) == 3 && s[0] == "projects" && (s[2] == "search" || s[2] == "ask") {
 		return Vision
 	}
 	return Management

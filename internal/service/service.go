@@ -19,6 +19,7 @@ import (
 	"github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/service/projects"
 	"github.com/plangraph/plangraph/internal/service/query"
+	"github.com/plangraph/plangraph/internal/service/search"
 	"github.com/plangraph/plangraph/internal/service/webhooks"
 )
 
@@ -31,7 +32,9 @@ type Services struct {
 	Parse    *parse.Service
 	Query    *query.Service
 	Webhooks *webhooks.Service
-	Live     *live.Service
+	// Search is search and ask over a project's index.
+	Search *search.Service
+	Live   *live.Service
 	// Idempotency keeps Idempotency-Key records for REST.
 	Idempotency *idempotency.Service
 }
@@ -43,5 +46,6 @@ func New(d *base.Deps) *Services {
 	}
 	return &Services{Deps: d, Projects: &projects.Service{Deps: d}, Files: &files.Service{Deps: d},
 		Drawings: &drawings.Service{Deps: d}, Parse: &parse.Service{Deps: d}, Query: &query.Service{Deps: d},
-		Webhooks: &webhooks.Service{Deps: d}, Live: &live.Service{Deps: d}, Idempotency: &idempotency.Service{Deps: d}}
+		Webhooks: &webhooks.Service{Deps: d}, Live: &live.Service{Deps: d}, Idempotency: &idempotency.Service{Deps: d},
+		Search: &search.Service{Deps: d}}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/setting"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/search/index"
 	"github.com/plangraph/plangraph/internal/tenant"
 
 	_ "github.com/plangraph/plangraph/ent/runtime" // schema hooks and interceptors
@@ -137,7 +138,8 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err := s.Schema.Create(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return nil
+	// the search index's tables and full-text indexes are outside Ent
+	return index.Ensure(ctx, s.DB, s.Dialect)
 }
 
 // Secret returns the server-wide secret named name, creating a random one

@@ -23,6 +23,7 @@ import (
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/internal/search/index"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/tilepack"
@@ -598,6 +599,9 @@ func (in *Ingest) finishDrawing(ctx context.Context, parent *ent.Job, children [
 	}
 	if err := in.fillDisciplines(ctx, parent.TargetID, res.Sheets); err != nil {
 		return nil, err
+	}
+	if err := index.New(in.R.DB, in.Blobs).RebuildDrawing(ctx, parent.TargetID); err != nil {
+		return nil, err // the search rows; rebuilt whole on a retry
 	}
 	if err := in.R.DB.Drawing.UpdateOneID(parent.TargetID).SetStatus(drawing.StatusReady).Exec(ctx); err != nil {
 		return nil, err

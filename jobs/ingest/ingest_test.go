@@ -16,6 +16,7 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/blobs"
+	"github.com/plangraph/plangraph/internal/search/index"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/internal/tilepack"
@@ -174,6 +175,13 @@ func TestIngestSyntheticSet(t *testing.T) {
 			rd.Close()
 		}
 	}
+	// the search index has the sheets, blocks and words; a rebuild replaces them
+	idx := index.New(e.db, e.ingest.Blobs)
+	rows := indexRows(t, e.ctx, idx, dr.ProjectID)
+	nBlocks, _ := e.db.Block.Query().Count(e.ctx)
+	if rows[index.TypeSheet] != 3 || rows[index.TypeBlock] != nBlocks || rows[index.TypeWord] < 30 {
+		t.Errorf("search rows by type %v, want 3 sheets, %d blocks and the words", rows, nBlocks)
+	}
 	// processing the drawing again (a duplicate delivery after a crash)
 	// neither duplicates nor loses sheets
 	testenv.Redeliver(t, e.ctx, e.db, e.q, j.ID)
@@ -189,6 +197,23 @@ func TestIngestSyntheticSet(t *testing.T) {
 	if n, _ := e.db.Block.Query().Count(e.ctx); n == 0 || n > 3*12 {
 		t.Fatalf("%d blocks after reprocessing", n)
 	}
+	if again := indexRows(t, e.ctx, idx, dr.ProjectID); fmt.Sprint(again) != fmt.Sprint(rows) {
+		t.Errorf("search rows after reprocessing %v, before %v", again, rows)
+	}
+}
+
+// indexRows counts a project's search rows by source type.
+func indexRows(t *testing.T, ctx context.Context, idx *index.Index, projectID string) map[string]int {
+	t.Helper()
+	docs, err := idx.Docs(ctx, index.Scope{ProjectID: projectID}, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, d := range docs {
+		n[d.SourceType]++
+	}
+	return n
 }
 
 func TestIngestBadInputFailsCleanly(t *testing.T) {

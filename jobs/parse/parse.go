@@ -354,7 +354,10 @@ func (p *Parse) advance(ctx context.Context, j *ent.Job, children []*ent.Job) (a
 	if ms.waiting {
 		return nil, jobs.ErrWaitChildren
 	}
-	// 5. the combined result
+	// 5. the search index of the sheets searched, then the combined result
+	if err := p.indexSheets(ctx, plan); err != nil {
+		return nil, err
+	}
 	return p.combine(in, plan, ms.finished, warns)
 }
 

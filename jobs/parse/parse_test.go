@@ -29,6 +29,7 @@ import (
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/internal/search/index"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
@@ -367,6 +368,23 @@ func TestParseSheet(t *testing.T) {
 		if f.DefinedByID != door.FeatureID || f.Confidence == nil || f.Label != "D1" {
 			t.Errorf("instance %+v", f)
 		}
+	}
+	// the search index has the door's counts per block and its legend entries
+	docs, err := index.New(e.db, e.bucket).Docs(e.ctx, index.Scope{ProjectID: e.project.ID,
+		Types: []string{index.TypeSymbol, index.TypeLegendEntry}}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts, legendRows := map[string]int{}, 0
+	for _, d := range docs {
+		if d.SourceType == index.TypeLegendEntry {
+			legendRows++
+		} else if d.SourceID == door.FeatureID && d.Parsed {
+			counts[d.BlockID] += d.Count
+		}
+	}
+	if legendRows != 3 || fmt.Sprint(counts) != fmt.Sprint(blocks) {
+		t.Errorf("search rows: %d legend entries, door counts %v, want 3 and %v", legendRows, counts, blocks)
 	}
 	// the tree: a legend job, a match job per view block, each with its block result
 	children, err := e.db.Job.Query().Where(job.ParentID(j.ID)).All(e.ctx)

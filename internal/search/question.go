@@ -1,0 +1,101 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/plangraph/plangraph/internal/sheetmeta"
+)
+
+// Question kinds the index answers by itself.
+const (
+	// KindCount: "how many exhaust fans on the second floor?" — the sum of a
+	// legend entry's symbol counts over the sheets in scope.
+	KindCount = "count"
+	// KindSheets: "which sheets are electrical?" — a list of sheets.
+	KindSheets = "sheets"
+	// KindLookup: "where is the panel schedule?", "what is detail 5 on
+	// A3?" — the block, sheet or words that match.
+	KindLookup = "lookup"
+	// KindPassage: anything else, answered with the best passages.
+	KindPassage = "passage"
+)
+
+// Question is a question as the index understands it.
+type Question struct {
+	Kind string
+	// Subject is what is counted or looked up ("exhaust fans", "panel
+	// schedule"), or the words a sheet list is about ("electrical").
+	Subject string
+	// Levels are the floors the scope names (see Vocabulary.Levels).
+	Levels []int
+	// SheetNumber is the sheet the scope names, normalised
+	// (sheetmeta.Normalize: A-3 → A3), or "".
+	SheetNumber string
+	// ViewKind and ViewNumber: "detail" and "5" for "detail 5".
+	ViewKind, ViewNumber string
+}
+
+var (
+	reCount   = regexp.MustCompile(`^(?:how many|number of|count(?: of)?(?: the| all)?|total(?: number of)?)\s+(.+?)(?:\s+(?:are there|are shown|are shown|do we have|do i have|are|is there|there are))?$`)
+	reSheets  = regexp.MustCompile(`^(?:which|what|list|show(?: me)?)(?: all)?(?: the)? (?:sheets|sheet|drawings)\b\s*(?:are|is|have|show|for|in|of|with|cover|contain|belong to)?\s*(.*)$`)
+	reView    = regexp.MustCompile(`^(?:what(?: is|'s)|show(?: me)?|where(?: is|'s))\s+(?:the\s+)?(detail|section|elevation|view|plan)\s+([a-z0-9]{1,4})\s+(?:on|in|of)\s+(?:sheet\s+)?(.+)$`)
+	reWhere   = regexp.MustCompile(`^(?:where(?: is| are|'s| can i find| do i find)|find|locate|show(?: me)?)\s+(?:the\s+|all\s+|every\s+|any\s+)?(.+)$`)
+	reScope   = regexp.MustCompile(`^(.+?)\s+(?:on|in|at|for|of)\s+(?:the\s+)?(.+)$`)
+	reSheetNo = regexp.MustCompile(`^(?:sheet\s+)?([a-z]{1,3}[ .-]?\d{1,4}(?:\.\d{1,3})?[a-z]?)$`)
+	reSpace   = regexp.MustCompile(`\s+`)
+)
+
+// ParseQuestion recognises the kind of q and its parts. Unrecognised
+// questions are KindPassage with the whole question as Subject.
+func ParseQuestion(q string, v *Vocabulary) Question {
+	s := strings.ToLower(strings.TrimSpace(q))
+	s = strings.TrimRight(s, "?.! ")
+	s = reSpace.ReplaceAllString(s, " ")
+	if m := reView.FindStringSubmatch(s); m != nil {
+		out := Question{Kind: KindLookup, Subject: m[1] + " " + m[2], ViewKind: m[1], ViewNumber: m[2]}
+		out.scope(m[3], v)
+		return out
+	}
+	if m := reCount.FindStringSubmatch(s); m != nil {
+		out := Question{Kind: KindCount, Subject: m[1]}
+		out.splitScope(v)
+		return out
+	}
+	if m := reSheets.FindStringSubmatch(s); m != nil {
+		return Question{Kind: KindSheets, Subject: strings.TrimSpace(m[1])}
+	}
+	if m := reWhere.FindStringSubmatch(s); m != nil {
+		out := Question{Kind: KindLookup, Subject: m[1]}
+		out.splitScope(v)
+		return out
+	}
+	return Question{Kind: KindPassage, Subject: s}
+}
+
+// splitScope moves a trailing "on the second floor" / "on sheet E-101"
+// from Subject into Levels / SheetNumber, when it names one of them.
+func (q *Question) splitScope(v *Vocabulary) {
+	m := reScope.FindStringSubmatch(q.Subject)
+	if m == nil {
+		return
+	}
+	if q.scope(m[2], v) {
+		q.Subject = m[1]
+	}
+}
+
+// scope reads a scope phrase into Levels or SheetNumber and says whether it
+// named either.
+func (q *Question) scope(s string, v *Vocabulary) bool {
+	s = strings.TrimSpace(strings.TrimPrefix(s, "the "))
+	if m := reSheetNo.FindStringSubmatch(s); m != nil && (strings.HasPrefix(s, "sheet ") || len(v.Levels(Tokens(s))) == 0) {
+		q.SheetNumber = sheetmeta.Normalize(m[1])
+		return true
+	}
+	if l := v.Levels(Tokens(s)); len(l) > 0 {
+		q.Levels = l
+		return true
+	}
+	return false
+}
