@@ -118,8 +118,10 @@ func (l *Limiter) limit(class string) Limit {
 }
 
 // Classify puts the vision operations the API serves in class "vision":
-// POST /v1/parse (REST's route table marks the same; compare, search and
-// ask join when they exist). Every other request is "management".
+// POST /v1/parse, /v1/compare, /v1/drawings/{id}/compare,
+// /v1/sheets/{id}/compare and /v1/overlays/{id}/analyze (REST's route table
+// marks the same; search and ask join when they exist). Every other
+// request is "management".
 func Classify(r *http.Request) string {
 	if r.Method != http.MethodPost {
 		return Management
@@ -129,7 +131,12 @@ func Classify(r *http.Request) string {
 		return Management
 	}
 	s = s[1:]
-	if len(s) == 1 && s[0] == "parse" {
+	switch {
+	case len(s) == 1 && (s[0] == "parse" || s[0] == "compare"):
+		return Vision
+	case len(s) == 3 && s[1] != "" && (s[0] == "drawings" || s[0] == "sheets") && s[2] == "compare":
+		return Vision
+	case len(s) == 3 && s[1] != "" && s[0] == "overlays" && s[2] == "analyze":
 		return Vision
 	}
 	return Management
