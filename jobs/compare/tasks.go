@@ -13,7 +13,6 @@ import (
 	"runtime/debug"
 
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/overlayjson"
@@ -94,18 +93,18 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 		SetJobID(in.CompareJobID).SetNillableScore(score).SetTransform(&t).SetRegistered(ov.Registered).
 		SetWarnings(ov.Warnings).SetRegions(regions).
 		SetURI(uri(blobs.OverlayCombined)).SetAdditionURI(uri(blobs.OverlayAddition)).SetDeletionURI(uri(blobs.OverlayDeletion)).
-		SetAlignedAURI(uri(blobs.OverlayAlignedA)).SetAlignedBURI(uri(blobs.OverlayAlignedB)).
-		OnConflictColumns(overlay.FieldID).
-		Update(func(u *ent.OverlayUpsert) {
-			if score != nil {
-				u.SetScore(*score)
-			} else {
-				u.ClearScore()
-			}
-			u.SetTransform(&t).SetRegistered(ov.Registered).SetWarnings(ov.Warnings).SetRegions(regions).
-				SetURI(uri(blobs.OverlayCombined)).SetAdditionURI(uri(blobs.OverlayAddition)).SetDeletionURI(uri(blobs.OverlayDeletion)).
-				SetAlignedAURI(uri(blobs.OverlayAlignedA)).SetAlignedBURI(uri(blobs.OverlayAlignedB))
-		}).Exec(ctx)
+		SetAlignedAURI(uri(blobs.OverlayAlignedA)).SetAlignedBURI(uri(blobs.OverlayAlignedB)).Exec(ctx)
+	if ent.IsConstraintError(err) {
+		u := c.R.DB.Overlay.UpdateOneID(id).SetTransform(&t).SetRegistered(ov.Registered).SetWarnings(ov.Warnings).SetRegions(regions).
+			SetURI(uri(blobs.OverlayCombined)).SetAdditionURI(uri(blobs.OverlayAddition)).SetDeletionURI(uri(blobs.OverlayDeletion)).
+			SetAlignedAURI(uri(blobs.OverlayAlignedA)).SetAlignedBURI(uri(blobs.OverlayAlignedB))
+		if score != nil {
+			u.SetScore(*score)
+		} else {
+			u.ClearScore()
+		}
+		err = u.Exec(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
