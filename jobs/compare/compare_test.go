@@ -119,15 +119,7 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-func must[T any](t *testing.T) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-}
+func must[T any](t *testing.T) func(T, error) T { return jobstest.Must[T](t) }
 
 func (e *env) drawing(t *testing.T, name string) *ent.Drawing {
 	t.Helper()
