@@ -33,12 +33,11 @@ const coarseSide = 1024
 
 // Thresholds of a trusted registration.
 const (
-	// minInliers is the fewest agreeing correspondences of the last
-	// pixel level.
+	// minInliers is the fewest agreeing correspondences of a level.
 	minInliers = 8
-	// minInlierFrac is the smallest share of the measured patches that
-	// must agree: patches on changed content disagree, but a revision
-	// changes far less than half of a block.
+	// minInlierFrac is the smallest share of a level's measured patches
+	// that must agree: patches on changed content disagree, but a
+	// revision changes far less than half of a block.
 	minInlierFrac = 0.4
 	// maxResidual300 is the largest RMS residual, in pixels at 300 DPI,
 	// of the last level's correspondences.
@@ -71,10 +70,12 @@ type alignment struct {
 //
 // B's DPI over A's is the expected scale; the search covers 0.8–1.25 times
 // it, rotations of up to about 4° and the four quarter turns. The transform
-// is measured on pixels, or on the page geometry when both sides have it
-// (Side.Page) and it registers (warnings say which was used only when the
-// geometry failed). err is ctx's error when it is cancelled, or an error
-// for sides without an image; a spent Options.Budget is a warning.
+// is measured on pixels, and on the page geometry when both sides have it
+// (Side.Page), which is preferred when it registers; ResidualPx is the RMS
+// distance of the matched patches or marks after the transform. err is
+// ctx's error when it is cancelled, or an error for sides without an
+// image; a spent Options.Budget is a warning (and ok=false when it ran out
+// before the transform was measured at all).
 func Align(ctx context.Context, a, b *Side, opt Options) (t Transform, ok bool, warnings []string, err error) {
 	opt = opt.withDefaults()
 	r, err := align(ctx, a, b, time.Now().Add(opt.Budget))
@@ -143,27 +144,18 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 	}
 
 	lap := stopwatch()
-	co := coarseSearch(ca, cb, f0, prior)
+	cands, _ := coarseSearch(ca, cb, f0, prior)
 	lap("align: coarse search")
-	r.t, r.ncc = co.t, co.ncc
 	if err := ctx.Err(); err != nil {
 		return alignment{}, err
 	}
+	if len(cands) == 0 {
+		return fail("no pose in the searched range lays their ink together")
+	}
 
-	for li, f := range levels {
-		last := li == len(levels)-1
-		if last && a.Page != nil && b.Page != nil && !a.Page.Truncated && !b.Page.Truncated {
-			vr, ok := vectorAlign(a.Page, b.Page, r.t, prior, dpiOf(b))
-			lap("align: vectors")
-			if ok {
-				r.t, r.source, r.inliers, r.pairs = vr.t, sourceVectors, len(vr.inliers), vr.pairs
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			r.warnings = append(r.warnings, fmt.Sprintf("budget spent: registration stopped before the level at 1/%d resolution", f))
-			break
-		}
+	// measure refines t on the level shrunk by f: rounds of patch
+	// correlations, each fitted; ok is false when too few patches agree
+	measure := func(f int, t Transform) (fit fitResult, pairs int, ok bool, err error) {
 		la, lb := ca, cb
 		switch f {
 		case f0:
@@ -172,22 +164,86 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 		default:
 			la, lb = mids[f][0], mids[f][1]
 		}
-		p, n, rounds := levelPatch(la, lb, f == 1)
-		st := newStructure(cb, f0, max(3, p*f/f0))
+		pw, ph, n, rounds := levelPatch(la, lb, f == 1)
+		st := newStructure(cb, f0, max(3, max(pw, ph)*f/f0))
 		for round := 0; round < rounds; round++ {
-			cs := st.centres(n, float64(p*f)/2, bw, bh, aw, ah, r.t)
-			ps := patchPairs(ctx, la, lb, f, r.t, cs, p)
+			cs := st.centres(n, float64(pw*f)/2, float64(ph*f)/2, bw, bh, aw, ah, t)
+			ps := patchPairs(ctx, la, lb, f, t, cs, pw, ph)
 			if err := ctx.Err(); err != nil {
-				return alignment{}, err
+				return fit, 0, false, err
 			}
-			fit, ok := ransacSimilarity(ps, 1.5*float64(f)*max(1, dpiOf(b)/300), minScale*prior*0.9, maxScale*prior*1.1)
-			r.pairs = len(ps)
-			if !ok || len(fit.inliers) < minInliers {
-				r.inliers = len(fit.inliers)
-				return fail(fmt.Sprintf("%d of %d patches agree at 1/%d resolution", len(fit.inliers), len(ps), f))
+			var good bool
+			fit, good = ransacSimilarity(ps, 1.5*float64(f)*max(1, dpiOf(b)/300), minScale*prior*0.9, maxScale*prior*1.1)
+			pairs = len(ps)
+			if !good || len(fit.inliers) < minInliers || float64(len(fit.inliers)) < minInlierFrac*float64(pairs) {
+				return fit, pairs, false, nil
 			}
-			r.t, r.inliers = fit.t, len(fit.inliers)
+			t = fit.t
 		}
+		return fit, pairs, true, nil
+	}
+	patchesFail := func(fit fitResult, pairs, f int) string {
+		return fmt.Sprintf("%d of %d patches agree at 1/%d resolution", len(fit.inliers), pairs, f)
+	}
+
+	if time.Now().After(deadline) {
+		return fail("the budget was spent before the transform was measured")
+	}
+	// the coarse level decides between the best candidates
+	var why string
+	found := false
+	for i, c := range cands[:min(3, len(cands))] {
+		fit, pairs, ok, err := measure(f0, c.t)
+		if err != nil {
+			return alignment{}, err
+		}
+		if ok {
+			r.t, r.ncc, r.inliers, r.pairs, found = fit.t, c.ncc, len(fit.inliers), pairs, true
+			break
+		}
+		if i == 0 {
+			why = patchesFail(fit, pairs, f0)
+		}
+	}
+	if !found {
+		return fail(why)
+	}
+	lap(fmt.Sprintf("align: level 1/%d", f0))
+
+	// the geometry, when both sides have it, before the full resolution
+	// level (or after the coarse one when it is the only one)
+	vectors := func() bool {
+		if a.Page == nil || b.Page == nil || a.Page.Truncated || b.Page.Truncated {
+			return false
+		}
+		vr, ok := vectorAlign(a.Page, b.Page, r.t, prior, dpiOf(b))
+		lap("align: vectors")
+		if ok {
+			r.t, r.source, r.inliers, r.pairs = vr.t, sourceVectors, len(vr.inliers), vr.pairs
+		}
+		return ok
+	}
+	if len(levels) == 1 {
+		vectors()
+	}
+	refined := f0 // the factor of the last level measured
+	for li, f := range levels[1:] {
+		if li == len(levels)-2 && vectors() {
+			break
+		}
+		if time.Now().After(deadline) {
+			r.warnings = append(r.warnings, fmt.Sprintf("budget spent: registration stopped at 1/%d resolution (about %d px)", refined, refined))
+			break
+		}
+		fit, pairs, ok, err := measure(f, r.t)
+		if err != nil {
+			return alignment{}, err
+		}
+		if !ok {
+			return fail(patchesFail(fit, pairs, f))
+		}
+		r.t, r.inliers, r.pairs = fit.t, len(fit.inliers), pairs
+		refined = f
 		lap(fmt.Sprintf("align: level 1/%d", f))
 	}
 	if r.source == sourcePixels {
@@ -196,7 +252,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 			return fail(fmt.Sprintf("their ink correlates at %.2f only", r.ncc))
 		case float64(r.inliers) < minInlierFrac*float64(r.pairs):
 			return fail(fmt.Sprintf("only %d of %d patches agree", r.inliers, r.pairs))
-		case r.t.ResidualPx > maxResidual300*max(1, dpiOf(b)/300):
+		case r.t.ResidualPx > maxResidual300*max(1, dpiOf(b)/300)*float64(refined):
 			return fail(fmt.Sprintf("the residual is %.2f px", r.t.ResidualPx))
 		}
 	}
@@ -224,20 +280,24 @@ func levelFactors(long int) []int {
 	return []int{1}
 }
 
-// levelPatch is the patch side, grid and rounds of a level: 128-pixel
+// levelPatch is the patch size, grid and rounds of a level: 128-pixel
 // patches (about 11 mm at 300 DPI: a few lines and a word) on a 12-cell
 // grid, twice, at full resolution; 64 on 8 cells once on coarser levels;
-// smaller for small blocks.
-func levelPatch(la, lb gocv.Mat, full bool) (p, n, rounds int) {
-	p, n, rounds = 64, 8, 1
+// smaller for small blocks, and as flat as a thin block (a strip of text
+// in a title block) needs, down to 8 pixels.
+func levelPatch(la, lb gocv.Mat, full bool) (pw, ph, n, rounds int) {
+	p := 64
+	n, rounds = 8, 1
 	if full {
 		p, n, rounds = 128, 12, 2
 	}
-	side := min(la.Cols(), la.Rows(), lb.Cols(), lb.Rows())
-	for p > 24 && p > side/3 {
-		p /= 2
+	fit := func(p, side int) int {
+		for p > 24 && p > side/3 {
+			p /= 2
+		}
+		return max(8, min(p, (side-4)&^1))
 	}
-	return p, n, rounds
+	return fit(p, min(la.Cols(), lb.Cols())), fit(p, min(la.Rows(), lb.Rows())), n, rounds
 }
 
 // hasInk reports whether a grey image has any mark darker than paper.

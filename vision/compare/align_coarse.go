@@ -17,10 +17,11 @@ import (
 // (The log-polar correlation of Fourier–Mellin would give the scale too,
 // but on line drawings it was measured to stick at 1: the radial streaks
 // of axis-aligned lines look the same at every scale.) The scale comes
-// from the ink extents, and the shift, for each quarter turn, from phase
-// correlation; the pose whose overlap correlates best wins. When none
-// correlates well (a block cut very differently), a ladder of scales over
-// the whole range is tried on smaller copies.
+// from the ink extents and the DPIs' ratio, and the shift, for each
+// quarter turn, from phase correlation; the poses are ranked by how well
+// their overlaps correlate. When none correlates well (a block cut very
+// differently), a ladder of scales over the whole range is tried on
+// smaller copies.
 
 // searchSide is the long side, in pixels, of the images the shift search
 // correlates: enough for a plan's walls and text blocks, small enough for
@@ -182,94 +183,122 @@ func highPass(n int) gocv.Mat {
 	return c
 }
 
-// coarse is the result of the coarse search.
-type coarse struct {
-	t    Transform // in full pixels
-	ncc  float64   // the overlap's correlation at the search level
-	cand int       // candidates tried
+// candidate is a pose found by the coarse search, with its overlap
+// correlation at the search level.
+type candidate struct {
+	t   Transform // in full pixels
+	ncc float64
 }
 
 // nccGood is the overlap correlation above which the extents' scales are
 // trusted and the ladder is not tried.
 const nccGood = 0.5
 
-// coarseSearch finds the pose taking A onto B from their grey images
-// shrunk by the same integer factor f (ga, gb), with prior the expected
-// scale (B's DPI over A's).
-func coarseSearch(ga, gb gocv.Mat, f int, prior float64) coarse {
+// coarseSearch finds poses taking A onto B from their grey images shrunk
+// by the same integer factor f (ga, gb), with prior the expected scale
+// (B's DPI over A's): the candidates best first, and how many poses were
+// tried.
+//
+// The quarter turns are tried at the scale of the ink extents' diagonals
+// (which a quarter turn does not change) and at the prior; in the best
+// turn, the scales of each axis's extent too. Sheets with large blank or
+// evenly hatched areas can correlate well turned the wrong way, so the
+// caller measures the best few candidates before trusting one.
+func coarseSearch(ga, gb gocv.Mat, f int, prior float64) ([]candidate, int) {
 	ia, ib, k := searchInk(ga, gb, searchSide)
 	defer ia.Close()
 	defer ib.Close()
 	fine := fineRotation(ia, ib)
-
-	// scales from the ink extents: the diagonal (a quarter turn does not
-	// change it) decides the quarter turn; then each axis (turned with the
-	// quarter) and the prior are tried in that turn
+	ff := float64(f * k)
 	ea, eb := inkExtent(ia), inkExtent(ib)
 	inRange := func(scale float64) bool {
 		return scale >= minScale*prior*0.97 && scale <= maxScale*prior*1.03
 	}
-	diag := prior
-	if ea.diag() > 0 && eb.diag() > 0 && inRange(eb.diag()/ea.diag()) {
-		diag = eb.diag() / ea.diag()
+	var tried []pose
+	var all []candidate
+	try := func(a, b gocv.Mat, ff float64, poses []pose) {
+		var fresh []pose
+	next:
+		for _, p := range poses {
+			if !inRange(p.scale) {
+				continue
+			}
+			for _, o := range tried {
+				if o.quarter == p.quarter && math.Abs(o.scale/p.scale-1) < 0.015 {
+					continue next
+				}
+			}
+			fresh = append(fresh, p)
+			tried = append(tried, p)
+		}
+		all = append(all, scorePoses(a, b, fresh, ff)...)
+		sort.Slice(all, func(i, j int) bool { return all[i].ncc > all[j].ncc })
 	}
+
 	var poses []pose
 	for q := 0; q < 4; q++ {
-		poses = append(poses, pose{quarter: q, fine: fine, scale: diag})
-	}
-	ff := float64(f * k)
-	best := bestPose(ia, ib, poses, ff)
-	q := quarterOf(best.t, fine)
-	poses = poses[:0]
-	scales := []float64{prior}
-	if ea.diag() > 0 && eb.diag() > 0 {
-		if q%2 == 0 {
-			scales = append(scales, eb.w()/ea.w(), eb.h()/ea.h())
-		} else {
-			scales = append(scales, eb.w()/ea.h(), eb.h()/ea.w())
+		poses = append(poses, pose{quarter: q, fine: fine, scale: prior})
+		if ea.diag() > 0 && eb.diag() > 0 {
+			poses = append(poses, pose{quarter: q, fine: fine, scale: eb.diag() / ea.diag()})
 		}
 	}
-next:
-	for _, sc := range scales {
-		if !inRange(sc) || math.Abs(sc/diag-1) < 0.015 {
-			continue
+	try(ia, ib, ff, poses)
+	if len(all) > 0 && ea.diag() > 0 && eb.diag() > 0 {
+		q := quarterOf(all[0].t, fine)
+		sx, sy := eb.w()/ea.w(), eb.h()/ea.h()
+		if q%2 == 1 {
+			sx, sy = eb.w()/ea.h(), eb.h()/ea.w()
 		}
-		for _, p := range poses {
-			if math.Abs(p.scale/sc-1) < 0.015 {
-				continue next
+		try(ia, ib, ff, []pose{{q, fine, sx}, {q, fine, sy}})
+	}
+	if len(all) == 0 || all[0].ncc < nccGood {
+		// the ladder: every scale of the range in steps of 3 %, on smaller
+		// copies; the best pose is scored again on the search level
+		la, lb, kl := searchInk(ga, gb, ladderSide)
+		defer la.Close()
+		defer lb.Close()
+		poses = poses[:0]
+		for s := minScale * prior; s <= maxScale*prior*1.01; s *= 1.03 {
+			for q := 0; q < 4; q++ {
+				poses = append(poses, pose{quarter: q, fine: fine, scale: s})
 			}
 		}
-		poses = append(poses, pose{quarter: q, fine: fine, scale: sc})
-	}
-	if more := bestPose(ia, ib, poses, ff); more.ncc > best.ncc {
-		more.cand += best.cand
-		best = more
-	} else {
-		best.cand += more.cand
-	}
-	if best.ncc >= nccGood {
-		return best
-	}
-	// the ladder: every scale of the range in steps of 3 %, smaller copies
-	la, lb, kl := searchInk(ga, gb, ladderSide)
-	defer la.Close()
-	defer lb.Close()
-	poses = poses[:0]
-	for s := minScale * prior; s <= maxScale*prior*1.01; s *= 1.03 {
-		for q := 0; q < 4; q++ {
-			poses = append(poses, pose{quarter: q, fine: fine, scale: s})
+		lad := scorePoses(la, lb, poses, float64(f*kl))
+		sort.Slice(lad, func(i, j int) bool { return lad[i].ncc > lad[j].ncc })
+		n := len(tried) + len(poses)
+		if len(lad) > 0 {
+			tried = tried[:0] // the ladder's pose may repeat a tried one: score it anyway
+			try(ia, ib, ff, []pose{{quarterOf(lad[0].t, fine), fine, lad[0].t.Scale}})
 		}
+		return all, n
 	}
-	lad := bestPose(la, lb, poses, float64(f*kl))
-	// confirm on the search level
-	p := pose{quarter: quarterOf(lad.t, fine), fine: fine, scale: lad.t.Scale}
-	conf := bestPose(ia, ib, []pose{p}, ff)
-	conf.cand += best.cand + lad.cand
-	if conf.ncc > best.ncc {
-		return conf
+	return all, len(tried)
+}
+
+// scorePoses finds each pose's shift and scores the overlap it gives
+// (ff: full pixels per pixel of a and b). The poses' correlations share
+// one canvas size, so that B's spectrum is computed once.
+func scorePoses(a, b gocv.Mat, poses []pose, ff float64) []candidate {
+	if len(poses) == 0 {
+		return nil
 	}
-	best.cand = conf.cand
-	return best
+	maxS := 0.0
+	for _, p := range poses {
+		maxS = max(maxS, p.scale)
+	}
+	// A turned by up to maxFineDeg and scaled fits in side·maxS·1.1
+	side := maxS * 1.1 * float64(max(a.Cols(), a.Rows()))
+	cw := gocv.GetOptimalDFTSize(int(side) + b.Cols())
+	ch := gocv.GetOptimalDFTSize(int(side) + b.Rows())
+	target := newCorrTarget(b, cw, ch)
+	defer target.close()
+	out := make([]candidate, 0, len(poses))
+	for _, p := range poses {
+		tx, ty := target.shift(a, p)
+		t := p.transform(tx*ff, ty*ff)
+		out = append(out, candidate{t, overlapNCC(a, b, t, ff)})
+	}
+	return out
 }
 
 // quarterOf is the quarter turn of a pose's transform.
@@ -288,35 +317,6 @@ func searchInk(ga, gb gocv.Mat, side int) (ia, ib gocv.Mat, k int) {
 	defer sa.Close()
 	defer sb.Close()
 	return inkFloat(sa), inkFloat(sb), k
-}
-
-// bestPose finds each pose's shift and keeps the one whose overlap
-// correlates best (ff: full pixels per pixel of a and b). The poses'
-// correlations share one canvas size, so that B's spectrum is computed
-// once.
-func bestPose(a, b gocv.Mat, poses []pose, ff float64) coarse {
-	best := coarse{ncc: math.Inf(-1), cand: len(poses)}
-	if len(poses) == 0 {
-		return best
-	}
-	maxS := 0.0
-	for _, p := range poses {
-		maxS = max(maxS, p.scale)
-	}
-	// A turned by up to maxFineDeg and scaled fits in side·maxS·1.1
-	side := maxS * 1.1 * float64(max(a.Cols(), a.Rows()))
-	cw := gocv.GetOptimalDFTSize(int(side) + b.Cols())
-	ch := gocv.GetOptimalDFTSize(int(side) + b.Rows())
-	target := newCorrTarget(b, cw, ch)
-	defer target.close()
-	for _, p := range poses {
-		tx, ty := target.shift(a, p)
-		t := p.transform(tx*ff, ty*ff)
-		if c := overlapNCC(a, b, t, ff); c > best.ncc {
-			best.t, best.ncc = t, c
-		}
-	}
-	return best
 }
 
 // corrTarget is B's ink on a cw × ch canvas as the conjugate of its
@@ -531,12 +531,3 @@ func ncc(x, y, mask []float32) float64 {
 
 // black is the zero border of float ink images (no ink).
 var black = color.RGBA{}
-
-// median of v (v is reordered).
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	sort.Float64s(v)
-	return v[len(v)/2]
-}

@@ -60,6 +60,27 @@ func TestAlignKnownTransforms(t *testing.T) {
 	}
 }
 
+// TestAlignBigBlock registers a block big enough for the three levels
+// (coarse, intermediate, full).
+func TestAlignBigBlock(t *testing.T) {
+	const w, h = 5200, 3400
+	if got := levelFactors(w); len(got) != 3 {
+		t.Fatalf("levels %v, want three", got)
+	}
+	p := newPlan(8, w, h)
+	want := Transform{Scale: 0.97, RotationDeg: -0.6, Tx: 61.3, Ty: 88.8}
+	a, b := p.draw(Identity, w, h, 1), p.draw(want, w, h, 1)
+	got, ok, warnings, err := Align(context.Background(), side(a, 300), side(b, 300), Options{})
+	if err != nil || !ok {
+		t.Fatalf("ok %v err %v warnings %v", ok, err, warnings)
+	}
+	e := cornerError(got, want, w, h)
+	t.Logf("%.3f px off at the worst corner, residual %.3f px", e, got.ResidualPx)
+	if e > 0.5 {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
 // TestAlignDifferentDPI registers a block drawn at 150 DPI onto the same
 // block drawn at 200: the DPIs' ratio is the expected scale.
 func TestAlignDifferentDPI(t *testing.T) {

@@ -26,7 +26,8 @@ import (
 // is dropped as residue (diff_regions.go).
 //
 // Only the part of B that A covers is compared (cover: A's extent moved
-// into B, inset by r + 1 so that A's edge is not a change). B's ink
+// into B, inset by r + 1 so that A's edge is not a change, and less B's
+// own edge of r + 1 pixels, beyond which B's marks are unknown). B's ink
 // outside it is counted and reported in a warning — A's block did not
 // reach there, so A could not have had it — and drawn in
 // ColourUncompared, never as added.
@@ -38,8 +39,8 @@ import (
 // outputs is a few bands, not copies of the block.
 
 // inkThreshold is the grey level (0 black, 255 white) below which a pixel
-// is ink: 224 keeps a line's antialiased edges and light screens (a 10 %
-// tint is 230) out of the paper.
+// is ink: a line's antialiased edges and tints of 12 % or more are; a 10 %
+// tint (230) and a scan's paper noise are not.
 const inkThreshold = 224
 
 // markThreshold is the grey level below which a pixel shows a mark at all
@@ -71,10 +72,9 @@ func (c *cellMaps) count(v uint8) int {
 
 // diffTotals are the whole-block counts of a diff, in pixels.
 type diffTotals struct {
-	union      int64 // ink of either side where compared
-	inkB       int64 // B's ink
-	outsideB   int64 // B's ink outside the compared part
-	inkAligned int64 // A's ink inside B's frame
+	union    int64 // ink of either side where compared
+	inkB     int64 // B's ink within its frame (less its edge)
+	outsideB int64 // the part of inkB outside A's extent
 }
 
 // diffInput is what the banded pass reads and writes.
@@ -90,14 +90,14 @@ type diffInput struct {
 // runDiff runs the banded difference.
 func runDiff(ctx context.Context, in diffInput) (diffTotals, error) {
 	w, h := in.b.Rect.Dx(), in.b.Rect.Dy()
-	var tot [4]atomic.Int64
+	var tot [3]atomic.Int64
 	err := bands(ctx, h, 4*in.r, func(s *scratch, y0, y1 int) {
 		t := diffBand(in, s, w, h, y0, y1)
 		for i, v := range t {
 			tot[i].Add(v)
 		}
 	})
-	return diffTotals{union: tot[0].Load(), inkB: tot[1].Load(), outsideB: tot[2].Load(), inkAligned: tot[3].Load()}, err
+	return diffTotals{union: tot[0].Load(), inkB: tot[1].Load(), outsideB: tot[2].Load()}, err
 }
 
 // bands runs fn on rows [y0, y1) of an image h rows high, in bands of
@@ -183,8 +183,8 @@ const (
 )
 
 // diffBand computes rows [y0, y1) of the difference; it returns the
-// band's union ink, B ink, B ink outside the cover and aligned A ink.
-func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [4]int64 {
+// band's union ink, B ink and B ink outside the cover (diffTotals).
+func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 	defer s.release()
 	r := in.r
 	e0, e1 := max(0, y0-2*r), min(h, y1+2*r)
@@ -216,16 +216,20 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [4]int64 {
 	}
 	awc, bwc, dac, dbc, cvc := sub(aw), sub(bw), sub(da), sub(db), sub(cover)
 
-	var out [4]int64
+	var out [3]int64
 	tmp := band(bufTmp)
 	gocv.BitwiseOr(awc, bwc, &tmp)
 	gocv.BitwiseAnd(tmp, cvc, &tmp)
 	out[0] = int64(gocv.CountNonZero(tmp))
-	out[1] = int64(gocv.CountNonZero(bwc))
-	gocv.BitwiseNot(cvc, &tmp)
-	gocv.BitwiseAnd(tmp, bwc, &tmp)
-	out[2] = int64(gocv.CountNonZero(tmp))
-	out[3] = int64(gocv.CountNonZero(awc))
+	// B's ink within its frame (its edge is never compared), and the part
+	// of it outside A's extent
+	if fr := in.cover.frame.Intersect(image.Rect(0, y0, w, y1)).Sub(image.Pt(0, y0)); !fr.Empty() {
+		v := bwc.Region(fr)
+		out[1] = int64(gocv.CountNonZero(v))
+		v.Close()
+	}
+	gocv.BitwiseAnd(bwc, cvc, &tmp)
+	out[2] = out[1] - int64(gocv.CountNonZero(tmp))
 
 	// removed: A's ink, B's dilated marks absent, compared; added likewise
 	rem, add := band(bufRem), band(bufAdd)
@@ -268,13 +272,6 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [4]int64 {
 		}
 	}
 	return out
-}
-
-// thresholdMask is 255 where a grey Mat is darker than level, else 0.
-func thresholdMask(g gocv.Mat, level int) gocv.Mat {
-	m := gocv.NewMat()
-	thresholdInto(g, &m, level)
-	return m
 }
 
 // thresholdInto writes into dst 255 where g is darker than level, else 0.

@@ -34,7 +34,7 @@ import (
 // Lengths are in pixels at 300 DPI, scaled to the side's DPI.
 const (
 	pieceGap300   = 6.0
-	joinGap300    = 40.0
+	joinGap300    = 80.0
 	maxRegion300  = 1500.0
 	minFar300     = 3.0 // pixels (an area: scaled by the DPI's square)
 	minRegion300  = 30.0
@@ -78,7 +78,8 @@ type groupResult struct {
 func groupRegions(c *cellMaps, dpi float64, ignoreHatches bool, hatched func(image.Rectangle) bool, text []image.Rectangle) groupResult {
 	k := dpi / 300
 	cf := float64(c.cell)
-	labels, pieces := cellPieces(c, max(1, int(math.Round(pieceGap300*k/cf))))
+	labels, pieces, done := cellPieces(c, max(1, int(math.Round(pieceGap300*k/cf))))
+	defer done()
 	minFar := max(1, int(math.Round(minFar300*k*k)))
 	for i := range pieces {
 		p := &pieces[i]
@@ -133,7 +134,9 @@ func groupRegions(c *cellMaps, dpi float64, ignoreHatches bool, hatched func(ima
 		})
 	}
 	for i, l := range labels {
-		if l > 0 && pieces[l-1].dropped {
+		// a label of the joined mask covers paper too: only difference
+		// cells are erased
+		if l > 0 && pieces[l-1].dropped && (c.rem[i] > 0 || c.add[i] > 0) {
 			res.drop[i] = 255
 		}
 	}
@@ -147,11 +150,13 @@ func groupRegions(c *cellMaps, dpi float64, ignoreHatches bool, hatched func(ima
 	return res
 }
 
-// cellPieces labels the difference cells by piece (cells within gap cells
-// of each other share one; 0 for no difference) and sums each piece.
-func cellPieces(c *cellMaps, gap int) ([]int32, []piece) {
+// cellPieces labels the cells by piece (difference cells within gap
+// cells of each other share one, and so do the cells between them; 0 far
+// from any difference) and sums each piece. The labels live until done is
+// called.
+func cellPieces(c *cellMaps, gap int) (labels []int32, pieces []piece, done func()) {
 	if c.w == 0 || c.h == 0 {
-		return nil, nil
+		return nil, nil, func() {}
 	}
 	mask := make([]uint8, c.w*c.h)
 	for i := range mask {
@@ -166,15 +171,11 @@ func cellPieces(c *cellMaps, gap int) ([]int32, []piece) {
 	joined := gocv.NewMat()
 	defer joined.Close()
 	gocv.Dilate(mm, &joined, k)
-	lm, stats, cent := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
-	defer lm.Close()
-	defer stats.Close()
-	defer cent.Close()
-	n := gocv.ConnectedComponentsWithStats(joined, &lm, &stats, &cent)
+	lm := gocv.NewMat()
+	n := gocv.ConnectedComponents(joined, &lm)
 	rb, _ := lm.DataPtrUint8() // CV_32S labels
-	raw := unsafe.Slice((*int32)(unsafe.Pointer(&rb[0])), len(rb)/4)
-	labels := make([]int32, len(raw))
-	pieces := make([]piece, max(0, n-1))
+	labels = unsafe.Slice((*int32)(unsafe.Pointer(&rb[0])), len(rb)/4)
+	pieces = make([]piece, max(0, n-1))
 	for i := range pieces {
 		pieces[i].box = image.Rectangle{Min: image.Pt(math.MaxInt32, math.MaxInt32)}
 	}
@@ -182,9 +183,7 @@ func cellPieces(c *cellMaps, gap int) ([]int32, []piece) {
 		if m == 0 {
 			continue
 		}
-		l := raw[i]
-		labels[i] = l
-		p := &pieces[l-1]
+		p := &pieces[labels[i]-1]
 		x, y := i%c.w, i/c.w
 		p.box.Min = image.Pt(min(p.box.Min.X, x), min(p.box.Min.Y, y))
 		p.box.Max = image.Pt(max(p.box.Max.X, x+1), max(p.box.Max.Y, y+1))
@@ -196,7 +195,7 @@ func cellPieces(c *cellMaps, gap int) ([]int32, []piece) {
 			p.darkAdd += c.count(c.darkAdd[i])
 		}
 	}
-	return labels, pieces
+	return labels, pieces, func() { lm.Close() }
 }
 
 // joinPieces joins the kept pieces into regions (lists of piece indexes):

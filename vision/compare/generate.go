@@ -18,34 +18,46 @@ import (
 // with Registered false and a warning (its score is then low for blocks
 // that differ). The difference is stroke-tolerant (diff.go): ink further
 // than Options.Tolerance (pixels at 300 DPI, scaled to B's DPI) from the
-// other side's ink, grouped into Regions with the residue of unchanged
-// lines dropped (diff_regions.go). Only the part of B that A's extent
-// covers is compared; B's ink beyond it is drawn in ColourUncompared and
-// counted in a warning.
+// other side's marks, grouped into Regions with the residue of unchanged
+// lines and specks dropped (diff_regions.go); glyphs and text-layer words
+// changed in place keep their differences however small (diff_text.go);
+// Options.IgnoreHatches leaves out regions of faint ink and of hatch
+// patterns (diff_hatch.go). Region bounds are exact to a cell (4 pixels
+// at 300 DPI). Only the part of B that A's extent covers is compared; B's
+// ink beyond it is drawn in ColourUncompared and, when it is more than 2 %
+// of B's ink, counted in a warning (so is A's ink beyond B's block).
 //
 // Score = 1 − (added + removed pixels of the Regions) / (pixels inked on
 // either side in the compared part): 1 for identical blocks, about 0.99 for
-// a symbol added to a plan, 0.5 or less when half of a plan is redrawn
-// (the redrawn half counts on both sides against a union of 1.5 plans).
+// a symbol added to a plan, under 0.5 when half of a plan is redrawn (the
+// redrawn half counts on both sides against a union of 1.5 plans).
 //
-// The images are B's size. AlignedB is B's image itself (not a copy).
-// Work and memory: the warp, the diff and the images run in bands of rows
-// on all CPUs through OpenCV; beyond the outputs (three grey images and
-// the RGBA one) they hold a few bands and the per-cell counts (1/16 of a
-// pixel per pixel at 300 DPI). ctx is honoured between bands; when
+// The images are B's size, in B's block pixels (a sub-image's top left is
+// taken as (0, 0)); AlignedB is B's image itself, not a copy. The warp, the
+// diff and the images run in bands of rows on all CPUs through OpenCV;
+// beyond the outputs (three grey images and the RGBA one) they hold a few
+// bands per CPU and the per-cell maps (a few bytes per 16 pixels at 300
+// DPI). ctx is honoured between bands and registration levels; when
 // Options.Budget runs out after registration the difference is not
 // computed and a warning says so.
 func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	opt = opt.withDefaults()
 	deadline := time.Now().Add(opt.Budget)
 	lap := stopwatch()
+	if err := checkSides(a, b); err != nil {
+		return nil, err
+	}
+	// the images as OpenCV views need (a copy only for a sub-image)
+	sa, sb := *a, *b
+	sa.Image, sb.Image = contiguous(a.Image), contiguous(b.Image)
+	a, b = &sa, &sb
 	al, err := align(ctx, a, b, deadline)
 	if err != nil {
 		return nil, err
 	}
 	lap("align")
 	ov := &Overlay{Transform: al.t, Registered: al.ok, Warnings: al.warnings}
-	ia, ib := contiguous(a.Image), contiguous(b.Image)
+	ia, ib := a.Image, b.Image
 	w, h := ib.Rect.Dx(), ib.Rect.Dy()
 	ov.AlignedB = ib
 	ov.AlignedA = image.NewGray(ib.Rect)

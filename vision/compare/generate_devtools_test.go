@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gocv.io/x/gocv"
 
 	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/render"
@@ -38,6 +41,7 @@ var (
 	dumpVectors = flag.Bool("vectors", false, "record the pages' geometry and register on it")
 	dumpHatch   = flag.Bool("hatches", false, "Options.IgnoreHatches")
 	dumpOut     = flag.String("out", "/tmp/cmp", "output directory")
+	dumpEdit    = flag.Bool("edit", false, "without -b: also erase a patch of B and draw a new symbol and word on it")
 	dumpCrop    = flag.String("crop", "", "x0,y0,x1,y1: cut both pages to this box (inches from the top left) as a block")
 )
 
@@ -55,6 +59,11 @@ func TestDumpCompare(t *testing.T) {
 		dpi := int(float64(*dumpDPI)**dumpRescale + 0.5)
 		b, tb = renderSide(t, *dumpA, *dumpPage, dpi)
 		b = cropSide(b, *dumpDX, *dumpDY)
+		if *dumpEdit {
+			for _, e := range editSide(b) {
+				t.Logf("edit %s at %v", e.what, e.at)
+			}
+		}
 	}
 	if *dumpCrop != "" {
 		var x0, y0, x1, y1 float64
@@ -86,6 +95,11 @@ func TestDumpCompare(t *testing.T) {
 	}
 	t.Logf("generate %v (%.2f× B's render): registered %v %+v score %.4f regions %d", el, el.Seconds()/tb.Seconds(),
 		ov.Registered, ov.Transform, ov.Score, len(ov.Regions))
+	if *dumpB == "" {
+		dpiB := float64(int(float64(*dumpDPI)**dumpRescale + 0.5))
+		want := Transform{Scale: dpiB / float64(*dumpDPI), Tx: -float64(*dumpDX), Ty: -float64(*dumpDY)}
+		t.Logf("alignment error %.3f px at the worst corner (truth %+v)", cornerError(ov.Transform, want, a.Image.Rect.Dx(), a.Image.Rect.Dy()), want)
+	}
 	for _, w := range ov.Warnings {
 		t.Logf("warning: %s", w)
 	}
@@ -204,4 +218,31 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+type edit struct {
+	what string
+	at   image.Rectangle
+}
+
+// editSide erases a patch of a side's image (a 4 % square at 40 % of its
+// size) and draws a circled letter and a word (at 62 %), in place.
+func editSide(s *Side) []edit {
+	w, h := s.Image.Rect.Dx(), s.Image.Rect.Dy()
+	side := w / 25
+	er := image.Rect(w*2/5, h*2/5, w*2/5+side, h*2/5+side)
+	for y := er.Min.Y; y < er.Max.Y; y++ {
+		for x := er.Min.X; x < er.Max.X; x++ {
+			s.Image.Pix[y*s.Image.Stride+x] = 255
+		}
+	}
+	m := view(s.Image)
+	defer m.Close()
+	k := float64(s.DPI) / 150
+	c := image.Pt(w*31/50, h*31/50)
+	r := int(14 * k)
+	gocv.Circle(&m, c, r, color.RGBA{0, 0, 0, 255}, int(2*k+0.5))
+	gocv.PutText(&m, "NEW WORD", image.Pt(c.X+2*r, c.Y+r/2), gocv.FontHersheySimplex, 0.6*k, color.RGBA{0, 0, 0, 255}, int(k+0.5))
+	sz := gocv.GetTextSize("NEW WORD", gocv.FontHersheySimplex, 0.6*k, int(k+0.5))
+	return []edit{{"erased", er}, {"symbol and word added", image.Rect(c.X-r-2, c.Y-r-2, c.X+2*r+sz.X+2, c.Y+r+2)}}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/geom"
@@ -300,5 +301,55 @@ func TestGenerateUncovered(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("B's ink beyond A's block is not drawn in ColourUncompared %v", ColourUncompared)
+	}
+}
+
+// TestGenerateBudget: a budget spent before the work is done ends it with
+// a warning, not an error or a hang.
+func TestGenerateBudget(t *testing.T) {
+	p := newPlan(27, 1200, 800)
+	a := p.draw(Identity, 1200, 800, 1)
+	b := p.draw(Transform{Scale: 1, Tx: 4.5}, 1200, 800, 1)
+	ov, err := Generate(context.Background(), side(a, 150), side(b, 150), Options{Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(ov.Warnings, " ")
+	if ov.Registered || !strings.Contains(w, "budget") || ov.Combined != nil || len(ov.Regions) != 0 {
+		t.Errorf("registered %v, warnings %q, combined %v, %d regions; want a warning about the budget and nothing else",
+			ov.Registered, ov.Warnings, ov.Combined != nil, len(ov.Regions))
+	}
+}
+
+// TestGenerateOddBlocks: tiny, blank and very unequal blocks give a result
+// (registered or not, with warnings), never an error or a panic.
+func TestGenerateOddBlocks(t *testing.T) {
+	p := newPlan(28, 1200, 800)
+	big := p.draw(Identity, 1200, 800, 1)
+	tiny := contiguous(big.SubImage(image.Rect(300, 300, 340, 330)).(*image.Gray))
+	blank := image.NewGray(image.Rect(0, 0, 90, 60))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	strip := contiguous(big.SubImage(image.Rect(0, 390, 1200, 410)).(*image.Gray))
+	for _, c := range []struct {
+		name string
+		a, b *image.Gray
+	}{
+		{"tiny", tiny, tiny}, {"tiny vs big", tiny, big}, {"blank", blank, blank},
+		{"blank vs plan", blank, big}, {"strip", strip, strip}, {"strip vs big", big, strip},
+	} {
+		ov, err := Generate(context.Background(), side(c.a, 150), side(c.b, 150), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if ov.Combined == nil || ov.Combined.Rect != c.b.Rect || ov.Score < 0 || ov.Score > 1 {
+			t.Errorf("%s: combined %v, score %v", c.name, ov.Combined != nil, ov.Score)
+		}
+		if !ov.Registered && len(ov.Warnings) == 0 {
+			t.Errorf("%s: not registered and no warning", c.name)
+		}
+		t.Logf("%s: registered %v score %.3f regions %d warnings %q", c.name, ov.Registered, ov.Score, len(ov.Regions), ov.Warnings)
 	}
 }

@@ -168,9 +168,6 @@ func (m affine) apply(x, y float64) (float64, float64) {
 	return m[0]*x + m[1]*y + m[2], m[3]*x + m[4]*y + m[5]
 }
 
-// scaleShift is x' = k·x + dx, y' = k·y + dy.
-func scaleShift(k, dx, dy float64) affine { return affine{k, 0, dx, 0, k, dy} }
-
 // levelMap is the affine map, in OpenCV's pixel-centre convention, from
 // the pixels of A shrunk by fa (less the origin oa of a region cut out of
 // it) to the pixels of B shrunk by fb (less the origin ob): what warpAffine
