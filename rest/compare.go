@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -146,7 +148,47 @@ func compareOps() []op {
 			descs[img.Name], overlayImage(img), []node{pathID("ovl", "overlay")}, imageResponse("The PNG image.", "image/png"),
 			"No such overlay, or it has no such image (NOT_FOUND)."))
 	}
+	report := func(file, id, summary, ct, desc string, render func(*API) func(context.Context, string) ([]byte, error), conflict string) op {
+		return op{method: "GET", path: "/v1/jobs/{id}/" + file, id: id, handler: document(file, ct, render), tag: "Jobs", summary: summary,
+			desc: desc + " Only for a compare job that has completed.", params: []node{pathID("job", "compare job")},
+			ok: map[int]node{200: {"description": "The document.", "content": node{ct: node{"schema": node{"type": "string", "contentMediaType": ct}}},
+				"headers": node{"Content-Disposition": node{"description": "`inline` with a file name.", "schema": node{"type": "string"}}}}},
+			errs: getErrs, errText: map[int]string{404: "No such job in this organization, or it is not a compare job (NOT_FOUND).", 409: conflict}}
+	}
+	notDone := "The compare job is still running (JOB_NOT_COMPLETED) or did not complete (JOB_FAILED)."
+	ops = append(ops,
+		report("report.md", "getCompareReportMarkdown", "A comparison's report as Markdown", "text/markdown; charset=utf-8",
+			"The compare job's report (its `results`, components.schemas.CompareReport) as Markdown: what was compared, the counts by category, severity and kind, "+
+				"sheets added, removed and renumbered, and per sheet pair its blocks added and removed and each overlay with its score, band and changes.",
+			func(a *API) func(context.Context, string) ([]byte, error) { return a.s.Compare.Markdown }, notDone),
+		report("report.pdf", "getCompareReportPDF", "A comparison's report as a PDF", "application/pdf",
+			"The same report as a PDF (US Letter), with each changed overlay's combined image and its change list.",
+			func(a *API) func(context.Context, string) ([]byte, error) { return a.s.Compare.PDF }, notDone),
+		report("markup.pdf", "getCompareMarkup", "The newer drawing marked up with revision clouds", "application/pdf",
+			"The newer drawing's own PDF with a revision cloud (a PDF polygon annotation with the cloudy border effect, intent PolygonCloud, as Bluebeam draws its Cloud markup) "+
+				"around each group of nearby changes, the changes' descriptions as its note; clouds keep the compare request's `cloud_margin_px` around their changes. "+
+				"Only for Drawing and Sheet compares of drawings made from PDF files.",
+			func(a *API) func(context.Context, string) ([]byte, error) { return a.s.Compare.Markup },
+			notDone+" Or there is nothing to mark up (MARKUP_UNAVAILABLE): a Block compare, or a newer drawing made from an image file rather than a PDF."),
+	)
 	return ops
+}
+
+// document makes the handler of a GET serving a document that render
+// makes of the job in the path (named file in Content-Disposition).
+func document(file, ct string, render func(*API) func(context.Context, string) ([]byte, error)) func(*API) http.HandlerFunc {
+	return func(a *API) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			id := r.PathValue("id")
+			b, err := render(a)(r.Context(), id)
+			if err != nil {
+				a.fail(w, r, err)
+				return
+			}
+			w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", strings.TrimPrefix(id, "job_")+"-"+file))
+			writeImage(w, bytes.NewReader(b), int64(len(b)), ct)
+		}
+	}
 }
 
 // camel is a snake_case name in camel case (aligned_a → alignedA).

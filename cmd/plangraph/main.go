@@ -37,6 +37,9 @@ Usage:
                       read a drawing file into sheets locally, without a server
   plangraph parse FILE [--legend-dir DIR] [--out result.json] [--csv counts.csv]
                       find and count legend symbols locally, without a server
+  plangraph compare OLD NEW [--out report.md] [--pdf report.pdf] [--json result.json]
+                    [--images DIR] [--markup markup.pdf]
+                      compare two revisions of a drawing set locally, without a server
   plangraph synth --out DIR [--seed N] [--sheets K] [--revision] [--page 36x24|42x30|24x18]
                       write synthetic drawing sets (vector PDF) with ground truth JSON
   plangraph bench api measure the API against a bare net/http + pgx handler
@@ -85,6 +88,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return ingestCmd(ctx, args, stdout, stderr)
 	case "parse":
 		return parseCmd(ctx, args, stdout, stderr)
+	case "compare":
+		return compareCmd(ctx, args, stdout, stderr)
 	case "synth":
 		return synthCmd(ctx, args, stdout, stderr)
 	case "bench":

@@ -77,18 +77,20 @@ type summarizeInput struct {
 type Compare struct {
 	R     *jobs.Runner
 	Blobs *blob.Bucket
-	// Generate is the engine's comparison of a block pair (vision/compare's
-	// unless a test replaces it).
+	// Generate and Analyze are the engine's steps: the comparison of a
+	// block pair and the description of an overlay's changes
+	// (vision/compare's unless a test replaces them).
 	Generate func(ctx context.Context, a, b *engine.Side, opt engine.Options) (*engine.Overlay, error)
-	// Analyze describes an overlay's changes; without it changes.analyze
-	// jobs fail (ANALYSIS_UNAVAILABLE).
-	Analyze func(a, b *engine.Side, ov *engine.Overlay, opt engine.Options) []engine.Change
+	Analyze  func(a, b *engine.Side, ov *engine.Overlay, opt engine.Options) []engine.Change
 }
 
 // Register adds the compare handlers to w.
 func (c *Compare) Register(w *jobs.Worker) {
 	if c.Generate == nil {
 		c.Generate = engine.Generate
+	}
+	if c.Analyze == nil {
+		c.Analyze = engine.Analyze
 	}
 	c.R.Handle(w, jobs.TypeCompare, c.compare)
 	c.R.Handle(w, jobs.TypeOverlayGenerate, c.generate)

@@ -164,9 +164,6 @@ func (c *Compare) analyze(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Analyze == nil {
-		return nil, jobs.Fail("ANALYSIS_UNAVAILABLE", "change analysis is not available in this build")
-	}
 	var found []engine.Change
 	func() {
 		defer c.recovered(j, "ANALYSIS_FAILED", &err)
