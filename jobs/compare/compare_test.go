@@ -1,7 +1,7 @@
 package compare_test
 
 // The compare job tree on blocks drawn here, with the real engine
-// (vision/compare's Generate): pairing, overlays and their images stored
+// (vision/compare's Generate and Analyze): pairing, overlays and their images stored
 // once, change analysis stored with stable ids, the summary, events,
 // retries that add nothing, and blocks that do not register or differ
 // wholly ending in a completed result, never a hung job.
@@ -9,7 +9,6 @@ package compare_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"image"
 	"slices"
 	"strings"
@@ -81,25 +80,6 @@ var planB = []shape{
 
 var titleBlock = []shape{{10, 10, 290, 590}, {10, 300, 290, 300}, {10, 450, 290, 450}, {40, 500, 260, 540}}
 
-// standIn describes each difference region as a linework change: change
-// analysis (vision/compare's Analyze) is another step of the engine; here it
-// stands in so that storing, ids and counts are checked on real overlays.
-func standIn(_, _ *engine.Side, ov *engine.Overlay, _ engine.Options) []engine.Change {
-	var out []engine.Change
-	for _, r := range ov.Regions {
-		kind := engine.KindModified
-		switch {
-		case r.Removed == 0:
-			kind = engine.KindAdded
-		case r.Added == 0:
-			kind = engine.KindRemoved
-		}
-		out = append(out, engine.Change{Kind: kind, Category: engine.CategoryLinework, Bounds: r.Bounds, Severity: engine.SeverityModerate,
-			Confidence: 0.9, Description: fmt.Sprintf("%d px added, %d px removed", r.Added, r.Removed)})
-	}
-	return out
-}
-
 type env struct {
 	ctx     context.Context
 	db      *ent.Client
@@ -112,7 +92,7 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	s := testenv.NewStack(t, 3, func(s *testenv.Stack, w *jobs.Worker) {
 		s.Runner.Events = events.New(s.St.Client, nil, nil)
-		(&comparejob.Compare{R: s.Runner, Blobs: s.Bucket, Analyze: standIn}).Register(w)
+		(&comparejob.Compare{R: s.Runner, Blobs: s.Bucket}).Register(w)
 	})
 	e := &env{ctx: tenant.WithOrg(context.Background(), org), db: s.St.Client, q: s.Q, s: s}
 	e.project = must[*ent.Project](t)(e.db.Project.Create().SetName("compare").Save(e.ctx))
@@ -227,12 +207,21 @@ func TestCompareDrawings(t *testing.T) {
 	if plan.Score >= 0.99 || plan.Score <= 0 || len(plan.Changes) == 0 {
 		t.Errorf("plan overlay: score %.3f, %d changes", plan.Score, len(plan.Changes))
 	}
-	total := 0
-	for _, n := range rep.ByCategory {
-		total += n
+	sum := func(m map[string]int) int {
+		n := 0
+		for _, v := range m {
+			n += v
+		}
+		return n
 	}
-	if total != len(plan.Changes)+len(tb.Changes) || rep.ByCategory[engine.CategoryLinework] != total || plan.ByCategory[engine.CategoryLinework] != len(plan.Changes) {
-		t.Errorf("counts %v / %v, %d changes listed", rep.ByCategory, plan.ByCategory, len(plan.Changes))
+	if total := len(plan.Changes) + len(tb.Changes); sum(rep.ByCategory) != total || sum(rep.BySeverity) != total || sum(rep.ByKind) != total ||
+		sum(plan.ByCategory) != len(plan.Changes) {
+		t.Errorf("counts %v %v %v / %v, %d changes listed", rep.ByCategory, rep.BySeverity, rep.ByKind, plan.ByCategory, total)
+	}
+	for _, c := range plan.Changes {
+		if c.Kind == "" || c.Category == "" || c.Description == "" || !c.Bounds.Valid() {
+			t.Errorf("change %+v", c)
+		}
 	}
 	// the overlays: one per pair, their images stored, their changes with stable ids
 	ovs := must[[]*ent.Overlay](t)(e.db.Overlay.Query().Where(overlay.JobID(j.ID)).All(e.ctx))
