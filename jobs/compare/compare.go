@@ -65,9 +65,9 @@ type AnalyzeInput struct {
 	Options   engine.Options `json:"options"`
 }
 
-// summarizeInput is a changes.summarize job's input: the pairing the
-// compare job made (a report without overlays) and whether changes were
-// analyzed.
+// summarizeInput is a changes.summarize job's input: its compare job and
+// the pairing that job made (a report whose overlays name only their
+// blocks).
 type summarizeInput struct {
 	CompareJobID string        `json:"compare_job_id"`
 	Plan         engine.Report `json:"plan"`

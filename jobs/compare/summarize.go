@@ -39,15 +39,15 @@ func (c *Compare) summarize(ctx context.Context, j *ent.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Summarize(in.Plan, cin.Analyze, ovs, siblings), nil
+	return fillReport(in.Plan, cin.Analyze, ovs, siblings), nil
 }
 
-// Summarize fills plan (a compare job's pairing) in with the overlays the
+// fillReport fills plan (a compare job's pairing) in with the overlays the
 // job stored and the failures of its overlay.generate and changes.analyze
 // children (siblings), and counts the changes. An overlay the plan has no
 // place for (a sheet or block edited while the job ran) joins its sheet
 // pair, or is named in the warnings.
-func Summarize(plan engine.Report, analyzed bool, ovs []*ent.Overlay, siblings []*ent.Job) *engine.Report {
+func fillReport(plan engine.Report, analyzed bool, ovs []*ent.Overlay, siblings []*ent.Job) *engine.Report {
 	rep := plan
 	rep.Analyzed = analyzed
 	rep.ByCategory, rep.BySeverity, rep.ByKind = map[string]int{}, map[string]int{}, map[string]int{}
