@@ -1406,6 +1406,46 @@ func (_q *OverlayQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 				selectedFields = append(selectedFields, overlay.FieldURI)
 				fieldSeen[overlay.FieldURI] = struct{}{}
 			}
+		case "additionURI":
+			if _, ok := fieldSeen[overlay.FieldAdditionURI]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldAdditionURI)
+				fieldSeen[overlay.FieldAdditionURI] = struct{}{}
+			}
+		case "deletionURI":
+			if _, ok := fieldSeen[overlay.FieldDeletionURI]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldDeletionURI)
+				fieldSeen[overlay.FieldDeletionURI] = struct{}{}
+			}
+		case "alignedAURI":
+			if _, ok := fieldSeen[overlay.FieldAlignedAURI]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldAlignedAURI)
+				fieldSeen[overlay.FieldAlignedAURI] = struct{}{}
+			}
+		case "alignedBURI":
+			if _, ok := fieldSeen[overlay.FieldAlignedBURI]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldAlignedBURI)
+				fieldSeen[overlay.FieldAlignedBURI] = struct{}{}
+			}
+		case "transform":
+			if _, ok := fieldSeen[overlay.FieldTransform]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldTransform)
+				fieldSeen[overlay.FieldTransform] = struct{}{}
+			}
+		case "registered":
+			if _, ok := fieldSeen[overlay.FieldRegistered]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldRegistered)
+				fieldSeen[overlay.FieldRegistered] = struct{}{}
+			}
+		case "warnings":
+			if _, ok := fieldSeen[overlay.FieldWarnings]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldWarnings)
+				fieldSeen[overlay.FieldWarnings] = struct{}{}
+			}
+		case "changes":
+			if _, ok := fieldSeen[overlay.FieldChanges]; !ok {
+				selectedFields = append(selectedFields, overlay.FieldChanges)
+				fieldSeen[overlay.FieldChanges] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

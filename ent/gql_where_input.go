@@ -2896,6 +2896,10 @@ type OverlayWhereInput struct {
 	URIEqualFold    *string  `json:"uriEqualFold,omitempty"`
 	URIContainsFold *string  `json:"uriContainsFold,omitempty"`
 
+	// "registered" field predicates.
+	Registered    *bool `json:"registered,omitempty"`
+	RegisteredNEQ *bool `json:"registeredNEQ,omitempty"`
+
 	// "project" edge predicates.
 	HasProject     *bool                `json:"hasProject,omitempty"`
 	HasProjectWith []*ProjectWhereInput `json:"hasProjectWith,omitempty"`
@@ -3274,6 +3278,12 @@ func (i *OverlayWhereInput) P() (predicate.Overlay, error) {
 	}
 	if i.URIContainsFold != nil {
 		predicates = append(predicates, overlay.URIContainsFold(*i.URIContainsFold))
+	}
+	if i.Registered != nil {
+		predicates = append(predicates, overlay.RegisteredEQ(*i.Registered))
+	}
+	if i.RegisteredNEQ != nil {
+		predicates = append(predicates, overlay.RegisteredNEQ(*i.RegisteredNEQ))
 	}
 
 	if i.HasProject != nil {

@@ -29,6 +29,7 @@ import (
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/ent/webhookendpoint"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 	"github.com/plangraph/plangraph/vision/geom"
 )
 
@@ -9079,6 +9080,18 @@ type OverlayMutation struct {
 	addscore       *float64
 	has_changes    *bool
 	uri            *string
+	addition_uri   *string
+	deletion_uri   *string
+	aligned_a_uri  *string
+	aligned_b_uri  *string
+	transform      **overlayjson.Transform
+	registered     *bool
+	warnings       *[]string
+	appendwarnings []string
+	regions        *[]overlayjson.Region
+	appendregions  []overlayjson.Region
+	changes        *[]overlayjson.Change
+	appendchanges  []overlayjson.Change
 	clearedFields  map[string]struct{}
 	project        *string
 	clearedproject bool
@@ -9568,6 +9581,430 @@ func (m *OverlayMutation) ResetURI() {
 	m.uri = nil
 }
 
+// SetAdditionURI sets the "addition_uri" field.
+func (m *OverlayMutation) SetAdditionURI(s string) {
+	m.addition_uri = &s
+}
+
+// AdditionURI returns the value of the "addition_uri" field in the mutation.
+func (m *OverlayMutation) AdditionURI() (r string, exists bool) {
+	v := m.addition_uri
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdditionURI returns the old "addition_uri" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldAdditionURI(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdditionURI is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdditionURI requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdditionURI: %w", err)
+	}
+	return oldValue.AdditionURI, nil
+}
+
+// ResetAdditionURI resets all changes to the "addition_uri" field.
+func (m *OverlayMutation) ResetAdditionURI() {
+	m.addition_uri = nil
+}
+
+// SetDeletionURI sets the "deletion_uri" field.
+func (m *OverlayMutation) SetDeletionURI(s string) {
+	m.deletion_uri = &s
+}
+
+// DeletionURI returns the value of the "deletion_uri" field in the mutation.
+func (m *OverlayMutation) DeletionURI() (r string, exists bool) {
+	v := m.deletion_uri
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeletionURI returns the old "deletion_uri" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldDeletionURI(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeletionURI is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeletionURI requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeletionURI: %w", err)
+	}
+	return oldValue.DeletionURI, nil
+}
+
+// ResetDeletionURI resets all changes to the "deletion_uri" field.
+func (m *OverlayMutation) ResetDeletionURI() {
+	m.deletion_uri = nil
+}
+
+// SetAlignedAURI sets the "aligned_a_uri" field.
+func (m *OverlayMutation) SetAlignedAURI(s string) {
+	m.aligned_a_uri = &s
+}
+
+// AlignedAURI returns the value of the "aligned_a_uri" field in the mutation.
+func (m *OverlayMutation) AlignedAURI() (r string, exists bool) {
+	v := m.aligned_a_uri
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAlignedAURI returns the old "aligned_a_uri" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldAlignedAURI(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAlignedAURI is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAlignedAURI requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAlignedAURI: %w", err)
+	}
+	return oldValue.AlignedAURI, nil
+}
+
+// ResetAlignedAURI resets all changes to the "aligned_a_uri" field.
+func (m *OverlayMutation) ResetAlignedAURI() {
+	m.aligned_a_uri = nil
+}
+
+// SetAlignedBURI sets the "aligned_b_uri" field.
+func (m *OverlayMutation) SetAlignedBURI(s string) {
+	m.aligned_b_uri = &s
+}
+
+// AlignedBURI returns the value of the "aligned_b_uri" field in the mutation.
+func (m *OverlayMutation) AlignedBURI() (r string, exists bool) {
+	v := m.aligned_b_uri
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAlignedBURI returns the old "aligned_b_uri" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldAlignedBURI(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAlignedBURI is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAlignedBURI requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAlignedBURI: %w", err)
+	}
+	return oldValue.AlignedBURI, nil
+}
+
+// ResetAlignedBURI resets all changes to the "aligned_b_uri" field.
+func (m *OverlayMutation) ResetAlignedBURI() {
+	m.aligned_b_uri = nil
+}
+
+// SetTransform sets the "transform" field.
+func (m *OverlayMutation) SetTransform(o *overlayjson.Transform) {
+	m.transform = &o
+}
+
+// Transform returns the value of the "transform" field in the mutation.
+func (m *OverlayMutation) Transform() (r *overlayjson.Transform, exists bool) {
+	v := m.transform
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTransform returns the old "transform" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldTransform(ctx context.Context) (v *overlayjson.Transform, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTransform is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTransform requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTransform: %w", err)
+	}
+	return oldValue.Transform, nil
+}
+
+// ClearTransform clears the value of the "transform" field.
+func (m *OverlayMutation) ClearTransform() {
+	m.transform = nil
+	m.clearedFields[overlay.FieldTransform] = struct{}{}
+}
+
+// TransformCleared returns if the "transform" field was cleared in this mutation.
+func (m *OverlayMutation) TransformCleared() bool {
+	_, ok := m.clearedFields[overlay.FieldTransform]
+	return ok
+}
+
+// ResetTransform resets all changes to the "transform" field.
+func (m *OverlayMutation) ResetTransform() {
+	m.transform = nil
+	delete(m.clearedFields, overlay.FieldTransform)
+}
+
+// SetRegistered sets the "registered" field.
+func (m *OverlayMutation) SetRegistered(b bool) {
+	m.registered = &b
+}
+
+// Registered returns the value of the "registered" field in the mutation.
+func (m *OverlayMutation) Registered() (r bool, exists bool) {
+	v := m.registered
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRegistered returns the old "registered" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldRegistered(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRegistered is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRegistered requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRegistered: %w", err)
+	}
+	return oldValue.Registered, nil
+}
+
+// ResetRegistered resets all changes to the "registered" field.
+func (m *OverlayMutation) ResetRegistered() {
+	m.registered = nil
+}
+
+// SetWarnings sets the "warnings" field.
+func (m *OverlayMutation) SetWarnings(s []string) {
+	m.warnings = &s
+	m.appendwarnings = nil
+}
+
+// Warnings returns the value of the "warnings" field in the mutation.
+func (m *OverlayMutation) Warnings() (r []string, exists bool) {
+	v := m.warnings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWarnings returns the old "warnings" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldWarnings(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWarnings is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWarnings requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWarnings: %w", err)
+	}
+	return oldValue.Warnings, nil
+}
+
+// AppendWarnings adds s to the "warnings" field.
+func (m *OverlayMutation) AppendWarnings(s []string) {
+	m.appendwarnings = append(m.appendwarnings, s...)
+}
+
+// AppendedWarnings returns the list of values that were appended to the "warnings" field in this mutation.
+func (m *OverlayMutation) AppendedWarnings() ([]string, bool) {
+	if len(m.appendwarnings) == 0 {
+		return nil, false
+	}
+	return m.appendwarnings, true
+}
+
+// ClearWarnings clears the value of the "warnings" field.
+func (m *OverlayMutation) ClearWarnings() {
+	m.warnings = nil
+	m.appendwarnings = nil
+	m.clearedFields[overlay.FieldWarnings] = struct{}{}
+}
+
+// WarningsCleared returns if the "warnings" field was cleared in this mutation.
+func (m *OverlayMutation) WarningsCleared() bool {
+	_, ok := m.clearedFields[overlay.FieldWarnings]
+	return ok
+}
+
+// ResetWarnings resets all changes to the "warnings" field.
+func (m *OverlayMutation) ResetWarnings() {
+	m.warnings = nil
+	m.appendwarnings = nil
+	delete(m.clearedFields, overlay.FieldWarnings)
+}
+
+// SetRegions sets the "regions" field.
+func (m *OverlayMutation) SetRegions(o []overlayjson.Region) {
+	m.regions = &o
+	m.appendregions = nil
+}
+
+// Regions returns the value of the "regions" field in the mutation.
+func (m *OverlayMutation) Regions() (r []overlayjson.Region, exists bool) {
+	v := m.regions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRegions returns the old "regions" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldRegions(ctx context.Context) (v []overlayjson.Region, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRegions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRegions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRegions: %w", err)
+	}
+	return oldValue.Regions, nil
+}
+
+// AppendRegions adds o to the "regions" field.
+func (m *OverlayMutation) AppendRegions(o []overlayjson.Region) {
+	m.appendregions = append(m.appendregions, o...)
+}
+
+// AppendedRegions returns the list of values that were appended to the "regions" field in this mutation.
+func (m *OverlayMutation) AppendedRegions() ([]overlayjson.Region, bool) {
+	if len(m.appendregions) == 0 {
+		return nil, false
+	}
+	return m.appendregions, true
+}
+
+// ClearRegions clears the value of the "regions" field.
+func (m *OverlayMutation) ClearRegions() {
+	m.regions = nil
+	m.appendregions = nil
+	m.clearedFields[overlay.FieldRegions] = struct{}{}
+}
+
+// RegionsCleared returns if the "regions" field was cleared in this mutation.
+func (m *OverlayMutation) RegionsCleared() bool {
+	_, ok := m.clearedFields[overlay.FieldRegions]
+	return ok
+}
+
+// ResetRegions resets all changes to the "regions" field.
+func (m *OverlayMutation) ResetRegions() {
+	m.regions = nil
+	m.appendregions = nil
+	delete(m.clearedFields, overlay.FieldRegions)
+}
+
+// SetChanges sets the "changes" field.
+func (m *OverlayMutation) SetChanges(o []overlayjson.Change) {
+	m.changes = &o
+	m.appendchanges = nil
+}
+
+// Changes returns the value of the "changes" field in the mutation.
+func (m *OverlayMutation) Changes() (r []overlayjson.Change, exists bool) {
+	v := m.changes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChanges returns the old "changes" field's value of the Overlay entity.
+// If the Overlay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OverlayMutation) OldChanges(ctx context.Context) (v []overlayjson.Change, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChanges is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChanges requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChanges: %w", err)
+	}
+	return oldValue.Changes, nil
+}
+
+// AppendChanges adds o to the "changes" field.
+func (m *OverlayMutation) AppendChanges(o []overlayjson.Change) {
+	m.appendchanges = append(m.appendchanges, o...)
+}
+
+// AppendedChanges returns the list of values that were appended to the "changes" field in this mutation.
+func (m *OverlayMutation) AppendedChanges() ([]overlayjson.Change, bool) {
+	if len(m.appendchanges) == 0 {
+		return nil, false
+	}
+	return m.appendchanges, true
+}
+
+// ClearChanges clears the value of the "changes" field.
+func (m *OverlayMutation) ClearChanges() {
+	m.changes = nil
+	m.appendchanges = nil
+	m.clearedFields[overlay.FieldChanges] = struct{}{}
+}
+
+// ChangesCleared returns if the "changes" field was cleared in this mutation.
+func (m *OverlayMutation) ChangesCleared() bool {
+	_, ok := m.clearedFields[overlay.FieldChanges]
+	return ok
+}
+
+// ResetChanges resets all changes to the "changes" field.
+func (m *OverlayMutation) ResetChanges() {
+	m.changes = nil
+	m.appendchanges = nil
+	delete(m.clearedFields, overlay.FieldChanges)
+}
+
 // ClearProject clears the "project" edge to the Project entity.
 func (m *OverlayMutation) ClearProject() {
 	m.clearedproject = true
@@ -9710,7 +10147,7 @@ func (m *OverlayMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OverlayMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, overlay.FieldCreatedAt)
 	}
@@ -9738,6 +10175,33 @@ func (m *OverlayMutation) Fields() []string {
 	if m.uri != nil {
 		fields = append(fields, overlay.FieldURI)
 	}
+	if m.addition_uri != nil {
+		fields = append(fields, overlay.FieldAdditionURI)
+	}
+	if m.deletion_uri != nil {
+		fields = append(fields, overlay.FieldDeletionURI)
+	}
+	if m.aligned_a_uri != nil {
+		fields = append(fields, overlay.FieldAlignedAURI)
+	}
+	if m.aligned_b_uri != nil {
+		fields = append(fields, overlay.FieldAlignedBURI)
+	}
+	if m.transform != nil {
+		fields = append(fields, overlay.FieldTransform)
+	}
+	if m.registered != nil {
+		fields = append(fields, overlay.FieldRegistered)
+	}
+	if m.warnings != nil {
+		fields = append(fields, overlay.FieldWarnings)
+	}
+	if m.regions != nil {
+		fields = append(fields, overlay.FieldRegions)
+	}
+	if m.changes != nil {
+		fields = append(fields, overlay.FieldChanges)
+	}
 	return fields
 }
 
@@ -9764,6 +10228,24 @@ func (m *OverlayMutation) Field(name string) (ent.Value, bool) {
 		return m.HasChanges()
 	case overlay.FieldURI:
 		return m.URI()
+	case overlay.FieldAdditionURI:
+		return m.AdditionURI()
+	case overlay.FieldDeletionURI:
+		return m.DeletionURI()
+	case overlay.FieldAlignedAURI:
+		return m.AlignedAURI()
+	case overlay.FieldAlignedBURI:
+		return m.AlignedBURI()
+	case overlay.FieldTransform:
+		return m.Transform()
+	case overlay.FieldRegistered:
+		return m.Registered()
+	case overlay.FieldWarnings:
+		return m.Warnings()
+	case overlay.FieldRegions:
+		return m.Regions()
+	case overlay.FieldChanges:
+		return m.Changes()
 	}
 	return nil, false
 }
@@ -9791,6 +10273,24 @@ func (m *OverlayMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldHasChanges(ctx)
 	case overlay.FieldURI:
 		return m.OldURI(ctx)
+	case overlay.FieldAdditionURI:
+		return m.OldAdditionURI(ctx)
+	case overlay.FieldDeletionURI:
+		return m.OldDeletionURI(ctx)
+	case overlay.FieldAlignedAURI:
+		return m.OldAlignedAURI(ctx)
+	case overlay.FieldAlignedBURI:
+		return m.OldAlignedBURI(ctx)
+	case overlay.FieldTransform:
+		return m.OldTransform(ctx)
+	case overlay.FieldRegistered:
+		return m.OldRegistered(ctx)
+	case overlay.FieldWarnings:
+		return m.OldWarnings(ctx)
+	case overlay.FieldRegions:
+		return m.OldRegions(ctx)
+	case overlay.FieldChanges:
+		return m.OldChanges(ctx)
 	}
 	return nil, fmt.Errorf("unknown Overlay field %s", name)
 }
@@ -9863,6 +10363,69 @@ func (m *OverlayMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetURI(v)
 		return nil
+	case overlay.FieldAdditionURI:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdditionURI(v)
+		return nil
+	case overlay.FieldDeletionURI:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeletionURI(v)
+		return nil
+	case overlay.FieldAlignedAURI:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAlignedAURI(v)
+		return nil
+	case overlay.FieldAlignedBURI:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAlignedBURI(v)
+		return nil
+	case overlay.FieldTransform:
+		v, ok := value.(*overlayjson.Transform)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTransform(v)
+		return nil
+	case overlay.FieldRegistered:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRegistered(v)
+		return nil
+	case overlay.FieldWarnings:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWarnings(v)
+		return nil
+	case overlay.FieldRegions:
+		v, ok := value.([]overlayjson.Region)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRegions(v)
+		return nil
+	case overlay.FieldChanges:
+		v, ok := value.([]overlayjson.Change)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChanges(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Overlay field %s", name)
 }
@@ -9914,6 +10477,18 @@ func (m *OverlayMutation) ClearedFields() []string {
 	if m.FieldCleared(overlay.FieldScore) {
 		fields = append(fields, overlay.FieldScore)
 	}
+	if m.FieldCleared(overlay.FieldTransform) {
+		fields = append(fields, overlay.FieldTransform)
+	}
+	if m.FieldCleared(overlay.FieldWarnings) {
+		fields = append(fields, overlay.FieldWarnings)
+	}
+	if m.FieldCleared(overlay.FieldRegions) {
+		fields = append(fields, overlay.FieldRegions)
+	}
+	if m.FieldCleared(overlay.FieldChanges) {
+		fields = append(fields, overlay.FieldChanges)
+	}
 	return fields
 }
 
@@ -9933,6 +10508,18 @@ func (m *OverlayMutation) ClearField(name string) error {
 		return nil
 	case overlay.FieldScore:
 		m.ClearScore()
+		return nil
+	case overlay.FieldTransform:
+		m.ClearTransform()
+		return nil
+	case overlay.FieldWarnings:
+		m.ClearWarnings()
+		return nil
+	case overlay.FieldRegions:
+		m.ClearRegions()
+		return nil
+	case overlay.FieldChanges:
+		m.ClearChanges()
 		return nil
 	}
 	return fmt.Errorf("unknown Overlay nullable field %s", name)
@@ -9968,6 +10555,33 @@ func (m *OverlayMutation) ResetField(name string) error {
 		return nil
 	case overlay.FieldURI:
 		m.ResetURI()
+		return nil
+	case overlay.FieldAdditionURI:
+		m.ResetAdditionURI()
+		return nil
+	case overlay.FieldDeletionURI:
+		m.ResetDeletionURI()
+		return nil
+	case overlay.FieldAlignedAURI:
+		m.ResetAlignedAURI()
+		return nil
+	case overlay.FieldAlignedBURI:
+		m.ResetAlignedBURI()
+		return nil
+	case overlay.FieldTransform:
+		m.ResetTransform()
+		return nil
+	case overlay.FieldRegistered:
+		m.ResetRegistered()
+		return nil
+	case overlay.FieldWarnings:
+		m.ResetWarnings()
+		return nil
+	case overlay.FieldRegions:
+		m.ResetRegions()
+		return nil
+	case overlay.FieldChanges:
+		m.ResetChanges()
 		return nil
 	}
 	return fmt.Errorf("unknown Overlay field %s", name)

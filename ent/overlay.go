@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/project"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 )
 
 // Overlay is the model entity for the Overlay schema.
@@ -38,6 +40,24 @@ type Overlay struct {
 	HasChanges bool `json:"has_changes,omitempty"`
 	// URI holds the value of the "uri" field.
 	URI string `json:"uri,omitempty"`
+	// AdditionURI holds the value of the "addition_uri" field.
+	AdditionURI string `json:"addition_uri,omitempty"`
+	// DeletionURI holds the value of the "deletion_uri" field.
+	DeletionURI string `json:"deletion_uri,omitempty"`
+	// AlignedAURI holds the value of the "aligned_a_uri" field.
+	AlignedAURI string `json:"aligned_a_uri,omitempty"`
+	// AlignedBURI holds the value of the "aligned_b_uri" field.
+	AlignedBURI string `json:"aligned_b_uri,omitempty"`
+	// Transform holds the value of the "transform" field.
+	Transform *overlayjson.Transform `json:"transform,omitempty"`
+	// Registered holds the value of the "registered" field.
+	Registered bool `json:"registered,omitempty"`
+	// Warnings holds the value of the "warnings" field.
+	Warnings []string `json:"warnings,omitempty"`
+	// Regions holds the value of the "regions" field.
+	Regions []overlayjson.Region `json:"regions,omitempty"`
+	// Changes holds the value of the "changes" field.
+	Changes []overlayjson.Change `json:"changes,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OverlayQuery when eager-loading is set.
 	Edges        OverlayEdges `json:"edges"`
@@ -110,11 +130,13 @@ func (*Overlay) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case overlay.FieldHasChanges:
+		case overlay.FieldTransform, overlay.FieldWarnings, overlay.FieldRegions, overlay.FieldChanges:
+			values[i] = new([]byte)
+		case overlay.FieldHasChanges, overlay.FieldRegistered:
 			values[i] = new(sql.NullBool)
 		case overlay.FieldScore:
 			values[i] = new(sql.NullFloat64)
-		case overlay.FieldID, overlay.FieldOrgID, overlay.FieldProjectID, overlay.FieldBlockAID, overlay.FieldBlockBID, overlay.FieldJobID, overlay.FieldURI:
+		case overlay.FieldID, overlay.FieldOrgID, overlay.FieldProjectID, overlay.FieldBlockAID, overlay.FieldBlockBID, overlay.FieldJobID, overlay.FieldURI, overlay.FieldAdditionURI, overlay.FieldDeletionURI, overlay.FieldAlignedAURI, overlay.FieldAlignedBURI:
 			values[i] = new(sql.NullString)
 		case overlay.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -193,6 +215,68 @@ func (_m *Overlay) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field uri", values[i])
 			} else if value.Valid {
 				_m.URI = value.String
+			}
+		case overlay.FieldAdditionURI:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field addition_uri", values[i])
+			} else if value.Valid {
+				_m.AdditionURI = value.String
+			}
+		case overlay.FieldDeletionURI:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field deletion_uri", values[i])
+			} else if value.Valid {
+				_m.DeletionURI = value.String
+			}
+		case overlay.FieldAlignedAURI:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field aligned_a_uri", values[i])
+			} else if value.Valid {
+				_m.AlignedAURI = value.String
+			}
+		case overlay.FieldAlignedBURI:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field aligned_b_uri", values[i])
+			} else if value.Valid {
+				_m.AlignedBURI = value.String
+			}
+		case overlay.FieldTransform:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field transform", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Transform); err != nil {
+					return fmt.Errorf("unmarshal field transform: %w", err)
+				}
+			}
+		case overlay.FieldRegistered:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field registered", values[i])
+			} else if value.Valid {
+				_m.Registered = value.Bool
+			}
+		case overlay.FieldWarnings:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field warnings", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Warnings); err != nil {
+					return fmt.Errorf("unmarshal field warnings: %w", err)
+				}
+			}
+		case overlay.FieldRegions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field regions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Regions); err != nil {
+					return fmt.Errorf("unmarshal field regions: %w", err)
+				}
+			}
+		case overlay.FieldChanges:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field changes", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Changes); err != nil {
+					return fmt.Errorf("unmarshal field changes: %w", err)
+				}
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -278,6 +362,33 @@ func (_m *Overlay) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("uri=")
 	builder.WriteString(_m.URI)
+	builder.WriteString(", ")
+	builder.WriteString("addition_uri=")
+	builder.WriteString(_m.AdditionURI)
+	builder.WriteString(", ")
+	builder.WriteString("deletion_uri=")
+	builder.WriteString(_m.DeletionURI)
+	builder.WriteString(", ")
+	builder.WriteString("aligned_a_uri=")
+	builder.WriteString(_m.AlignedAURI)
+	builder.WriteString(", ")
+	builder.WriteString("aligned_b_uri=")
+	builder.WriteString(_m.AlignedBURI)
+	builder.WriteString(", ")
+	builder.WriteString("transform=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Transform))
+	builder.WriteString(", ")
+	builder.WriteString("registered=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Registered))
+	builder.WriteString(", ")
+	builder.WriteString("warnings=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Warnings))
+	builder.WriteString(", ")
+	builder.WriteString("regions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Regions))
+	builder.WriteString(", ")
+	builder.WriteString("changes=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Changes))
 	builder.WriteByte(')')
 	return builder.String()
 }

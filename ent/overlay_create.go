@@ -16,6 +16,7 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/project"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 )
 
 // OverlayCreate is the builder for creating a Overlay entity.
@@ -120,6 +121,100 @@ func (_c *OverlayCreate) SetNillableURI(v *string) *OverlayCreate {
 	return _c
 }
 
+// SetAdditionURI sets the "addition_uri" field.
+func (_c *OverlayCreate) SetAdditionURI(v string) *OverlayCreate {
+	_c.mutation.SetAdditionURI(v)
+	return _c
+}
+
+// SetNillableAdditionURI sets the "addition_uri" field if the given value is not nil.
+func (_c *OverlayCreate) SetNillableAdditionURI(v *string) *OverlayCreate {
+	if v != nil {
+		_c.SetAdditionURI(*v)
+	}
+	return _c
+}
+
+// SetDeletionURI sets the "deletion_uri" field.
+func (_c *OverlayCreate) SetDeletionURI(v string) *OverlayCreate {
+	_c.mutation.SetDeletionURI(v)
+	return _c
+}
+
+// SetNillableDeletionURI sets the "deletion_uri" field if the given value is not nil.
+func (_c *OverlayCreate) SetNillableDeletionURI(v *string) *OverlayCreate {
+	if v != nil {
+		_c.SetDeletionURI(*v)
+	}
+	return _c
+}
+
+// SetAlignedAURI sets the "aligned_a_uri" field.
+func (_c *OverlayCreate) SetAlignedAURI(v string) *OverlayCreate {
+	_c.mutation.SetAlignedAURI(v)
+	return _c
+}
+
+// SetNillableAlignedAURI sets the "aligned_a_uri" field if the given value is not nil.
+func (_c *OverlayCreate) SetNillableAlignedAURI(v *string) *OverlayCreate {
+	if v != nil {
+		_c.SetAlignedAURI(*v)
+	}
+	return _c
+}
+
+// SetAlignedBURI sets the "aligned_b_uri" field.
+func (_c *OverlayCreate) SetAlignedBURI(v string) *OverlayCreate {
+	_c.mutation.SetAlignedBURI(v)
+	return _c
+}
+
+// SetNillableAlignedBURI sets the "aligned_b_uri" field if the given value is not nil.
+func (_c *OverlayCreate) SetNillableAlignedBURI(v *string) *OverlayCreate {
+	if v != nil {
+		_c.SetAlignedBURI(*v)
+	}
+	return _c
+}
+
+// SetTransform sets the "transform" field.
+func (_c *OverlayCreate) SetTransform(v *overlayjson.Transform) *OverlayCreate {
+	_c.mutation.SetTransform(v)
+	return _c
+}
+
+// SetRegistered sets the "registered" field.
+func (_c *OverlayCreate) SetRegistered(v bool) *OverlayCreate {
+	_c.mutation.SetRegistered(v)
+	return _c
+}
+
+// SetNillableRegistered sets the "registered" field if the given value is not nil.
+func (_c *OverlayCreate) SetNillableRegistered(v *bool) *OverlayCreate {
+	if v != nil {
+		_c.SetRegistered(*v)
+	}
+	return _c
+}
+
+// SetWarnings sets the "warnings" field.
+func (_c *OverlayCreate) SetWarnings(v []string) *OverlayCreate {
+	_c.mutation.SetWarnings(v)
+	return _c
+}
+
+// SetRegions sets the "regions" field.
+func (_c *OverlayCreate) SetRegions(v []overlayjson.Region) *OverlayCreate {
+	_c.mutation.SetRegions(v)
+	return _c
+}
+
+// SetChanges sets the "changes" field.
+func (_c *OverlayCreate) SetChanges(v []overlayjson.Change) *OverlayCreate {
+	_c.mutation.SetChanges(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *OverlayCreate) SetID(v string) *OverlayCreate {
 	_c.mutation.SetID(v)
@@ -206,6 +301,26 @@ func (_c *OverlayCreate) defaults() error {
 		v := overlay.DefaultURI
 		_c.mutation.SetURI(v)
 	}
+	if _, ok := _c.mutation.AdditionURI(); !ok {
+		v := overlay.DefaultAdditionURI
+		_c.mutation.SetAdditionURI(v)
+	}
+	if _, ok := _c.mutation.DeletionURI(); !ok {
+		v := overlay.DefaultDeletionURI
+		_c.mutation.SetDeletionURI(v)
+	}
+	if _, ok := _c.mutation.AlignedAURI(); !ok {
+		v := overlay.DefaultAlignedAURI
+		_c.mutation.SetAlignedAURI(v)
+	}
+	if _, ok := _c.mutation.AlignedBURI(); !ok {
+		v := overlay.DefaultAlignedBURI
+		_c.mutation.SetAlignedBURI(v)
+	}
+	if _, ok := _c.mutation.Registered(); !ok {
+		v := overlay.DefaultRegistered
+		_c.mutation.SetRegistered(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if overlay.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized overlay.DefaultID (forgotten import ent/runtime?)")
@@ -243,6 +358,21 @@ func (_c *OverlayCreate) check() error {
 	}
 	if _, ok := _c.mutation.URI(); !ok {
 		return &ValidationError{Name: "uri", err: errors.New(`ent: missing required field "Overlay.uri"`)}
+	}
+	if _, ok := _c.mutation.AdditionURI(); !ok {
+		return &ValidationError{Name: "addition_uri", err: errors.New(`ent: missing required field "Overlay.addition_uri"`)}
+	}
+	if _, ok := _c.mutation.DeletionURI(); !ok {
+		return &ValidationError{Name: "deletion_uri", err: errors.New(`ent: missing required field "Overlay.deletion_uri"`)}
+	}
+	if _, ok := _c.mutation.AlignedAURI(); !ok {
+		return &ValidationError{Name: "aligned_a_uri", err: errors.New(`ent: missing required field "Overlay.aligned_a_uri"`)}
+	}
+	if _, ok := _c.mutation.AlignedBURI(); !ok {
+		return &ValidationError{Name: "aligned_b_uri", err: errors.New(`ent: missing required field "Overlay.aligned_b_uri"`)}
+	}
+	if _, ok := _c.mutation.Registered(); !ok {
+		return &ValidationError{Name: "registered", err: errors.New(`ent: missing required field "Overlay.registered"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := overlay.IDValidator(v); err != nil {
@@ -313,6 +443,42 @@ func (_c *OverlayCreate) createSpec() (*Overlay, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.URI(); ok {
 		_spec.SetField(overlay.FieldURI, field.TypeString, value)
 		_node.URI = value
+	}
+	if value, ok := _c.mutation.AdditionURI(); ok {
+		_spec.SetField(overlay.FieldAdditionURI, field.TypeString, value)
+		_node.AdditionURI = value
+	}
+	if value, ok := _c.mutation.DeletionURI(); ok {
+		_spec.SetField(overlay.FieldDeletionURI, field.TypeString, value)
+		_node.DeletionURI = value
+	}
+	if value, ok := _c.mutation.AlignedAURI(); ok {
+		_spec.SetField(overlay.FieldAlignedAURI, field.TypeString, value)
+		_node.AlignedAURI = value
+	}
+	if value, ok := _c.mutation.AlignedBURI(); ok {
+		_spec.SetField(overlay.FieldAlignedBURI, field.TypeString, value)
+		_node.AlignedBURI = value
+	}
+	if value, ok := _c.mutation.Transform(); ok {
+		_spec.SetField(overlay.FieldTransform, field.TypeJSON, value)
+		_node.Transform = value
+	}
+	if value, ok := _c.mutation.Registered(); ok {
+		_spec.SetField(overlay.FieldRegistered, field.TypeBool, value)
+		_node.Registered = value
+	}
+	if value, ok := _c.mutation.Warnings(); ok {
+		_spec.SetField(overlay.FieldWarnings, field.TypeJSON, value)
+		_node.Warnings = value
+	}
+	if value, ok := _c.mutation.Regions(); ok {
+		_spec.SetField(overlay.FieldRegions, field.TypeJSON, value)
+		_node.Regions = value
+	}
+	if value, ok := _c.mutation.Changes(); ok {
+		_spec.SetField(overlay.FieldChanges, field.TypeJSON, value)
+		_node.Changes = value
 	}
 	if nodes := _c.mutation.ProjectIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -482,6 +648,138 @@ func (u *OverlayUpsert) UpdateURI() *OverlayUpsert {
 	return u
 }
 
+// SetAdditionURI sets the "addition_uri" field.
+func (u *OverlayUpsert) SetAdditionURI(v string) *OverlayUpsert {
+	u.Set(overlay.FieldAdditionURI, v)
+	return u
+}
+
+// UpdateAdditionURI sets the "addition_uri" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateAdditionURI() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldAdditionURI)
+	return u
+}
+
+// SetDeletionURI sets the "deletion_uri" field.
+func (u *OverlayUpsert) SetDeletionURI(v string) *OverlayUpsert {
+	u.Set(overlay.FieldDeletionURI, v)
+	return u
+}
+
+// UpdateDeletionURI sets the "deletion_uri" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateDeletionURI() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldDeletionURI)
+	return u
+}
+
+// SetAlignedAURI sets the "aligned_a_uri" field.
+func (u *OverlayUpsert) SetAlignedAURI(v string) *OverlayUpsert {
+	u.Set(overlay.FieldAlignedAURI, v)
+	return u
+}
+
+// UpdateAlignedAURI sets the "aligned_a_uri" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateAlignedAURI() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldAlignedAURI)
+	return u
+}
+
+// SetAlignedBURI sets the "aligned_b_uri" field.
+func (u *OverlayUpsert) SetAlignedBURI(v string) *OverlayUpsert {
+	u.Set(overlay.FieldAlignedBURI, v)
+	return u
+}
+
+// UpdateAlignedBURI sets the "aligned_b_uri" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateAlignedBURI() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldAlignedBURI)
+	return u
+}
+
+// SetTransform sets the "transform" field.
+func (u *OverlayUpsert) SetTransform(v *overlayjson.Transform) *OverlayUpsert {
+	u.Set(overlay.FieldTransform, v)
+	return u
+}
+
+// UpdateTransform sets the "transform" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateTransform() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldTransform)
+	return u
+}
+
+// ClearTransform clears the value of the "transform" field.
+func (u *OverlayUpsert) ClearTransform() *OverlayUpsert {
+	u.SetNull(overlay.FieldTransform)
+	return u
+}
+
+// SetRegistered sets the "registered" field.
+func (u *OverlayUpsert) SetRegistered(v bool) *OverlayUpsert {
+	u.Set(overlay.FieldRegistered, v)
+	return u
+}
+
+// UpdateRegistered sets the "registered" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateRegistered() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldRegistered)
+	return u
+}
+
+// SetWarnings sets the "warnings" field.
+func (u *OverlayUpsert) SetWarnings(v []string) *OverlayUpsert {
+	u.Set(overlay.FieldWarnings, v)
+	return u
+}
+
+// UpdateWarnings sets the "warnings" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateWarnings() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldWarnings)
+	return u
+}
+
+// ClearWarnings clears the value of the "warnings" field.
+func (u *OverlayUpsert) ClearWarnings() *OverlayUpsert {
+	u.SetNull(overlay.FieldWarnings)
+	return u
+}
+
+// SetRegions sets the "regions" field.
+func (u *OverlayUpsert) SetRegions(v []overlayjson.Region) *OverlayUpsert {
+	u.Set(overlay.FieldRegions, v)
+	return u
+}
+
+// UpdateRegions sets the "regions" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateRegions() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldRegions)
+	return u
+}
+
+// ClearRegions clears the value of the "regions" field.
+func (u *OverlayUpsert) ClearRegions() *OverlayUpsert {
+	u.SetNull(overlay.FieldRegions)
+	return u
+}
+
+// SetChanges sets the "changes" field.
+func (u *OverlayUpsert) SetChanges(v []overlayjson.Change) *OverlayUpsert {
+	u.Set(overlay.FieldChanges, v)
+	return u
+}
+
+// UpdateChanges sets the "changes" field to the value that was provided on create.
+func (u *OverlayUpsert) UpdateChanges() *OverlayUpsert {
+	u.SetExcluded(overlay.FieldChanges)
+	return u
+}
+
+// ClearChanges clears the value of the "changes" field.
+func (u *OverlayUpsert) ClearChanges() *OverlayUpsert {
+	u.SetNull(overlay.FieldChanges)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -601,6 +899,160 @@ func (u *OverlayUpsertOne) SetURI(v string) *OverlayUpsertOne {
 func (u *OverlayUpsertOne) UpdateURI() *OverlayUpsertOne {
 	return u.Update(func(s *OverlayUpsert) {
 		s.UpdateURI()
+	})
+}
+
+// SetAdditionURI sets the "addition_uri" field.
+func (u *OverlayUpsertOne) SetAdditionURI(v string) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetAdditionURI(v)
+	})
+}
+
+// UpdateAdditionURI sets the "addition_uri" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateAdditionURI() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateAdditionURI()
+	})
+}
+
+// SetDeletionURI sets the "deletion_uri" field.
+func (u *OverlayUpsertOne) SetDeletionURI(v string) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetDeletionURI(v)
+	})
+}
+
+// UpdateDeletionURI sets the "deletion_uri" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateDeletionURI() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateDeletionURI()
+	})
+}
+
+// SetAlignedAURI sets the "aligned_a_uri" field.
+func (u *OverlayUpsertOne) SetAlignedAURI(v string) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetAlignedAURI(v)
+	})
+}
+
+// UpdateAlignedAURI sets the "aligned_a_uri" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateAlignedAURI() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateAlignedAURI()
+	})
+}
+
+// SetAlignedBURI sets the "aligned_b_uri" field.
+func (u *OverlayUpsertOne) SetAlignedBURI(v string) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetAlignedBURI(v)
+	})
+}
+
+// UpdateAlignedBURI sets the "aligned_b_uri" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateAlignedBURI() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateAlignedBURI()
+	})
+}
+
+// SetTransform sets the "transform" field.
+func (u *OverlayUpsertOne) SetTransform(v *overlayjson.Transform) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetTransform(v)
+	})
+}
+
+// UpdateTransform sets the "transform" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateTransform() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateTransform()
+	})
+}
+
+// ClearTransform clears the value of the "transform" field.
+func (u *OverlayUpsertOne) ClearTransform() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearTransform()
+	})
+}
+
+// SetRegistered sets the "registered" field.
+func (u *OverlayUpsertOne) SetRegistered(v bool) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetRegistered(v)
+	})
+}
+
+// UpdateRegistered sets the "registered" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateRegistered() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateRegistered()
+	})
+}
+
+// SetWarnings sets the "warnings" field.
+func (u *OverlayUpsertOne) SetWarnings(v []string) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetWarnings(v)
+	})
+}
+
+// UpdateWarnings sets the "warnings" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateWarnings() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateWarnings()
+	})
+}
+
+// ClearWarnings clears the value of the "warnings" field.
+func (u *OverlayUpsertOne) ClearWarnings() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearWarnings()
+	})
+}
+
+// SetRegions sets the "regions" field.
+func (u *OverlayUpsertOne) SetRegions(v []overlayjson.Region) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetRegions(v)
+	})
+}
+
+// UpdateRegions sets the "regions" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateRegions() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateRegions()
+	})
+}
+
+// ClearRegions clears the value of the "regions" field.
+func (u *OverlayUpsertOne) ClearRegions() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearRegions()
+	})
+}
+
+// SetChanges sets the "changes" field.
+func (u *OverlayUpsertOne) SetChanges(v []overlayjson.Change) *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetChanges(v)
+	})
+}
+
+// UpdateChanges sets the "changes" field to the value that was provided on create.
+func (u *OverlayUpsertOne) UpdateChanges() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateChanges()
+	})
+}
+
+// ClearChanges clears the value of the "changes" field.
+func (u *OverlayUpsertOne) ClearChanges() *OverlayUpsertOne {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearChanges()
 	})
 }
 
@@ -890,6 +1342,160 @@ func (u *OverlayUpsertBulk) SetURI(v string) *OverlayUpsertBulk {
 func (u *OverlayUpsertBulk) UpdateURI() *OverlayUpsertBulk {
 	return u.Update(func(s *OverlayUpsert) {
 		s.UpdateURI()
+	})
+}
+
+// SetAdditionURI sets the "addition_uri" field.
+func (u *OverlayUpsertBulk) SetAdditionURI(v string) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetAdditionURI(v)
+	})
+}
+
+// UpdateAdditionURI sets the "addition_uri" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateAdditionURI() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateAdditionURI()
+	})
+}
+
+// SetDeletionURI sets the "deletion_uri" field.
+func (u *OverlayUpsertBulk) SetDeletionURI(v string) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetDeletionURI(v)
+	})
+}
+
+// UpdateDeletionURI sets the "deletion_uri" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateDeletionURI() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateDeletionURI()
+	})
+}
+
+// SetAlignedAURI sets the "aligned_a_uri" field.
+func (u *OverlayUpsertBulk) SetAlignedAURI(v string) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetAlignedAURI(v)
+	})
+}
+
+// UpdateAlignedAURI sets the "aligned_a_uri" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateAlignedAURI() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateAlignedAURI()
+	})
+}
+
+// SetAlignedBURI sets the "aligned_b_uri" field.
+func (u *OverlayUpsertBulk) SetAlignedBURI(v string) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetAlignedBURI(v)
+	})
+}
+
+// UpdateAlignedBURI sets the "aligned_b_uri" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateAlignedBURI() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateAlignedBURI()
+	})
+}
+
+// SetTransform sets the "transform" field.
+func (u *OverlayUpsertBulk) SetTransform(v *overlayjson.Transform) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetTransform(v)
+	})
+}
+
+// UpdateTransform sets the "transform" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateTransform() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateTransform()
+	})
+}
+
+// ClearTransform clears the value of the "transform" field.
+func (u *OverlayUpsertBulk) ClearTransform() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearTransform()
+	})
+}
+
+// SetRegistered sets the "registered" field.
+func (u *OverlayUpsertBulk) SetRegistered(v bool) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetRegistered(v)
+	})
+}
+
+// UpdateRegistered sets the "registered" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateRegistered() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateRegistered()
+	})
+}
+
+// SetWarnings sets the "warnings" field.
+func (u *OverlayUpsertBulk) SetWarnings(v []string) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetWarnings(v)
+	})
+}
+
+// UpdateWarnings sets the "warnings" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateWarnings() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateWarnings()
+	})
+}
+
+// ClearWarnings clears the value of the "warnings" field.
+func (u *OverlayUpsertBulk) ClearWarnings() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearWarnings()
+	})
+}
+
+// SetRegions sets the "regions" field.
+func (u *OverlayUpsertBulk) SetRegions(v []overlayjson.Region) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetRegions(v)
+	})
+}
+
+// UpdateRegions sets the "regions" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateRegions() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateRegions()
+	})
+}
+
+// ClearRegions clears the value of the "regions" field.
+func (u *OverlayUpsertBulk) ClearRegions() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearRegions()
+	})
+}
+
+// SetChanges sets the "changes" field.
+func (u *OverlayUpsertBulk) SetChanges(v []overlayjson.Change) *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.SetChanges(v)
+	})
+}
+
+// UpdateChanges sets the "changes" field to the value that was provided on create.
+func (u *OverlayUpsertBulk) UpdateChanges() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.UpdateChanges()
+	})
+}
+
+// ClearChanges clears the value of the "changes" field.
+func (u *OverlayUpsertBulk) ClearChanges() *OverlayUpsertBulk {
+	return u.Update(func(s *OverlayUpsert) {
+		s.ClearChanges()
 	})
 }
 

@@ -9,9 +9,11 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/predicate"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 )
 
 // OverlayUpdate is the builder for updating Overlay entities.
@@ -79,6 +81,142 @@ func (_u *OverlayUpdate) SetNillableURI(v *string) *OverlayUpdate {
 	if v != nil {
 		_u.SetURI(*v)
 	}
+	return _u
+}
+
+// SetAdditionURI sets the "addition_uri" field.
+func (_u *OverlayUpdate) SetAdditionURI(v string) *OverlayUpdate {
+	_u.mutation.SetAdditionURI(v)
+	return _u
+}
+
+// SetNillableAdditionURI sets the "addition_uri" field if the given value is not nil.
+func (_u *OverlayUpdate) SetNillableAdditionURI(v *string) *OverlayUpdate {
+	if v != nil {
+		_u.SetAdditionURI(*v)
+	}
+	return _u
+}
+
+// SetDeletionURI sets the "deletion_uri" field.
+func (_u *OverlayUpdate) SetDeletionURI(v string) *OverlayUpdate {
+	_u.mutation.SetDeletionURI(v)
+	return _u
+}
+
+// SetNillableDeletionURI sets the "deletion_uri" field if the given value is not nil.
+func (_u *OverlayUpdate) SetNillableDeletionURI(v *string) *OverlayUpdate {
+	if v != nil {
+		_u.SetDeletionURI(*v)
+	}
+	return _u
+}
+
+// SetAlignedAURI sets the "aligned_a_uri" field.
+func (_u *OverlayUpdate) SetAlignedAURI(v string) *OverlayUpdate {
+	_u.mutation.SetAlignedAURI(v)
+	return _u
+}
+
+// SetNillableAlignedAURI sets the "aligned_a_uri" field if the given value is not nil.
+func (_u *OverlayUpdate) SetNillableAlignedAURI(v *string) *OverlayUpdate {
+	if v != nil {
+		_u.SetAlignedAURI(*v)
+	}
+	return _u
+}
+
+// SetAlignedBURI sets the "aligned_b_uri" field.
+func (_u *OverlayUpdate) SetAlignedBURI(v string) *OverlayUpdate {
+	_u.mutation.SetAlignedBURI(v)
+	return _u
+}
+
+// SetNillableAlignedBURI sets the "aligned_b_uri" field if the given value is not nil.
+func (_u *OverlayUpdate) SetNillableAlignedBURI(v *string) *OverlayUpdate {
+	if v != nil {
+		_u.SetAlignedBURI(*v)
+	}
+	return _u
+}
+
+// SetTransform sets the "transform" field.
+func (_u *OverlayUpdate) SetTransform(v *overlayjson.Transform) *OverlayUpdate {
+	_u.mutation.SetTransform(v)
+	return _u
+}
+
+// ClearTransform clears the value of the "transform" field.
+func (_u *OverlayUpdate) ClearTransform() *OverlayUpdate {
+	_u.mutation.ClearTransform()
+	return _u
+}
+
+// SetRegistered sets the "registered" field.
+func (_u *OverlayUpdate) SetRegistered(v bool) *OverlayUpdate {
+	_u.mutation.SetRegistered(v)
+	return _u
+}
+
+// SetNillableRegistered sets the "registered" field if the given value is not nil.
+func (_u *OverlayUpdate) SetNillableRegistered(v *bool) *OverlayUpdate {
+	if v != nil {
+		_u.SetRegistered(*v)
+	}
+	return _u
+}
+
+// SetWarnings sets the "warnings" field.
+func (_u *OverlayUpdate) SetWarnings(v []string) *OverlayUpdate {
+	_u.mutation.SetWarnings(v)
+	return _u
+}
+
+// AppendWarnings appends value to the "warnings" field.
+func (_u *OverlayUpdate) AppendWarnings(v []string) *OverlayUpdate {
+	_u.mutation.AppendWarnings(v)
+	return _u
+}
+
+// ClearWarnings clears the value of the "warnings" field.
+func (_u *OverlayUpdate) ClearWarnings() *OverlayUpdate {
+	_u.mutation.ClearWarnings()
+	return _u
+}
+
+// SetRegions sets the "regions" field.
+func (_u *OverlayUpdate) SetRegions(v []overlayjson.Region) *OverlayUpdate {
+	_u.mutation.SetRegions(v)
+	return _u
+}
+
+// AppendRegions appends value to the "regions" field.
+func (_u *OverlayUpdate) AppendRegions(v []overlayjson.Region) *OverlayUpdate {
+	_u.mutation.AppendRegions(v)
+	return _u
+}
+
+// ClearRegions clears the value of the "regions" field.
+func (_u *OverlayUpdate) ClearRegions() *OverlayUpdate {
+	_u.mutation.ClearRegions()
+	return _u
+}
+
+// SetChanges sets the "changes" field.
+func (_u *OverlayUpdate) SetChanges(v []overlayjson.Change) *OverlayUpdate {
+	_u.mutation.SetChanges(v)
+	return _u
+}
+
+// AppendChanges appends value to the "changes" field.
+func (_u *OverlayUpdate) AppendChanges(v []overlayjson.Change) *OverlayUpdate {
+	_u.mutation.AppendChanges(v)
+	return _u
+}
+
+// ClearChanges clears the value of the "changes" field.
+func (_u *OverlayUpdate) ClearChanges() *OverlayUpdate {
+	_u.mutation.ClearChanges()
 	return _u
 }
 
@@ -155,6 +293,60 @@ func (_u *OverlayUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.URI(); ok {
 		_spec.SetField(overlay.FieldURI, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.AdditionURI(); ok {
+		_spec.SetField(overlay.FieldAdditionURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DeletionURI(); ok {
+		_spec.SetField(overlay.FieldDeletionURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.AlignedAURI(); ok {
+		_spec.SetField(overlay.FieldAlignedAURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.AlignedBURI(); ok {
+		_spec.SetField(overlay.FieldAlignedBURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Transform(); ok {
+		_spec.SetField(overlay.FieldTransform, field.TypeJSON, value)
+	}
+	if _u.mutation.TransformCleared() {
+		_spec.ClearField(overlay.FieldTransform, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Registered(); ok {
+		_spec.SetField(overlay.FieldRegistered, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Warnings(); ok {
+		_spec.SetField(overlay.FieldWarnings, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedWarnings(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, overlay.FieldWarnings, value)
+		})
+	}
+	if _u.mutation.WarningsCleared() {
+		_spec.ClearField(overlay.FieldWarnings, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Regions(); ok {
+		_spec.SetField(overlay.FieldRegions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedRegions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, overlay.FieldRegions, value)
+		})
+	}
+	if _u.mutation.RegionsCleared() {
+		_spec.ClearField(overlay.FieldRegions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Changes(); ok {
+		_spec.SetField(overlay.FieldChanges, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedChanges(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, overlay.FieldChanges, value)
+		})
+	}
+	if _u.mutation.ChangesCleared() {
+		_spec.ClearField(overlay.FieldChanges, field.TypeJSON)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{overlay.Label}
@@ -227,6 +419,142 @@ func (_u *OverlayUpdateOne) SetNillableURI(v *string) *OverlayUpdateOne {
 	if v != nil {
 		_u.SetURI(*v)
 	}
+	return _u
+}
+
+// SetAdditionURI sets the "addition_uri" field.
+func (_u *OverlayUpdateOne) SetAdditionURI(v string) *OverlayUpdateOne {
+	_u.mutation.SetAdditionURI(v)
+	return _u
+}
+
+// SetNillableAdditionURI sets the "addition_uri" field if the given value is not nil.
+func (_u *OverlayUpdateOne) SetNillableAdditionURI(v *string) *OverlayUpdateOne {
+	if v != nil {
+		_u.SetAdditionURI(*v)
+	}
+	return _u
+}
+
+// SetDeletionURI sets the "deletion_uri" field.
+func (_u *OverlayUpdateOne) SetDeletionURI(v string) *OverlayUpdateOne {
+	_u.mutation.SetDeletionURI(v)
+	return _u
+}
+
+// SetNillableDeletionURI sets the "deletion_uri" field if the given value is not nil.
+func (_u *OverlayUpdateOne) SetNillableDeletionURI(v *string) *OverlayUpdateOne {
+	if v != nil {
+		_u.SetDeletionURI(*v)
+	}
+	return _u
+}
+
+// SetAlignedAURI sets the "aligned_a_uri" field.
+func (_u *OverlayUpdateOne) SetAlignedAURI(v string) *OverlayUpdateOne {
+	_u.mutation.SetAlignedAURI(v)
+	return _u
+}
+
+// SetNillableAlignedAURI sets the "aligned_a_uri" field if the given value is not nil.
+func (_u *OverlayUpdateOne) SetNillableAlignedAURI(v *string) *OverlayUpdateOne {
+	if v != nil {
+		_u.SetAlignedAURI(*v)
+	}
+	return _u
+}
+
+// SetAlignedBURI sets the "aligned_b_uri" field.
+func (_u *OverlayUpdateOne) SetAlignedBURI(v string) *OverlayUpdateOne {
+	_u.mutation.SetAlignedBURI(v)
+	return _u
+}
+
+// SetNillableAlignedBURI sets the "aligned_b_uri" field if the given value is not nil.
+func (_u *OverlayUpdateOne) SetNillableAlignedBURI(v *string) *OverlayUpdateOne {
+	if v != nil {
+		_u.SetAlignedBURI(*v)
+	}
+	return _u
+}
+
+// SetTransform sets the "transform" field.
+func (_u *OverlayUpdateOne) SetTransform(v *overlayjson.Transform) *OverlayUpdateOne {
+	_u.mutation.SetTransform(v)
+	return _u
+}
+
+// ClearTransform clears the value of the "transform" field.
+func (_u *OverlayUpdateOne) ClearTransform() *OverlayUpdateOne {
+	_u.mutation.ClearTransform()
+	return _u
+}
+
+// SetRegistered sets the "registered" field.
+func (_u *OverlayUpdateOne) SetRegistered(v bool) *OverlayUpdateOne {
+	_u.mutation.SetRegistered(v)
+	return _u
+}
+
+// SetNillableRegistered sets the "registered" field if the given value is not nil.
+func (_u *OverlayUpdateOne) SetNillableRegistered(v *bool) *OverlayUpdateOne {
+	if v != nil {
+		_u.SetRegistered(*v)
+	}
+	return _u
+}
+
+// SetWarnings sets the "warnings" field.
+func (_u *OverlayUpdateOne) SetWarnings(v []string) *OverlayUpdateOne {
+	_u.mutation.SetWarnings(v)
+	return _u
+}
+
+// AppendWarnings appends value to the "warnings" field.
+func (_u *OverlayUpdateOne) AppendWarnings(v []string) *OverlayUpdateOne {
+	_u.mutation.AppendWarnings(v)
+	return _u
+}
+
+// ClearWarnings clears the value of the "warnings" field.
+func (_u *OverlayUpdateOne) ClearWarnings() *OverlayUpdateOne {
+	_u.mutation.ClearWarnings()
+	return _u
+}
+
+// SetRegions sets the "regions" field.
+func (_u *OverlayUpdateOne) SetRegions(v []overlayjson.Region) *OverlayUpdateOne {
+	_u.mutation.SetRegions(v)
+	return _u
+}
+
+// AppendRegions appends value to the "regions" field.
+func (_u *OverlayUpdateOne) AppendRegions(v []overlayjson.Region) *OverlayUpdateOne {
+	_u.mutation.AppendRegions(v)
+	return _u
+}
+
+// ClearRegions clears the value of the "regions" field.
+func (_u *OverlayUpdateOne) ClearRegions() *OverlayUpdateOne {
+	_u.mutation.ClearRegions()
+	return _u
+}
+
+// SetChanges sets the "changes" field.
+func (_u *OverlayUpdateOne) SetChanges(v []overlayjson.Change) *OverlayUpdateOne {
+	_u.mutation.SetChanges(v)
+	return _u
+}
+
+// AppendChanges appends value to the "changes" field.
+func (_u *OverlayUpdateOne) AppendChanges(v []overlayjson.Change) *OverlayUpdateOne {
+	_u.mutation.AppendChanges(v)
+	return _u
+}
+
+// ClearChanges clears the value of the "changes" field.
+func (_u *OverlayUpdateOne) ClearChanges() *OverlayUpdateOne {
+	_u.mutation.ClearChanges()
 	return _u
 }
 
@@ -332,6 +660,60 @@ func (_u *OverlayUpdateOne) sqlSave(ctx context.Context) (_node *Overlay, err er
 	}
 	if value, ok := _u.mutation.URI(); ok {
 		_spec.SetField(overlay.FieldURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.AdditionURI(); ok {
+		_spec.SetField(overlay.FieldAdditionURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.DeletionURI(); ok {
+		_spec.SetField(overlay.FieldDeletionURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.AlignedAURI(); ok {
+		_spec.SetField(overlay.FieldAlignedAURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.AlignedBURI(); ok {
+		_spec.SetField(overlay.FieldAlignedBURI, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Transform(); ok {
+		_spec.SetField(overlay.FieldTransform, field.TypeJSON, value)
+	}
+	if _u.mutation.TransformCleared() {
+		_spec.ClearField(overlay.FieldTransform, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Registered(); ok {
+		_spec.SetField(overlay.FieldRegistered, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Warnings(); ok {
+		_spec.SetField(overlay.FieldWarnings, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedWarnings(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, overlay.FieldWarnings, value)
+		})
+	}
+	if _u.mutation.WarningsCleared() {
+		_spec.ClearField(overlay.FieldWarnings, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Regions(); ok {
+		_spec.SetField(overlay.FieldRegions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedRegions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, overlay.FieldRegions, value)
+		})
+	}
+	if _u.mutation.RegionsCleared() {
+		_spec.ClearField(overlay.FieldRegions, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Changes(); ok {
+		_spec.SetField(overlay.FieldChanges, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedChanges(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, overlay.FieldChanges, value)
+		})
+	}
+	if _u.mutation.ChangesCleared() {
+		_spec.ClearField(overlay.FieldChanges, field.TypeJSON)
 	}
 	_node = &Overlay{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -11,7 +11,6 @@ import (
 	"entgo.io/contrib/entgql"
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
-	"github.com/plangraph/plangraph/graph/generated"
 	"github.com/plangraph/plangraph/internal/service/parse"
 )
 
@@ -39,8 +38,3 @@ func (r *sheetResolver) LegendEntries(ctx context.Context, obj *ent.Sheet, after
 func (r *sheetResolver) SymbolInstances(ctx context.Context, obj *ent.Sheet, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) (*ent.FeatureConnection, error) {
 	return r.featureConnection(ctx, feature.KindSymbolInstance, onSheet(obj.ID), after, first, before, last, where)
 }
-
-// Mutation returns generated.MutationResolver implementation.
-func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }
-
-type mutationResolver struct{ *Resolver }

@@ -21,6 +21,10 @@ import (
 const (
 	EventParseChildCompleted = "parse.child.completed"
 	EventParseBlockCompleted = "parse.block.completed"
+	// EventCompareChildCompleted: an overlay made (its score and
+	// registration), an overlay's changes analyzed (its score and change
+	// counts), the summary made; in the parse.child.completed shape
+	EventCompareChildCompleted = "compare.child.completed"
 )
 
 // EventKind is the event name of jobs of type jobType.
@@ -112,17 +116,20 @@ func (r *Runner) finished(ctx context.Context, id string) error {
 }
 
 // EventTypes are the types of every event jobs emit (webhook endpoints
-// choose among them): the lifecycle of the jobs clients start (parse, and
-// drawing for POST /v1/drawings), and the child events of the parents in
-// their job trees (parse → legend parsing, block searches and the
-// drawing's ingestion; drawing → sheets; sheet → blocks).
+// choose among them): the lifecycle of the jobs clients start (parse,
+// drawing for POST /v1/drawings, compare, and changes.analyze for POST
+// /v1/overlays/{id}/analyze), and the child events of the parents in their
+// job trees (parse → legend parsing, block searches and the drawing's
+// ingestion; drawing → sheets; sheet → blocks; compare → overlays, their
+// change analysis and the summary).
 func EventTypes() []string {
 	var out []string
-	for _, t := range []string{TypeParse, TypeDrawingPreprocess} {
+	for _, t := range []string{TypeParse, TypeDrawingPreprocess, TypeCompare, TypeChangesAnalyze} {
 		for _, s := range []string{jobstatus.Started, jobstatus.Completed, jobstatus.Failed, jobstatus.Canceled} {
 			out = append(out, LifecycleEvent(t, s))
 		}
 	}
 	return append(out, EventParseChildCompleted, EventParseBlockCompleted,
-		EventKind(TypeDrawingPreprocess)+".child.completed", EventKind(TypeSheetPreprocess)+".child.completed")
+		EventKind(TypeDrawingPreprocess)+".child.completed", EventKind(TypeSheetPreprocess)+".child.completed",
+		EventCompareChildCompleted)
 }

@@ -231,6 +231,28 @@ func (r *Runner) afterChild(ctx context.Context, j *ent.Job) error {
 // type, status and progress are loaded).
 type ProgressFunc func(parent *ent.Job, children []*ent.Job) float64
 
+// StageShare is how far the children of type t are, 0..1 (a finished one
+// counts 1, a running one its progress), for a parent that weighs its
+// stages (see Progress); ok is false when it has none.
+func StageShare(children []*ent.Job, t string) (share float64, ok bool) {
+	n, sum := 0, 0.0
+	for _, c := range children {
+		if c.Type != t {
+			continue
+		}
+		n++
+		if jobstatus.Terminal(string(c.Status)) {
+			sum++
+		} else {
+			sum += c.Progress
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
 // Progress registers how the progress of parents of type jobType is
 // computed; by default it is the share of finished children.
 func (r *Runner) Progress(jobType string, f ProgressFunc) { r.progress[jobType] = f }

@@ -24,3 +24,17 @@ const (
 	TypeLegendParse = "vision.legend.parse"
 	TypeSymbolMatch = "vision.symbols.match"
 )
+
+// Job types of comparing revisions (jobs/compare). A compare job (its
+// target the newer drawing, sheet or block) pairs the sheets and blocks of
+// the two revisions, then works in stages: overlay.generate, one per block
+// pair, spread over the workers → changes.analyze, one per overlay (unless
+// only overlays were asked for) → changes.summarize, whose report is the
+// compare job's result. A changes.analyze job is also started by itself on
+// a stored overlay (POST /v1/overlays/{id}/analyze).
+const (
+	TypeCompare          = "compare"
+	TypeOverlayGenerate  = "overlay.generate"
+	TypeChangesAnalyze   = "changes.analyze"
+	TypeChangesSummarize = "changes.summarize"
+)

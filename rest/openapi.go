@@ -118,6 +118,10 @@ func buildOpenAPI() (node, error) {
 			"required": append(slices.Clone(accepted["required"].([]string)), "drawing")}},
 	}
 
+	g.schemas["JobAccepted"] = node{
+		"type": "object", "required": []string{"data"}, "description": "A job that was queued (compare, changes.analyze).",
+		"properties": node{"data": schemaRef("AcceptedJob")},
+	}
 	g.schemas["ParseAccepted"] = node{
 		"type": "object", "required": []string{"data"}, "description": "A parse job that was queued.",
 		"properties": node{"data": schemaRef("AcceptedJob")},

@@ -390,6 +390,9 @@ func routeTable() []op {
 			errText: map[int]string{400: "Nothing has been uploaded for the file yet (UPLOAD_MISSING)."}},
 
 		parseOp(),
+	)
+	ops = append(ops, compareOps()...)
+	ops = append(ops,
 
 		op{method: "GET", path: "/v1/openapi.json", id: "getOpenAPI", handler: method((*API).OpenAPI), group: groupPublic, tag: "Meta", summary: "This OpenAPI document",
 			desc: "Needs no API key.", public: true,

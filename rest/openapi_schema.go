@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	comparejob "github.com/plangraph/plangraph/jobs/compare"
 	parsejob "github.com/plangraph/plangraph/jobs/parse"
 
 	entgo "entgo.io/ent"
@@ -15,10 +16,38 @@ import (
 	"github.com/plangraph/plangraph/ent/schema"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
 	"github.com/plangraph/plangraph/internal/uploads"
+	engine "github.com/plangraph/plangraph/vision/compare"
 	"github.com/plangraph/plangraph/vision/geom"
 )
+
+// transformDocs describe a transform (an overlay's, a report's); changeDocs
+// a change (an overlay's, a report's).
+var (
+	transformDocs = map[string]node{
+		"scale":        {"description": "Scale from A to B (B's pixels per A's pixel).", "exclusiveMinimum": 0},
+		"rotation_deg": {"description": "Rotation in degrees, image coordinates (y down: positive turns clockwise on screen); whole page turns are ±90 or 180."},
+		"tx":           {"description": "Translation along x, B's pixels: x_B = scale·(cos θ·x_A − sin θ·y_A) + tx."},
+		"ty":           {"description": "Translation along y, B's pixels: y_B = scale·(sin θ·x_A + cos θ·y_A) + ty."},
+		"residual_px":  {"description": "Registration error: RMS distance in B's pixels between matched marks after the transform.", "minimum": 0},
+	}
+	changeDocs = map[string]node{
+		"id":          {"description": "Change id (prefix `chg_`), the same when the overlay is analyzed again with the same result."},
+		"kind":        {"description": "What happened.", "enum": []string{engine.KindAdded, engine.KindRemoved, engine.KindModified, engine.KindMoved}},
+		"category":    {"description": "What changed: a legend symbol instance, words, a dimension string, walls/lines/hatches, a revision cloud or delta, the title block's revision data.", "enum": changeCategories},
+		"description": {"description": "What changed, in the drawing's own words and parse features (for example `OFFICE 104 → CONFERENCE 104`, `2 × DUPLEX RECEPTACLE added`)."},
+		"bounds":      {"description": "Where, in B's block pixels."},
+		"bounds_a":    {"description": "Where it was on A, in A's block pixels; absent when it was not there (added)."},
+		"severity":    {"description": "How much it matters; title-block changes are minor.", "enum": []string{engine.SeverityMajor, engine.SeverityModerate, engine.SeverityMinor}},
+		"confidence":  {"description": "How sure the analysis is, 0 to 1.", "minimum": 0, "maximum": 1},
+	}
+)
+
+// changeCategories are the categories of a change.
+var changeCategories = []string{engine.CategorySymbol, engine.CategoryText, engine.CategoryDimension, engine.CategoryLinework,
+	engine.CategoryRevisionMark, engine.CategoryTitleBlock}
 
 // Schemas of the OpenAPI document, reflected from the representation
 // structs: a field without omitempty is required, a pointer without
@@ -52,6 +81,12 @@ func nullable(s node) node {
 	default:
 		if _, isRef := s["$ref"]; isRef {
 			return node{"anyOf": []any{s, node{"type": "null"}}}
+		}
+		if all, ok := s["allOf"].([]any); ok && len(all) == 1 {
+			// a wrapped reference (with its own keywords): the reference or null
+			delete(out, "allOf")
+			out["anyOf"] = []any{all[0], node{"type": "null"}}
+			return out
 		}
 		return out // no type: already allows null
 	}
@@ -110,17 +145,19 @@ var (
 
 // componentTypes are the structs that become named schemas.
 var componentTypes = map[reflect.Type]string{
-	reflect.TypeFor[Project]():        "Project",
-	reflect.TypeFor[File]():           "File",
-	reflect.TypeFor[Drawing]():        "Drawing",
-	reflect.TypeFor[Sheet]():          "Sheet",
-	reflect.TypeFor[Block]():          "Block",
-	reflect.TypeFor[Overlay]():        "Overlay",
-	reflect.TypeFor[Job]():            "Job",
-	reflect.TypeFor[Accepted]():       "AcceptedJob",
-	reflect.TypeFor[geom.Box]():       "BoundingBox",
-	reflect.TypeFor[Meta]():           "PageMeta",
-	reflect.TypeFor[apierr.Problem](): "Problem",
+	reflect.TypeFor[Project]():               "Project",
+	reflect.TypeFor[File]():                  "File",
+	reflect.TypeFor[Drawing]():               "Drawing",
+	reflect.TypeFor[Sheet]():                 "Sheet",
+	reflect.TypeFor[Block]():                 "Block",
+	reflect.TypeFor[Overlay]():               "Overlay",
+	reflect.TypeFor[overlayjson.Transform](): "OverlayTransform",
+	reflect.TypeFor[overlayjson.Change]():    "OverlayChange",
+	reflect.TypeFor[Job]():                   "Job",
+	reflect.TypeFor[Accepted]():              "AcceptedJob",
+	reflect.TypeFor[geom.Box]():              "BoundingBox",
+	reflect.TypeFor[Meta]():                  "PageMeta",
+	reflect.TypeFor[apierr.Problem]():        "Problem",
 	// results of parse jobs and their children
 	reflect.TypeFor[parsejob.ParseResult]():      "ParseResult",
 	reflect.TypeFor[parsejob.LegendResult]():     "ParseLegend",
@@ -128,6 +165,15 @@ var componentTypes = map[reflect.Type]string{
 	reflect.TypeFor[parsejob.ParseSymbol]():      "ParseSymbol",
 	reflect.TypeFor[parsejob.ParseInstance]():    "ParseInstance",
 	reflect.TypeFor[parsejob.ParseWarning]():     "ParseWarning",
+	// results of compare jobs and their children
+	reflect.TypeFor[engine.Report]():            "CompareReport",
+	reflect.TypeFor[engine.ReportSheet]():       "CompareSheet",
+	reflect.TypeFor[engine.ReportBlock]():       "CompareBlock",
+	reflect.TypeFor[engine.ReportSheetPair]():   "CompareSheetPair",
+	reflect.TypeFor[engine.ReportOverlay]():     "CompareOverlay",
+	reflect.TypeFor[engine.ReportChange]():      "CompareChange",
+	reflect.TypeFor[comparejob.OverlayResult](): "OverlayResult",
+	reflect.TypeFor[comparejob.AnalyzeResult](): "AnalyzeResult",
 }
 
 // fieldDocs describe the properties of each reflected struct (merged into
@@ -191,19 +237,29 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"sheet":       {"description": "The sheet, with `expand=sheet` (or `sheet.drawing`)."},
 	},
 	reflect.TypeFor[Overlay](): {
-		"id":          {"description": "Overlay id (prefix `ovl_`)."},
-		"project_id":  {"description": "Project of the compared blocks."},
-		"block_a_id":  {"description": "Older block (expandable to `block_a`)."},
-		"block_b_id":  {"description": "Newer block (expandable to `block_b`)."},
-		"job_id":      {"description": "Comparison job that created the overlay (expandable to `job`)."},
-		"score":       {"description": "Match score of the two blocks; null until computed."},
-		"has_changes": {"description": "Whether change detection has run on this overlay."},
-		"uri":         {"description": "Location of the overlay image; empty until rendered."},
-		"created_at":  {"description": "When the overlay was created."},
-		"block_a":     {"description": "Block A, with `expand=block_a` (`block_a.sheet`, `block_a.sheet.drawing` go deeper)."},
-		"block_b":     {"description": "Block B, with `expand=block_b` (`block_b.sheet`, `block_b.sheet.drawing` go deeper)."},
-		"job":         {"description": "The comparison job, with `expand=job`."},
+		"id":            {"description": "Overlay id (prefix `ovl_`)."},
+		"project_id":    {"description": "Project of the compared blocks."},
+		"block_a_id":    {"description": "Older block (expandable to `block_a`)."},
+		"block_b_id":    {"description": "Newer block (expandable to `block_b`)."},
+		"job_id":        {"description": "Comparison job that created the overlay (expandable to `job`)."},
+		"score":         {"description": "Match score of the two blocks; null until computed."},
+		"has_changes":   {"description": "Whether change detection has run on this overlay (filter `has_changes`); `changes` is its result."},
+		"registered":    {"description": "Whether A could be registered onto B. false: no transform could be trusted; A is placed by its ink's box (`transform`) and `warnings` say why."},
+		"transform":     {"description": "The similarity transform mapping A's block pixels onto B's; null for an overlay made before alignment was recorded."},
+		"uri":           {"description": "Location of the combined overlay image (PNG in B's frame and size): unchanged ink grey (#a0a0a0), ink of A that B lacks (removed) red (#dc1e1e), ink of B that A lacks (added) green (#14a028), on white; empty until rendered."},
+		"addition_uri":  {"description": "Location of B's added ink alone (PNG, dark on white, B's frame)."},
+		"deletion_uri":  {"description": "Location of A's removed ink alone (PNG, dark on white, moved into B's frame)."},
+		"aligned_a_uri": {"description": "Location of block A moved into B's frame (PNG, B's size)."},
+		"aligned_b_uri": {"description": "Location of block B (PNG), the frame of the other images."},
+		"changes":       {"description": "The described changes, once change analysis has run (`has_changes`); null before. Bounds are in B's block pixels, `bounds_a` in A's."},
+		"warnings":      {"description": "What could not be done: no registration, the time budget spent. Empty when there is nothing to say."},
+		"created_at":    {"description": "When the overlay was created."},
+		"block_a":       {"description": "Block A, with `expand=block_a` (`block_a.sheet`, `block_a.sheet.drawing` go deeper)."},
+		"block_b":       {"description": "Block B, with `expand=block_b` (`block_b.sheet`, `block_b.sheet.drawing` go deeper)."},
+		"job":           {"description": "The comparison job, with `expand=job`."},
 	},
+	reflect.TypeFor[overlayjson.Transform](): transformDocs,
+	reflect.TypeFor[overlayjson.Change]():    changeDocs,
 	reflect.TypeFor[Job](): {
 		"job_id":       {"description": "Job id (prefix `job_`)."},
 		"type":         {"description": "Job type, for example `parse`, `compare`, `overlay.generate`, `vision.legend.parse`, `drawing.preprocess`.", "examples": []string{"parse", "compare"}},
@@ -287,6 +343,79 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"block_id":   {"description": "The block concerned, if any."},
 		"feature_id": {"description": "The legend entry concerned, if any."},
 		"label":      {"description": "Label of the legend entry concerned, if any."},
+	},
+	reflect.TypeFor[engine.Report](): {
+		"type":              {"description": "What was compared.", "enum": comparejob.Types},
+		"old":               {"description": "The older revision (A): its id and name."},
+		"new":               {"description": "The newer revision (B): its id and name."},
+		"has_changes":       {"description": "Whether anything changed: a change found by the analysis, or a sheet or block added or removed."},
+		"analyzed":          {"description": "Whether change analysis ran (`analyze` was not `[]`)."},
+		"sheets_added":      {"description": "Sheets of the newer drawing matching none of the older's."},
+		"sheets_removed":    {"description": "Sheets of the older drawing matching none of the newer's."},
+		"sheets_renumbered": {"description": "Matched sheets whose numbers differ (matched by title or by the likeness of their pages)."},
+		"pairs":             {"description": "The matched sheet pairs with their block pairs (one for a Sheet or Block compare), in the newer drawing's page order."},
+		"by_category":       {"description": "Changes counted by category."},
+		"by_severity":       {"description": "Changes counted by severity."},
+		"by_kind":           {"description": "Changes counted by kind."},
+		"warnings":          {"description": "What could not be compared, and why. Absent when there is nothing to say."},
+	},
+	reflect.TypeFor[engine.ReportSide](): {
+		"id":   {"description": "Id of the drawing, sheet or block."},
+		"name": {"description": "Its name: the drawing's name, the sheet's number and title, the block's title."},
+	},
+	reflect.TypeFor[engine.ReportRenumber](): {
+		"old": {"description": "The sheet in the older drawing."},
+		"new": {"description": "The same sheet in the newer drawing."},
+	},
+	reflect.TypeFor[engine.ReportSheet](): {
+		"sheet_id": {"description": "Sheet id (prefix `sht_`)."},
+		"number":   {"description": "Sheet number as printed; empty when unread."},
+		"title":    {"description": "Sheet title; empty when unread."},
+		"page":     {"description": "Page of its drawing, from 1.", "minimum": 1},
+	},
+	reflect.TypeFor[engine.ReportBlock](): {
+		"block_id": {"description": "Block id (prefix `blk_`)."},
+		"type":     {"description": "Block type.", "enum": schema.BlockTypes},
+		"title":    {"description": "Block title; empty when unread."},
+		"bounds":   {"description": "The block on its sheet, sheet pixels."},
+	},
+	reflect.TypeFor[engine.ReportSheetPair](): {
+		"old":            {"description": "The older sheet."},
+		"new":            {"description": "The newer sheet."},
+		"blocks_added":   {"description": "Blocks of the newer sheet matching none of the older's."},
+		"blocks_removed": {"description": "Blocks of the older sheet matching none of the newer's."},
+		"overlays":       {"description": "The compared block pairs (matched by type, place on the sheet, title and words)."},
+	},
+	reflect.TypeFor[engine.ReportOverlay](): {
+		"overlay_id":  {"description": "The overlay (GET /v1/overlays/{id})."},
+		"old":         {"description": "Block A."},
+		"new":         {"description": "Block B."},
+		"score":       {"description": "1 for blocks identical after alignment, towards 0 as more of their ink differs: ≥ 0.95 near-identical, 0.80–0.95 moderate, 0.60–0.80 significant, < 0.60 major.", "minimum": 0, "maximum": 1},
+		"transform":   {"description": "The transform mapping A's block pixels onto B's."},
+		"registered":  {"description": "False when the blocks did not register: the transform then only lines up their ink boxes, and warnings say why."},
+		"uri":         {"description": "Location of the combined overlay image."},
+		"changes":     {"description": "The pair's changes; empty when nothing changed or change analysis did not run."},
+		"by_category": {"description": "The pair's changes counted by category."},
+		"warnings":    {"description": "What could not be done for this pair (no registration, analysis failed). Absent when there is nothing to say."},
+	},
+	reflect.TypeFor[engine.ReportChange](): changeDocs,
+	reflect.TypeFor[engine.Transform]():    transformDocs,
+	reflect.TypeFor[comparejob.OverlayResult](): {
+		"overlay_id": {"description": "The overlay made."},
+		"block_a_id": {"description": "Block A (older)."},
+		"block_b_id": {"description": "Block B (newer)."},
+		"score":      {"description": "The overlay's score (see CompareOverlay.score).", "minimum": 0, "maximum": 1},
+		"registered": {"description": "Whether A could be registered onto B."},
+		"transform":  {"description": "The transform mapping A's block pixels onto B's."},
+		"warnings":   {"description": "What could not be done. Absent when there is nothing to say."},
+	},
+	reflect.TypeFor[comparejob.AnalyzeResult](): {
+		"overlay_id":  {"description": "The overlay analyzed."},
+		"score":       {"description": "The overlay's score; null if it has none.", "minimum": 0, "maximum": 1},
+		"changes":     {"description": "Number of changes found.", "minimum": 0},
+		"by_category": {"description": "Changes counted by category."},
+		"by_severity": {"description": "Changes counted by severity."},
+		"by_kind":     {"description": "Changes counted by kind."},
 	},
 	reflect.TypeFor[Meta](): {
 		"next":  {"description": "Cursor of the next (older) page; null when there are no more results."},

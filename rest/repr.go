@@ -5,6 +5,7 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/geom"
 )
@@ -97,27 +98,47 @@ func blockOut(b *ent.Block) *Block {
 		Scale: b.Scale, Bounds: b.Bounds, URI: b.URI, CreatedAt: b.CreatedAt}
 }
 
-// Overlay compares two blocks.
+// Overlay compares two blocks: A (older) aligned onto B (newer).
 type Overlay struct {
-	ID         string    `json:"id"`
-	ProjectID  string    `json:"project_id"`
-	BlockAID   string    `json:"block_a_id"`
-	BlockBID   string    `json:"block_b_id"`
-	JobID      *string   `json:"job_id"`
-	Score      *float64  `json:"score"`
-	HasChanges bool      `json:"has_changes"`
-	URI        string    `json:"uri"`
-	CreatedAt  time.Time `json:"created_at"`
-	BlockA     *Block    `json:"block_a,omitempty"`
-	BlockB     *Block    `json:"block_b,omitempty"`
-	Job        *Job      `json:"job,omitempty"`
+	ID          string                 `json:"id"`
+	ProjectID   string                 `json:"project_id"`
+	BlockAID    string                 `json:"block_a_id"`
+	BlockBID    string                 `json:"block_b_id"`
+	JobID       *string                `json:"job_id"`
+	Score       *float64               `json:"score"`
+	HasChanges  bool                   `json:"has_changes"`
+	Registered  bool                   `json:"registered"`
+	Transform   *overlayjson.Transform `json:"transform"`
+	URI         string                 `json:"uri"`
+	AdditionURI string                 `json:"addition_uri"`
+	DeletionURI string                 `json:"deletion_uri"`
+	AlignedAURI string                 `json:"aligned_a_uri"`
+	AlignedBURI string                 `json:"aligned_b_uri"`
+	Changes     *[]overlayjson.Change  `json:"changes"`
+	Warnings    []string               `json:"warnings"`
+	CreatedAt   time.Time              `json:"created_at"`
+	BlockA      *Block                 `json:"block_a,omitempty"`
+	BlockB      *Block                 `json:"block_b,omitempty"`
+	Job         *Job                   `json:"job,omitempty"`
 }
 
 func overlayOut(o *ent.Overlay) *Overlay {
 	out := &Overlay{ID: o.ID, ProjectID: o.ProjectID, BlockAID: o.BlockAID, BlockBID: o.BlockBID, Score: o.Score,
-		HasChanges: o.HasChanges, URI: o.URI, CreatedAt: o.CreatedAt}
+		HasChanges: o.HasChanges, Registered: o.Registered, Transform: o.Transform, URI: o.URI, AdditionURI: o.AdditionURI,
+		DeletionURI: o.DeletionURI, AlignedAURI: o.AlignedAURI, AlignedBURI: o.AlignedBURI, Warnings: o.Warnings, CreatedAt: o.CreatedAt}
 	if o.JobID != "" {
 		out.JobID = &o.JobID
+	}
+	if o.HasChanges {
+		// analyzed: the list, empty when nothing changed
+		changes := o.Changes
+		if changes == nil {
+			changes = []overlayjson.Change{}
+		}
+		out.Changes = &changes
+	}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
 	}
 	return out
 }

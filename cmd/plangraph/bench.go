@@ -107,10 +107,12 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	case "synth":
 		return benchSynth(ctx, args[1:], stdout, stderr)
+	case "compare":
+		return benchCompare(ctx, args[1:], stdout, stderr)
 	case "real":
 		return benchReal(ctx, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown benchmark %q (have: api, real, render, sesyd, synth)", args[0])
+	return fmt.Errorf("unknown benchmark %q (have: api, compare, real, render, sesyd, synth)", args[0])
 }
 
 // benchSynth scores the parse pipeline on synthetic sheets: each seed's

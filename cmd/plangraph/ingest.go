@@ -11,11 +11,9 @@ import (
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/block"
-	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/server"
-	"github.com/plangraph/plangraph/internal/service/drawings"
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/render"
@@ -37,26 +35,11 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer done()
 	app, ctx := l.app, l.ctx
-	f, err := l.upload(path)
+	d, f, err := l.ingest(path, stderr)
 	if err != nil {
 		return err
 	}
-	res, err := app.Services.Drawings.Create(ctx, drawings.CreateInput{ProjectID: l.project, FileID: f.ID})
-	if err != nil {
-		return err
-	}
-	final, err := waitJob(ctx, app.Store.Client, res.Job.ID, stderr)
-	if err != nil {
-		return err
-	}
-	if final.Status != job.StatusCompleted {
-		msg := "failed"
-		if final.Error != nil {
-			msg = final.Error.Code + ": " + final.Error.Message
-		}
-		return fmt.Errorf("ingest %s: %s", path, msg)
-	}
-	sheets, err := app.Store.Client.Sheet.Query().Where(sheet.DrawingID(res.Drawing.ID)).Order(ent.Asc(sheet.FieldPageNumber)).All(ctx)
+	sheets, err := app.Store.Client.Sheet.Query().Where(sheet.DrawingID(d.ID)).Order(ent.Asc(sheet.FieldPageNumber)).All(ctx)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
@@ -17,6 +18,7 @@ import (
 	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/config"
 	"github.com/plangraph/plangraph/internal/server"
+	"github.com/plangraph/plangraph/internal/service/drawings"
 	"github.com/plangraph/plangraph/internal/service/files"
 	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/uploads"
@@ -35,28 +37,35 @@ type local struct {
 	cleanup []func()
 }
 
-// localCmd is the flag set of a command that runs a pipeline on one local
-// file in a throwaway instance (ingest, parse): --dpi, --data-dir and
-// --cpuprofile beside the command's own flags, and one FILE argument.
+// localCmd is the flag set of a command that runs a pipeline on local
+// files in a throwaway instance (ingest, parse: one FILE; compare: OLD and
+// NEW): --dpi, --data-dir and --cpuprofile beside the command's own flags,
+// and its file arguments.
 type localCmd struct {
 	fs         *flag.FlagSet
+	files      []string // the names of the file arguments
 	dpi        *int
 	dataDir    *string
 	cpuProfile *string
 }
 
-// newLocalCmd makes the flag set of command name, whose usage says about.
-func newLocalCmd(name, about string, stderr io.Writer) *localCmd {
+// newLocalCmd makes the flag set of command name, whose usage says about,
+// taking the file arguments named files (FILE when none are named).
+func newLocalCmd(name, about string, stderr io.Writer, files ...string) *localCmd {
+	if len(files) == 0 {
+		files = []string{"FILE"}
+	}
 	fs := flag.NewFlagSet("plangraph "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &localCmd{
 		fs:         fs,
+		files:      files,
 		dpi:        fs.Int("dpi", 300, "render DPI (72 to 600)"),
 		dataDir:    fs.String("data-dir", "", "keep the instance's data here (default: a temporary directory, removed after)"),
 		cpuProfile: fs.String("cpuprofile", "", "write a CPU profile of the run to this file"),
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: plangraph %s [flags] FILE\n\n%s\n\nFlags:\n", name, about)
+		fmt.Fprintf(stderr, "Usage: plangraph %s [flags] %s\n\n%s\n\nFlags:\n", name, strings.Join(files, " "), about)
 		fs.PrintDefaults()
 	}
 	return c
@@ -64,14 +73,23 @@ func newLocalCmd(name, about string, stderr io.Writer) *localCmd {
 
 // parse reads the flags in args and returns the one FILE.
 func (c *localCmd) parse(args []string) (string, error) {
-	if err := c.fs.Parse(args); err != nil {
+	paths, err := c.parseFiles(args)
+	if err != nil {
 		return "", err
 	}
-	if c.fs.NArg() != 1 {
-		c.fs.Usage()
-		return "", fmt.Errorf("one FILE is required")
+	return paths[0], nil
+}
+
+// parseFiles reads the flags in args and returns the file arguments.
+func (c *localCmd) parseFiles(args []string) ([]string, error) {
+	if err := c.fs.Parse(args); err != nil {
+		return nil, err
 	}
-	return c.fs.Arg(0), nil
+	if c.fs.NArg() != len(c.files) {
+		c.fs.Usage()
+		return nil, fmt.Errorf("the arguments are %s", strings.Join(c.files, " "))
+	}
+	return c.fs.Args(), nil
 }
 
 // open starts the CPU profile and the instance the flags ask for; done
@@ -193,6 +211,27 @@ func (l *local) upload(path string) (*ent.File, error) {
 	return l.app.Services.Files.Confirm(l.ctx, up.File.ID)
 }
 
+// ingest uploads the drawing file at path and makes a drawing of it,
+// showing its processing's progress on w; an error when it fails.
+func (l *local) ingest(path string, w io.Writer) (*ent.Drawing, *ent.File, error) {
+	f, err := l.upload(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := l.app.Services.Drawings.Create(l.ctx, drawings.CreateInput{ProjectID: l.project, FileID: f.ID})
+	if err != nil {
+		return nil, nil, err
+	}
+	final, err := waitJob(l.ctx, l.app.Store.Client, res.Job.ID, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	if final.Status != job.StatusCompleted {
+		return nil, nil, fmt.Errorf("ingest %s: %s", path, failure(final))
+	}
+	return res.Drawing, f, nil
+}
+
 // parseFile uploads the drawing at path and runs a parse of it (options
 // as given; nil reads the legends from the drawing), showing progress on
 // w. It returns the finished job and, when it completed, its result.
@@ -211,14 +250,18 @@ func (l *local) parseFile(path string, opts *parsesvc.Options, w io.Writer) (*en
 		return nil, res, err
 	}
 	if final.Status != job.StatusCompleted {
-		msg := "failed"
-		if final.Error != nil {
-			msg = final.Error.Code + ": " + final.Error.Message
-		}
-		return final, res, fmt.Errorf("parse %s: %s", path, msg)
+		return final, res, fmt.Errorf("parse %s: %s", path, failure(final))
 	}
 	if err := json.Unmarshal(final.Result, &res); err != nil {
 		return final, res, err
 	}
 	return final, res, nil
+}
+
+// failure says why job j, finished, did not complete.
+func failure(j *ent.Job) string {
+	if j.Error != nil {
+		return j.Error.Code + ": " + j.Error.Message
+	}
+	return "failed"
 }

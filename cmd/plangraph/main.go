@@ -39,6 +39,9 @@ Usage:
                       read a drawing file into sheets locally, without a server
   plangraph parse FILE [--legend-dir DIR] [--out result.json] [--csv counts.csv]
                       find and count legend symbols locally, without a server
+  plangraph compare OLD NEW [--out report.md] [--pdf report.pdf] [--json result.json]
+                    [--images DIR] [--markup markup.pdf]
+                      compare two revisions of a drawing set locally, without a server
   plangraph synth --out DIR [--seed N] [--sheets K] [--revision [--revision-motion small|large|turn]] [--page 36x24|42x30|24x18]
                       write synthetic drawing sets (vector PDF) with ground truth JSON
   plangraph bench api measure the API against a bare net/http + pgx handler
@@ -49,6 +52,9 @@ Usage:
   plangraph bench synth [--seeds N] [--sheets K] [--dpi D] [--out DIR]
                       plangraph parse on synthetic sheets (legends read from the sheets):
                       symbol P/R/F1 per label, legend entries right, time per sheet, peak RSS
+  plangraph bench compare [--seeds N] [--motion small|large|turn] [--page SIZE]
+                      plangraph compare on synthetic revision pairs: change recall/precision,
+                      alignment error, false changes on a moved-only pair, time against render
   plangraph version   print the version
 
 Run 'plangraph COMMAND --help' for the flags of a command. Every flag has a
@@ -87,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return ingestCmd(ctx, args, stdout, stderr)
 	case "parse":
 		return parseCmd(ctx, args, stdout, stderr)
+	case "compare":
+		return compareCmd(ctx, args, stdout, stderr)
 	case "synth":
 		return synthCmd(ctx, args, stdout, stderr)
 	case "bench":

@@ -33,6 +33,24 @@ const (
 	FieldHasChanges = "has_changes"
 	// FieldURI holds the string denoting the uri field in the database.
 	FieldURI = "uri"
+	// FieldAdditionURI holds the string denoting the addition_uri field in the database.
+	FieldAdditionURI = "addition_uri"
+	// FieldDeletionURI holds the string denoting the deletion_uri field in the database.
+	FieldDeletionURI = "deletion_uri"
+	// FieldAlignedAURI holds the string denoting the aligned_a_uri field in the database.
+	FieldAlignedAURI = "aligned_a_uri"
+	// FieldAlignedBURI holds the string denoting the aligned_b_uri field in the database.
+	FieldAlignedBURI = "aligned_b_uri"
+	// FieldTransform holds the string denoting the transform field in the database.
+	FieldTransform = "transform"
+	// FieldRegistered holds the string denoting the registered field in the database.
+	FieldRegistered = "registered"
+	// FieldWarnings holds the string denoting the warnings field in the database.
+	FieldWarnings = "warnings"
+	// FieldRegions holds the string denoting the regions field in the database.
+	FieldRegions = "regions"
+	// FieldChanges holds the string denoting the changes field in the database.
+	FieldChanges = "changes"
 	// EdgeProject holds the string denoting the project edge name in mutations.
 	EdgeProject = "project"
 	// EdgeBlockA holds the string denoting the block_a edge name in mutations.
@@ -85,6 +103,15 @@ var Columns = []string{
 	FieldScore,
 	FieldHasChanges,
 	FieldURI,
+	FieldAdditionURI,
+	FieldDeletionURI,
+	FieldAlignedAURI,
+	FieldAlignedBURI,
+	FieldTransform,
+	FieldRegistered,
+	FieldWarnings,
+	FieldRegions,
+	FieldChanges,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -113,6 +140,16 @@ var (
 	DefaultHasChanges bool
 	// DefaultURI holds the default value on creation for the "uri" field.
 	DefaultURI string
+	// DefaultAdditionURI holds the default value on creation for the "addition_uri" field.
+	DefaultAdditionURI string
+	// DefaultDeletionURI holds the default value on creation for the "deletion_uri" field.
+	DefaultDeletionURI string
+	// DefaultAlignedAURI holds the default value on creation for the "aligned_a_uri" field.
+	DefaultAlignedAURI string
+	// DefaultAlignedBURI holds the default value on creation for the "aligned_b_uri" field.
+	DefaultAlignedBURI string
+	// DefaultRegistered holds the default value on creation for the "registered" field.
+	DefaultRegistered bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -170,6 +207,31 @@ func ByHasChanges(opts ...sql.OrderTermOption) OrderOption {
 // ByURI orders the results by the uri field.
 func ByURI(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldURI, opts...).ToFunc()
+}
+
+// ByAdditionURI orders the results by the addition_uri field.
+func ByAdditionURI(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAdditionURI, opts...).ToFunc()
+}
+
+// ByDeletionURI orders the results by the deletion_uri field.
+func ByDeletionURI(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeletionURI, opts...).ToFunc()
+}
+
+// ByAlignedAURI orders the results by the aligned_a_uri field.
+func ByAlignedAURI(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAlignedAURI, opts...).ToFunc()
+}
+
+// ByAlignedBURI orders the results by the aligned_b_uri field.
+func ByAlignedBURI(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAlignedBURI, opts...).ToFunc()
+}
+
+// ByRegistered orders the results by the registered field.
+func ByRegistered(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRegistered, opts...).ToFunc()
 }
 
 // ByProjectField orders the results by project field.

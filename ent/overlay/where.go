@@ -110,6 +110,31 @@ func URI(v string) predicate.Overlay {
 	return predicate.Overlay(sql.FieldEQ(FieldURI, v))
 }
 
+// AdditionURI applies equality check predicate on the "addition_uri" field. It's identical to AdditionURIEQ.
+func AdditionURI(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldAdditionURI, v))
+}
+
+// DeletionURI applies equality check predicate on the "deletion_uri" field. It's identical to DeletionURIEQ.
+func DeletionURI(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldDeletionURI, v))
+}
+
+// AlignedAURI applies equality check predicate on the "aligned_a_uri" field. It's identical to AlignedAURIEQ.
+func AlignedAURI(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldAlignedAURI, v))
+}
+
+// AlignedBURI applies equality check predicate on the "aligned_b_uri" field. It's identical to AlignedBURIEQ.
+func AlignedBURI(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldAlignedBURI, v))
+}
+
+// Registered applies equality check predicate on the "registered" field. It's identical to RegisteredEQ.
+func Registered(v bool) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldRegistered, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Overlay {
 	return predicate.Overlay(sql.FieldEQ(FieldCreatedAt, v))
@@ -608,6 +633,316 @@ func URIEqualFold(v string) predicate.Overlay {
 // URIContainsFold applies the ContainsFold predicate on the "uri" field.
 func URIContainsFold(v string) predicate.Overlay {
 	return predicate.Overlay(sql.FieldContainsFold(FieldURI, v))
+}
+
+// AdditionURIEQ applies the EQ predicate on the "addition_uri" field.
+func AdditionURIEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldAdditionURI, v))
+}
+
+// AdditionURINEQ applies the NEQ predicate on the "addition_uri" field.
+func AdditionURINEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNEQ(FieldAdditionURI, v))
+}
+
+// AdditionURIIn applies the In predicate on the "addition_uri" field.
+func AdditionURIIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldIn(FieldAdditionURI, vs...))
+}
+
+// AdditionURINotIn applies the NotIn predicate on the "addition_uri" field.
+func AdditionURINotIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotIn(FieldAdditionURI, vs...))
+}
+
+// AdditionURIGT applies the GT predicate on the "addition_uri" field.
+func AdditionURIGT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGT(FieldAdditionURI, v))
+}
+
+// AdditionURIGTE applies the GTE predicate on the "addition_uri" field.
+func AdditionURIGTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGTE(FieldAdditionURI, v))
+}
+
+// AdditionURILT applies the LT predicate on the "addition_uri" field.
+func AdditionURILT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLT(FieldAdditionURI, v))
+}
+
+// AdditionURILTE applies the LTE predicate on the "addition_uri" field.
+func AdditionURILTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLTE(FieldAdditionURI, v))
+}
+
+// AdditionURIContains applies the Contains predicate on the "addition_uri" field.
+func AdditionURIContains(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContains(FieldAdditionURI, v))
+}
+
+// AdditionURIHasPrefix applies the HasPrefix predicate on the "addition_uri" field.
+func AdditionURIHasPrefix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasPrefix(FieldAdditionURI, v))
+}
+
+// AdditionURIHasSuffix applies the HasSuffix predicate on the "addition_uri" field.
+func AdditionURIHasSuffix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasSuffix(FieldAdditionURI, v))
+}
+
+// AdditionURIEqualFold applies the EqualFold predicate on the "addition_uri" field.
+func AdditionURIEqualFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEqualFold(FieldAdditionURI, v))
+}
+
+// AdditionURIContainsFold applies the ContainsFold predicate on the "addition_uri" field.
+func AdditionURIContainsFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContainsFold(FieldAdditionURI, v))
+}
+
+// DeletionURIEQ applies the EQ predicate on the "deletion_uri" field.
+func DeletionURIEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldDeletionURI, v))
+}
+
+// DeletionURINEQ applies the NEQ predicate on the "deletion_uri" field.
+func DeletionURINEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNEQ(FieldDeletionURI, v))
+}
+
+// DeletionURIIn applies the In predicate on the "deletion_uri" field.
+func DeletionURIIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldIn(FieldDeletionURI, vs...))
+}
+
+// DeletionURINotIn applies the NotIn predicate on the "deletion_uri" field.
+func DeletionURINotIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotIn(FieldDeletionURI, vs...))
+}
+
+// DeletionURIGT applies the GT predicate on the "deletion_uri" field.
+func DeletionURIGT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGT(FieldDeletionURI, v))
+}
+
+// DeletionURIGTE applies the GTE predicate on the "deletion_uri" field.
+func DeletionURIGTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGTE(FieldDeletionURI, v))
+}
+
+// DeletionURILT applies the LT predicate on the "deletion_uri" field.
+func DeletionURILT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLT(FieldDeletionURI, v))
+}
+
+// DeletionURILTE applies the LTE predicate on the "deletion_uri" field.
+func DeletionURILTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLTE(FieldDeletionURI, v))
+}
+
+// DeletionURIContains applies the Contains predicate on the "deletion_uri" field.
+func DeletionURIContains(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContains(FieldDeletionURI, v))
+}
+
+// DeletionURIHasPrefix applies the HasPrefix predicate on the "deletion_uri" field.
+func DeletionURIHasPrefix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasPrefix(FieldDeletionURI, v))
+}
+
+// DeletionURIHasSuffix applies the HasSuffix predicate on the "deletion_uri" field.
+func DeletionURIHasSuffix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasSuffix(FieldDeletionURI, v))
+}
+
+// DeletionURIEqualFold applies the EqualFold predicate on the "deletion_uri" field.
+func DeletionURIEqualFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEqualFold(FieldDeletionURI, v))
+}
+
+// DeletionURIContainsFold applies the ContainsFold predicate on the "deletion_uri" field.
+func DeletionURIContainsFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContainsFold(FieldDeletionURI, v))
+}
+
+// AlignedAURIEQ applies the EQ predicate on the "aligned_a_uri" field.
+func AlignedAURIEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldAlignedAURI, v))
+}
+
+// AlignedAURINEQ applies the NEQ predicate on the "aligned_a_uri" field.
+func AlignedAURINEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNEQ(FieldAlignedAURI, v))
+}
+
+// AlignedAURIIn applies the In predicate on the "aligned_a_uri" field.
+func AlignedAURIIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldIn(FieldAlignedAURI, vs...))
+}
+
+// AlignedAURINotIn applies the NotIn predicate on the "aligned_a_uri" field.
+func AlignedAURINotIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotIn(FieldAlignedAURI, vs...))
+}
+
+// AlignedAURIGT applies the GT predicate on the "aligned_a_uri" field.
+func AlignedAURIGT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGT(FieldAlignedAURI, v))
+}
+
+// AlignedAURIGTE applies the GTE predicate on the "aligned_a_uri" field.
+func AlignedAURIGTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGTE(FieldAlignedAURI, v))
+}
+
+// AlignedAURILT applies the LT predicate on the "aligned_a_uri" field.
+func AlignedAURILT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLT(FieldAlignedAURI, v))
+}
+
+// AlignedAURILTE applies the LTE predicate on the "aligned_a_uri" field.
+func AlignedAURILTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLTE(FieldAlignedAURI, v))
+}
+
+// AlignedAURIContains applies the Contains predicate on the "aligned_a_uri" field.
+func AlignedAURIContains(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContains(FieldAlignedAURI, v))
+}
+
+// AlignedAURIHasPrefix applies the HasPrefix predicate on the "aligned_a_uri" field.
+func AlignedAURIHasPrefix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasPrefix(FieldAlignedAURI, v))
+}
+
+// AlignedAURIHasSuffix applies the HasSuffix predicate on the "aligned_a_uri" field.
+func AlignedAURIHasSuffix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasSuffix(FieldAlignedAURI, v))
+}
+
+// AlignedAURIEqualFold applies the EqualFold predicate on the "aligned_a_uri" field.
+func AlignedAURIEqualFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEqualFold(FieldAlignedAURI, v))
+}
+
+// AlignedAURIContainsFold applies the ContainsFold predicate on the "aligned_a_uri" field.
+func AlignedAURIContainsFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContainsFold(FieldAlignedAURI, v))
+}
+
+// AlignedBURIEQ applies the EQ predicate on the "aligned_b_uri" field.
+func AlignedBURIEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldAlignedBURI, v))
+}
+
+// AlignedBURINEQ applies the NEQ predicate on the "aligned_b_uri" field.
+func AlignedBURINEQ(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNEQ(FieldAlignedBURI, v))
+}
+
+// AlignedBURIIn applies the In predicate on the "aligned_b_uri" field.
+func AlignedBURIIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldIn(FieldAlignedBURI, vs...))
+}
+
+// AlignedBURINotIn applies the NotIn predicate on the "aligned_b_uri" field.
+func AlignedBURINotIn(vs ...string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotIn(FieldAlignedBURI, vs...))
+}
+
+// AlignedBURIGT applies the GT predicate on the "aligned_b_uri" field.
+func AlignedBURIGT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGT(FieldAlignedBURI, v))
+}
+
+// AlignedBURIGTE applies the GTE predicate on the "aligned_b_uri" field.
+func AlignedBURIGTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldGTE(FieldAlignedBURI, v))
+}
+
+// AlignedBURILT applies the LT predicate on the "aligned_b_uri" field.
+func AlignedBURILT(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLT(FieldAlignedBURI, v))
+}
+
+// AlignedBURILTE applies the LTE predicate on the "aligned_b_uri" field.
+func AlignedBURILTE(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldLTE(FieldAlignedBURI, v))
+}
+
+// AlignedBURIContains applies the Contains predicate on the "aligned_b_uri" field.
+func AlignedBURIContains(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContains(FieldAlignedBURI, v))
+}
+
+// AlignedBURIHasPrefix applies the HasPrefix predicate on the "aligned_b_uri" field.
+func AlignedBURIHasPrefix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasPrefix(FieldAlignedBURI, v))
+}
+
+// AlignedBURIHasSuffix applies the HasSuffix predicate on the "aligned_b_uri" field.
+func AlignedBURIHasSuffix(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldHasSuffix(FieldAlignedBURI, v))
+}
+
+// AlignedBURIEqualFold applies the EqualFold predicate on the "aligned_b_uri" field.
+func AlignedBURIEqualFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEqualFold(FieldAlignedBURI, v))
+}
+
+// AlignedBURIContainsFold applies the ContainsFold predicate on the "aligned_b_uri" field.
+func AlignedBURIContainsFold(v string) predicate.Overlay {
+	return predicate.Overlay(sql.FieldContainsFold(FieldAlignedBURI, v))
+}
+
+// TransformIsNil applies the IsNil predicate on the "transform" field.
+func TransformIsNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldIsNull(FieldTransform))
+}
+
+// TransformNotNil applies the NotNil predicate on the "transform" field.
+func TransformNotNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotNull(FieldTransform))
+}
+
+// RegisteredEQ applies the EQ predicate on the "registered" field.
+func RegisteredEQ(v bool) predicate.Overlay {
+	return predicate.Overlay(sql.FieldEQ(FieldRegistered, v))
+}
+
+// RegisteredNEQ applies the NEQ predicate on the "registered" field.
+func RegisteredNEQ(v bool) predicate.Overlay {
+	return predicate.Overlay(sql.FieldNEQ(FieldRegistered, v))
+}
+
+// WarningsIsNil applies the IsNil predicate on the "warnings" field.
+func WarningsIsNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldIsNull(FieldWarnings))
+}
+
+// WarningsNotNil applies the NotNil predicate on the "warnings" field.
+func WarningsNotNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotNull(FieldWarnings))
+}
+
+// RegionsIsNil applies the IsNil predicate on the "regions" field.
+func RegionsIsNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldIsNull(FieldRegions))
+}
+
+// RegionsNotNil applies the NotNil predicate on the "regions" field.
+func RegionsNotNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotNull(FieldRegions))
+}
+
+// ChangesIsNil applies the IsNil predicate on the "changes" field.
+func ChangesIsNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldIsNull(FieldChanges))
+}
+
+// ChangesNotNil applies the NotNil predicate on the "changes" field.
+func ChangesNotNil() predicate.Overlay {
+	return predicate.Overlay(sql.FieldNotNull(FieldChanges))
 }
 
 // HasProject applies the HasEdge predicate on the "project" edge.

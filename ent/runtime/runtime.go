@@ -565,6 +565,26 @@ func init() {
 	overlayDescURI := overlayFields[6].Descriptor()
 	// overlay.DefaultURI holds the default value on creation for the uri field.
 	overlay.DefaultURI = overlayDescURI.Default.(string)
+	// overlayDescAdditionURI is the schema descriptor for addition_uri field.
+	overlayDescAdditionURI := overlayFields[7].Descriptor()
+	// overlay.DefaultAdditionURI holds the default value on creation for the addition_uri field.
+	overlay.DefaultAdditionURI = overlayDescAdditionURI.Default.(string)
+	// overlayDescDeletionURI is the schema descriptor for deletion_uri field.
+	overlayDescDeletionURI := overlayFields[8].Descriptor()
+	// overlay.DefaultDeletionURI holds the default value on creation for the deletion_uri field.
+	overlay.DefaultDeletionURI = overlayDescDeletionURI.Default.(string)
+	// overlayDescAlignedAURI is the schema descriptor for aligned_a_uri field.
+	overlayDescAlignedAURI := overlayFields[9].Descriptor()
+	// overlay.DefaultAlignedAURI holds the default value on creation for the aligned_a_uri field.
+	overlay.DefaultAlignedAURI = overlayDescAlignedAURI.Default.(string)
+	// overlayDescAlignedBURI is the schema descriptor for aligned_b_uri field.
+	overlayDescAlignedBURI := overlayFields[10].Descriptor()
+	// overlay.DefaultAlignedBURI holds the default value on creation for the aligned_b_uri field.
+	overlay.DefaultAlignedBURI = overlayDescAlignedBURI.Default.(string)
+	// overlayDescRegistered is the schema descriptor for registered field.
+	overlayDescRegistered := overlayFields[12].Descriptor()
+	// overlay.DefaultRegistered holds the default value on creation for the registered field.
+	overlay.DefaultRegistered = overlayDescRegistered.Default.(bool)
 	// overlayDescID is the schema descriptor for id field.
 	overlayDescID := overlayMixinFields0[0].Descriptor()
 	// overlay.DefaultID holds the default value on creation for the id field.

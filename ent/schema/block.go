@@ -9,6 +9,7 @@ import (
 	"entgo.io/ent/schema/index"
 
 	"github.com/plangraph/plangraph/internal/ids"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 	"github.com/plangraph/plangraph/vision/geom"
 )
 
@@ -67,10 +68,26 @@ func (Overlay) Fields() []ent.Field {
 		field.String("block_a_id").Immutable(),
 		field.String("block_b_id").Immutable(),
 		field.String("job_id").Optional().Immutable(),
+		// 1 for blocks identical after alignment, towards 0 as more ink differs
 		field.Float("score").Optional().Nillable(),
 		// whether change detection has run on this overlay
 		field.Bool("has_changes").Default(false),
+		// where the images are served: the combined overlay (uri), B's added
+		// ink, A's removed ink, and each block in B's frame
 		field.String("uri").Default(""),
+		field.String("addition_uri").Default("").Annotations(entgql.Skip(entgql.SkipWhereInput)),
+		field.String("deletion_uri").Default("").Annotations(entgql.Skip(entgql.SkipWhereInput)),
+		field.String("aligned_a_uri").Default("").Annotations(entgql.Skip(entgql.SkipWhereInput)),
+		field.String("aligned_b_uri").Default("").Annotations(entgql.Skip(entgql.SkipWhereInput)),
+		// the transform mapping A's block pixels onto B's; registered is
+		// false when none could be trusted (the warnings say why)
+		field.JSON("transform", &overlayjson.Transform{}).Optional().Annotations(entgql.Type("OverlayTransform")),
+		field.Bool("registered").Default(false),
+		field.Strings("warnings").Optional(),
+		// the groups of differing ink, kept for change analysis run later
+		field.JSON("regions", []overlayjson.Region{}).Optional().Annotations(entgql.Skip(entgql.SkipAll)),
+		// the described changes, once change analysis has run
+		field.JSON("changes", []overlayjson.Change{}).Optional().Annotations(entgql.Type("[OverlayChange!]")),
 	}
 }
 
@@ -86,7 +103,9 @@ func (Overlay) Edges() []ent.Edge {
 func (Overlay) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("project_id", "created_at", "id"),
-		index.Fields("job_id"),
+		// one overlay per comparison job and block pair: a retried
+		// overlay.generate updates its overlay instead of adding one
+		index.Fields("job_id", "block_a_id", "block_b_id").Unique(),
 		index.Fields("block_a_id"),
 		index.Fields("block_b_id"),
 	}

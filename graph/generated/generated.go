@@ -25,6 +25,8 @@ import (
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/graph/scalars"
 	"github.com/plangraph/plangraph/internal/jobstatus"
+	"github.com/plangraph/plangraph/internal/overlayjson"
+	"github.com/plangraph/plangraph/internal/service/compare"
 	"github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/service/search"
 	"github.com/plangraph/plangraph/vision/geom"
@@ -243,6 +245,8 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AnalyzeOverlay              func(childComplexity int, id string, options *compare.Options) int
+		Compare                     func(childComplexity int, input compare.Input) int
 		ConfirmFile                 func(childComplexity int, id string) int
 		CreateDrawing               func(childComplexity int, input CreateDrawingInput) int
 		CreateFileUpload            func(childComplexity int, input CreateFileUploadInput) int
@@ -262,19 +266,38 @@ type ComplexityRoot struct {
 	}
 
 	Overlay struct {
-		BlockA     func(childComplexity int) int
-		BlockAID   func(childComplexity int) int
-		BlockB     func(childComplexity int) int
-		BlockBID   func(childComplexity int) int
-		CreatedAt  func(childComplexity int) int
-		HasChanges func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Job        func(childComplexity int) int
-		JobID      func(childComplexity int) int
-		Project    func(childComplexity int) int
-		ProjectID  func(childComplexity int) int
-		Score      func(childComplexity int) int
-		URI        func(childComplexity int) int
+		AdditionURI func(childComplexity int) int
+		AlignedAURI func(childComplexity int) int
+		AlignedBURI func(childComplexity int) int
+		BlockA      func(childComplexity int) int
+		BlockAID    func(childComplexity int) int
+		BlockB      func(childComplexity int) int
+		BlockBID    func(childComplexity int) int
+		Changes     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DeletionURI func(childComplexity int) int
+		HasChanges  func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Job         func(childComplexity int) int
+		JobID       func(childComplexity int) int
+		Project     func(childComplexity int) int
+		ProjectID   func(childComplexity int) int
+		Registered  func(childComplexity int) int
+		Score       func(childComplexity int) int
+		Transform   func(childComplexity int) int
+		URI         func(childComplexity int) int
+		Warnings    func(childComplexity int) int
+	}
+
+	OverlayChange struct {
+		Bounds      func(childComplexity int) int
+		BoundsA     func(childComplexity int) int
+		Category    func(childComplexity int) int
+		Confidence  func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Severity    func(childComplexity int) int
 	}
 
 	OverlayConnection struct {
@@ -286,6 +309,14 @@ type ComplexityRoot struct {
 	OverlayEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	OverlayTransform struct {
+		ResidualPx  func(childComplexity int) int
+		RotationDeg func(childComplexity int) int
+		Scale       func(childComplexity int) int
+		Tx          func(childComplexity int) int
+		Ty          func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -480,6 +511,8 @@ type BlockResolver interface {
 	SymbolInstances(ctx context.Context, obj *ent.Block, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, where *ent.FeatureWhereInput) (*ent.FeatureConnection, error)
 }
 type MutationResolver interface {
+	Compare(ctx context.Context, input compare.Input) (*ent.Job, error)
+	AnalyzeOverlay(ctx context.Context, id string, options *compare.Options) (*ent.Job, error)
 	Parse(ctx context.Context, input parse.Input) (*ent.Job, error)
 	CreateProject(ctx context.Context, input ent.CreateProjectInput) (*ent.Project, error)
 	UpdateProject(ctx context.Context, id string, input ent.UpdateProjectInput) (*ent.Project, error)
@@ -1342,6 +1375,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobEvent.Type(childComplexity), true
 
+	case "Mutation.analyzeOverlay":
+		if e.ComplexityRoot.Mutation.AnalyzeOverlay == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_analyzeOverlay_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AnalyzeOverlay(childComplexity, args["id"].(string), args["options"].(*compare.Options)), true
+	case "Mutation.compare":
+		if e.ComplexityRoot.Mutation.Compare == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_compare_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Compare(childComplexity, args["input"].(compare.Input)), true
 	case "Mutation.confirmFile":
 		if e.ComplexityRoot.Mutation.ConfirmFile == nil {
 			break
@@ -1519,6 +1574,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateWebhookEndpoint(childComplexity, args["id"].(string), args["input"].(UpdateWebhookEndpointInput)), true
 
+	case "Overlay.additionURI":
+		if e.ComplexityRoot.Overlay.AdditionURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.AdditionURI(childComplexity), true
+	case "Overlay.alignedAURI":
+		if e.ComplexityRoot.Overlay.AlignedAURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.AlignedAURI(childComplexity), true
+	case "Overlay.alignedBURI":
+		if e.ComplexityRoot.Overlay.AlignedBURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.AlignedBURI(childComplexity), true
 	case "Overlay.blockA":
 		if e.ComplexityRoot.Overlay.BlockA == nil {
 			break
@@ -1543,12 +1616,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Overlay.BlockBID(childComplexity), true
+	case "Overlay.changes":
+		if e.ComplexityRoot.Overlay.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.Changes(childComplexity), true
 	case "Overlay.createdAt":
 		if e.ComplexityRoot.Overlay.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Overlay.CreatedAt(childComplexity), true
+	case "Overlay.deletionURI":
+		if e.ComplexityRoot.Overlay.DeletionURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.DeletionURI(childComplexity), true
 	case "Overlay.hasChanges":
 		if e.ComplexityRoot.Overlay.HasChanges == nil {
 			break
@@ -1585,18 +1670,85 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Overlay.ProjectID(childComplexity), true
+	case "Overlay.registered":
+		if e.ComplexityRoot.Overlay.Registered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.Registered(childComplexity), true
 	case "Overlay.score":
 		if e.ComplexityRoot.Overlay.Score == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Overlay.Score(childComplexity), true
+	case "Overlay.transform":
+		if e.ComplexityRoot.Overlay.Transform == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.Transform(childComplexity), true
 	case "Overlay.uri":
 		if e.ComplexityRoot.Overlay.URI == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Overlay.URI(childComplexity), true
+	case "Overlay.warnings":
+		if e.ComplexityRoot.Overlay.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overlay.Warnings(childComplexity), true
+
+	case "OverlayChange.bounds":
+		if e.ComplexityRoot.OverlayChange.Bounds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.Bounds(childComplexity), true
+	case "OverlayChange.boundsA":
+		if e.ComplexityRoot.OverlayChange.BoundsA == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.BoundsA(childComplexity), true
+	case "OverlayChange.category":
+		if e.ComplexityRoot.OverlayChange.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.Category(childComplexity), true
+	case "OverlayChange.confidence":
+		if e.ComplexityRoot.OverlayChange.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.Confidence(childComplexity), true
+	case "OverlayChange.description":
+		if e.ComplexityRoot.OverlayChange.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.Description(childComplexity), true
+	case "OverlayChange.id":
+		if e.ComplexityRoot.OverlayChange.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.ID(childComplexity), true
+	case "OverlayChange.kind":
+		if e.ComplexityRoot.OverlayChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.Kind(childComplexity), true
+	case "OverlayChange.severity":
+		if e.ComplexityRoot.OverlayChange.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayChange.Severity(childComplexity), true
 
 	case "OverlayConnection.edges":
 		if e.ComplexityRoot.OverlayConnection.Edges == nil {
@@ -1629,6 +1781,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OverlayEdge.Node(childComplexity), true
+
+	case "OverlayTransform.residualPx":
+		if e.ComplexityRoot.OverlayTransform.ResidualPx == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayTransform.ResidualPx(childComplexity), true
+	case "OverlayTransform.rotationDeg":
+		if e.ComplexityRoot.OverlayTransform.RotationDeg == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayTransform.RotationDeg(childComplexity), true
+	case "OverlayTransform.scale":
+		if e.ComplexityRoot.OverlayTransform.Scale == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayTransform.Scale(childComplexity), true
+	case "OverlayTransform.tx":
+		if e.ComplexityRoot.OverlayTransform.Tx == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayTransform.Tx(childComplexity), true
+	case "OverlayTransform.ty":
+		if e.ComplexityRoot.OverlayTransform.Ty == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OverlayTransform.Ty(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -2560,6 +2743,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputBlockOrder,
 		ec.unmarshalInputBlockWhereInput,
 		ec.unmarshalInputBoundingBoxInput,
+		ec.unmarshalInputCompareInput,
+		ec.unmarshalInputCompareOptions,
 		ec.unmarshalInputCreateDrawingInput,
 		ec.unmarshalInputCreateFileUploadInput,
 		ec.unmarshalInputCreateProjectInput,
@@ -2690,6 +2875,73 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../compare.graphqls", Input: `"""
+Starts a compare job (POST /v1/compare): oldID (A, the older revision) and
+newID (B, the newer, the job's target) are two drawings, sheets or blocks of
+one project. Field names in validation errors follow the REST request
+(type, old_id, new_id, analyze, options.tolerance_px…).
+"""
+input CompareInput {
+  """Block, Sheet or Drawing: what oldID and newID are."""
+  type: String!
+  oldID: ID!
+  newID: ID!
+  """["changes"] (the default) also analyzes and describes each overlay's changes; [] makes overlays only."""
+  analyze: [String!]
+  options: CompareOptions
+}
+
+"""The tolerances that decide what counts as a change; absent ones take their defaults."""
+input CompareOptions {
+  """How far a mark may move after alignment and still be the same mark: pixels at 300 DPI, 0.5 to 50, default 3."""
+  tolerancePx: Float
+  """Leave changes of words out (default false)."""
+  ignoreText: Boolean
+  """Leave changes of hatching and screened fills out (default false)."""
+  ignoreHatches: Boolean
+  """The margin a markup cloud keeps around the changes it groups: pixels at 300 DPI, 1 to 600, default 24."""
+  cloudMarginPx: Float
+}
+
+"""
+The similarity transform mapping the older block's (A's) pixels onto the
+newer's (B's): x_B = scale·(cos θ·x_A − sin θ·y_A) + tx, y_B = scale·(sin θ·x_A
++ cos θ·y_A) + ty, θ = rotationDeg in image coordinates (y down).
+"""
+type OverlayTransform {
+  scale: Float!
+  rotationDeg: Float!
+  tx: Float!
+  ty: Float!
+  """RMS distance in B's pixels between matched marks after the transform."""
+  residualPx: Float!
+}
+
+"""A described difference between an overlay's blocks."""
+type OverlayChange {
+  id: ID!
+  """added, removed, modified or moved"""
+  kind: String!
+  """symbol, text, dimension, linework, revision_mark or title_block"""
+  category: String!
+  """What changed, in the drawing's own words."""
+  description: String!
+  """Where, in the newer block's (B's) pixels."""
+  bounds: BoundingBox!
+  """Where it was on the older block (A's pixels), when it was there."""
+  boundsA: BoundingBox
+  """major, moderate or minor"""
+  severity: String!
+  confidence: Float!
+}
+
+extend type Mutation {
+  """Starts a compare job; once Completed its result (job.result) is the comparison's report."""
+  compare(input: CompareInput!): Job!
+  """Starts a changes.analyze job on a stored overlay (again, when it was analyzed: its changes are replaced)."""
+  analyzeOverlay(id: ID!, options: CompareOptions): Job!
+}
+`, BuiltIn: false},
 	{Name: "../ent.graphqls", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 type Block implements Node {
@@ -3995,6 +4247,14 @@ type Overlay implements Node {
   score: Float
   hasChanges: Boolean!
   uri: String!
+  additionURI: String!
+  deletionURI: String!
+  alignedAURI: String! @goField(name: "AlignedAURI", forceResolver: false)
+  alignedBURI: String! @goField(name: "AlignedBURI", forceResolver: false)
+  transform: OverlayTransform
+  registered: Boolean!
+  warnings: [String!]
+  changes: [OverlayChange!]
   project: Project!
   blockA: Block!
   blockB: Block!
@@ -4181,6 +4441,11 @@ input OverlayWhereInput {
   uriHasSuffix: String
   uriEqualFold: String
   uriContainsFold: String
+  """
+  registered field predicates
+  """
+  registered: Boolean
+  registeredNEQ: Boolean
   """
   project edge predicates
   """
@@ -6291,6 +6556,22 @@ func (ec *executionContext) childFields_Overlay(ctx context.Context, field graph
 		return ec.fieldContext_Overlay_hasChanges(ctx, field)
 	case "uri":
 		return ec.fieldContext_Overlay_uri(ctx, field)
+	case "additionURI":
+		return ec.fieldContext_Overlay_additionURI(ctx, field)
+	case "deletionURI":
+		return ec.fieldContext_Overlay_deletionURI(ctx, field)
+	case "alignedAURI":
+		return ec.fieldContext_Overlay_alignedAURI(ctx, field)
+	case "alignedBURI":
+		return ec.fieldContext_Overlay_alignedBURI(ctx, field)
+	case "transform":
+		return ec.fieldContext_Overlay_transform(ctx, field)
+	case "registered":
+		return ec.fieldContext_Overlay_registered(ctx, field)
+	case "warnings":
+		return ec.fieldContext_Overlay_warnings(ctx, field)
+	case "changes":
+		return ec.fieldContext_Overlay_changes(ctx, field)
 	case "project":
 		return ec.fieldContext_Overlay_project(ctx, field)
 	case "blockA":
@@ -6301,6 +6582,28 @@ func (ec *executionContext) childFields_Overlay(ctx context.Context, field graph
 		return ec.fieldContext_Overlay_job(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Overlay", field.Name)
+}
+
+func (ec *executionContext) childFields_OverlayChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OverlayChange_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_OverlayChange_kind(ctx, field)
+	case "category":
+		return ec.fieldContext_OverlayChange_category(ctx, field)
+	case "description":
+		return ec.fieldContext_OverlayChange_description(ctx, field)
+	case "bounds":
+		return ec.fieldContext_OverlayChange_bounds(ctx, field)
+	case "boundsA":
+		return ec.fieldContext_OverlayChange_boundsA(ctx, field)
+	case "severity":
+		return ec.fieldContext_OverlayChange_severity(ctx, field)
+	case "confidence":
+		return ec.fieldContext_OverlayChange_confidence(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OverlayChange", field.Name)
 }
 
 func (ec *executionContext) childFields_OverlayConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6323,6 +6626,22 @@ func (ec *executionContext) childFields_OverlayEdge(ctx context.Context, field g
 		return ec.fieldContext_OverlayEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OverlayEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OverlayTransform(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "scale":
+		return ec.fieldContext_OverlayTransform_scale(ctx, field)
+	case "rotationDeg":
+		return ec.fieldContext_OverlayTransform_rotationDeg(ctx, field)
+	case "tx":
+		return ec.fieldContext_OverlayTransform_tx(ctx, field)
+	case "ty":
+		return ec.fieldContext_OverlayTransform_ty(ctx, field)
+	case "residualPx":
+		return ec.fieldContext_OverlayTransform_residualPx(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OverlayTransform", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7100,6 +7419,42 @@ func (ec *executionContext) field_Job_features_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_analyzeOverlay_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "options",
+		func(ctx context.Context, v any) (*compare.Options, error) {
+			return ec.unmarshalOCompareOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋcompareᚐOptions(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["options"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_compare_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (compare.Input, error) {
+			return ec.unmarshalNCompareInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋcompareᚐInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -11833,6 +12188,94 @@ func (ec *executionContext) fieldContext_JobEvent_data(_ context.Context, field 
 	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _Mutation_compare(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_compare(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Compare(ctx, fc.Args["input"].(compare.Input))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Job) graphql.Marshaler {
+			return ec.marshalNJob2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐJob(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_compare(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Job(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_compare_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_analyzeOverlay(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_analyzeOverlay(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AnalyzeOverlay(ctx, fc.Args["id"].(string), fc.Args["options"].(*compare.Options))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Job) graphql.Marshaler {
+			return ec.marshalNJob2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐJob(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_analyzeOverlay(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Job(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_analyzeOverlay_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_parse(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12744,6 +13187,208 @@ func (ec *executionContext) fieldContext_Overlay_uri(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Overlay_additionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_additionURI(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_additionURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Overlay_deletionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_deletionURI(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletionURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_deletionURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Overlay_alignedAURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_alignedAURI(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AlignedAURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_alignedAURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Overlay_alignedBURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_alignedBURI(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AlignedBURI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_alignedBURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Overlay_transform(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_transform(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Transform, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *overlayjson.Transform) graphql.Marshaler {
+			return ec.marshalOOverlayTransform2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋoverlayjsonᚐTransform(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_transform(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Overlay",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OverlayTransform(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Overlay_registered(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_registered(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Registered, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_registered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Overlay_warnings(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Overlay_changes(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Overlay_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []overlayjson.Change) graphql.Marshaler {
+			return ec.marshalOOverlayChange2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋoverlayjsonᚐChangeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Overlay_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Overlay",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OverlayChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Overlay_project(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12870,6 +13515,208 @@ func (ec *executionContext) fieldContext_Overlay_job(_ context.Context, field gr
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _OverlayChange_id(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayChange_kind(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayChange_category(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayChange_description(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayChange_bounds(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_bounds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bounds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v geom.Box) graphql.Marshaler {
+			return ec.marshalNBoundingBox2githubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_bounds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OverlayChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoundingBox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OverlayChange_boundsA(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_boundsA(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BoundsA, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *geom.Box) graphql.Marshaler {
+			return ec.marshalOBoundingBox2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋvisionᚋgeomᚐBox(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_boundsA(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OverlayChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BoundingBox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OverlayChange_severity(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_severity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Severity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_severity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayChange_confidence(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayChange_confidence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayChange_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) _OverlayConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.OverlayConnection) (ret graphql.Marshaler) {
@@ -13012,6 +13859,121 @@ func (ec *executionContext) _OverlayEdge_cursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_OverlayEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OverlayEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayTransform_scale(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayTransform_scale(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scale, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayTransform_scale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayTransform_rotationDeg(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayTransform_rotationDeg(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RotationDeg, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayTransform_rotationDeg(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayTransform_tx(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayTransform_tx(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tx, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayTransform_tx(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayTransform_ty(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayTransform_ty(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ty, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayTransform_ty(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _OverlayTransform_residualPx(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OverlayTransform_residualPx(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResidualPx, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OverlayTransform_residualPx(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[string]) (ret graphql.Marshaler) {
@@ -18618,6 +19580,115 @@ func (ec *executionContext) unmarshalInputBoundingBoxInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCompareInput(ctx context.Context, obj any) (compare.Input, error) {
+	var it compare.Input
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "oldID", "newID", "analyze", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "oldID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("oldID"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OldID = data
+		case "newID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("newID"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NewID = data
+		case "analyze":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("analyze"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Analyze = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOCompareOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋcompareᚐOptions(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCompareOptions(ctx context.Context, obj any) (compare.Options, error) {
+	var it compare.Options
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"tolerancePx", "ignoreText", "ignoreHatches", "cloudMarginPx"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "tolerancePx":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tolerancePx"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TolerancePx = data
+		case "ignoreText":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ignoreText"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IgnoreText = data
+		case "ignoreHatches":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ignoreHatches"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IgnoreHatches = data
+		case "cloudMarginPx":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cloudMarginPx"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CloudMarginPx = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateDrawingInput(ctx context.Context, obj any) (CreateDrawingInput, error) {
 	var it CreateDrawingInput
 	if obj == nil {
@@ -22086,7 +23157,7 @@ func (ec *executionContext) unmarshalInputOverlayWhereInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "projectID", "projectIDNEQ", "projectIDIn", "projectIDNotIn", "projectIDGT", "projectIDGTE", "projectIDLT", "projectIDLTE", "projectIDContains", "projectIDHasPrefix", "projectIDHasSuffix", "projectIDEqualFold", "projectIDContainsFold", "blockAID", "blockAIDNEQ", "blockAIDIn", "blockAIDNotIn", "blockAIDGT", "blockAIDGTE", "blockAIDLT", "blockAIDLTE", "blockAIDContains", "blockAIDHasPrefix", "blockAIDHasSuffix", "blockAIDEqualFold", "blockAIDContainsFold", "blockBID", "blockBIDNEQ", "blockBIDIn", "blockBIDNotIn", "blockBIDGT", "blockBIDGTE", "blockBIDLT", "blockBIDLTE", "blockBIDContains", "blockBIDHasPrefix", "blockBIDHasSuffix", "blockBIDEqualFold", "blockBIDContainsFold", "jobID", "jobIDNEQ", "jobIDIn", "jobIDNotIn", "jobIDGT", "jobIDGTE", "jobIDLT", "jobIDLTE", "jobIDContains", "jobIDHasPrefix", "jobIDHasSuffix", "jobIDIsNil", "jobIDNotNil", "jobIDEqualFold", "jobIDContainsFold", "score", "scoreNEQ", "scoreIn", "scoreNotIn", "scoreGT", "scoreGTE", "scoreLT", "scoreLTE", "scoreIsNil", "scoreNotNil", "hasChanges", "hasChangesNEQ", "uri", "uriNEQ", "uriIn", "uriNotIn", "uriGT", "uriGTE", "uriLT", "uriLTE", "uriContains", "uriHasPrefix", "uriHasSuffix", "uriEqualFold", "uriContainsFold", "hasProject", "hasProjectWith", "hasBlockA", "hasBlockAWith", "hasBlockB", "hasBlockBWith", "hasJob", "hasJobWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "projectID", "projectIDNEQ", "projectIDIn", "projectIDNotIn", "projectIDGT", "projectIDGTE", "projectIDLT", "projectIDLTE", "projectIDContains", "projectIDHasPrefix", "projectIDHasSuffix", "projectIDEqualFold", "projectIDContainsFold", "blockAID", "blockAIDNEQ", "blockAIDIn", "blockAIDNotIn", "blockAIDGT", "blockAIDGTE", "blockAIDLT", "blockAIDLTE", "blockAIDContains", "blockAIDHasPrefix", "blockAIDHasSuffix", "blockAIDEqualFold", "blockAIDContainsFold", "blockBID", "blockBIDNEQ", "blockBIDIn", "blockBIDNotIn", "blockBIDGT", "blockBIDGTE", "blockBIDLT", "blockBIDLTE", "blockBIDContains", "blockBIDHasPrefix", "blockBIDHasSuffix", "blockBIDEqualFold", "blockBIDContainsFold", "jobID", "jobIDNEQ", "jobIDIn", "jobIDNotIn", "jobIDGT", "jobIDGTE", "jobIDLT", "jobIDLTE", "jobIDContains", "jobIDHasPrefix", "jobIDHasSuffix", "jobIDIsNil", "jobIDNotNil", "jobIDEqualFold", "jobIDContainsFold", "score", "scoreNEQ", "scoreIn", "scoreNotIn", "scoreGT", "scoreGTE", "scoreLT", "scoreLTE", "scoreIsNil", "scoreNotNil", "hasChanges", "hasChangesNEQ", "uri", "uriNEQ", "uriIn", "uriNotIn", "uriGT", "uriGTE", "uriLT", "uriLTE", "uriContains", "uriHasPrefix", "uriHasSuffix", "uriEqualFold", "uriContainsFold", "registered", "registeredNEQ", "hasProject", "hasProjectWith", "hasBlockA", "hasBlockAWith", "hasBlockB", "hasBlockBWith", "hasJob", "hasJobWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -22793,6 +23864,20 @@ func (ec *executionContext) unmarshalInputOverlayWhereInput(ctx context.Context,
 				return it, err
 			}
 			it.URIContainsFold = data
+		case "registered":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("registered"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Registered = data
+		case "registeredNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("registeredNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegisteredNEQ = data
 		case "hasProject":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasProject"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -28446,6 +29531,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "compare":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_compare(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "analyzeOverlay":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_analyzeOverlay(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "parse":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_parse(ctx, field)
@@ -28636,6 +29735,46 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "additionURI":
+			out.Values[i] = ec._Overlay_additionURI(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deletionURI":
+			out.Values[i] = ec._Overlay_deletionURI(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "alignedAURI":
+			out.Values[i] = ec._Overlay_alignedAURI(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "alignedBURI":
+			out.Values[i] = ec._Overlay_alignedBURI(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "transform":
+			out.Values[i] = ec._Overlay_transform(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "registered":
+			out.Values[i] = ec._Overlay_registered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "warnings":
+			out.Values[i] = ec._Overlay_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "changes":
+			out.Values[i] = ec._Overlay_changes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "project":
 			field := field
 
@@ -28809,6 +29948,79 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var overlayChangeImplementors = []string{"OverlayChange"}
+
+func (ec *executionContext) _OverlayChange(ctx context.Context, sel ast.SelectionSet, obj *overlayjson.Change) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, overlayChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OverlayChange")
+		case "id":
+			out.Values[i] = ec._OverlayChange_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._OverlayChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._OverlayChange_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._OverlayChange_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bounds":
+			out.Values[i] = ec._OverlayChange_bounds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "boundsA":
+			out.Values[i] = ec._OverlayChange_boundsA(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "severity":
+			out.Values[i] = ec._OverlayChange_severity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confidence":
+			out.Values[i] = ec._OverlayChange_confidence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var overlayConnectionImplementors = []string{"OverlayConnection"}
 
 func (ec *executionContext) _OverlayConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.OverlayConnection) graphql.Marshaler {
@@ -28876,6 +30088,64 @@ func (ec *executionContext) _OverlayEdge(ctx context.Context, sel ast.SelectionS
 			}
 		case "cursor":
 			out.Values[i] = ec._OverlayEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var overlayTransformImplementors = []string{"OverlayTransform"}
+
+func (ec *executionContext) _OverlayTransform(ctx context.Context, sel ast.SelectionSet, obj *overlayjson.Transform) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, overlayTransformImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OverlayTransform")
+		case "scale":
+			out.Values[i] = ec._OverlayTransform_scale(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rotationDeg":
+			out.Values[i] = ec._OverlayTransform_rotationDeg(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tx":
+			out.Values[i] = ec._OverlayTransform_tx(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ty":
+			out.Values[i] = ec._OverlayTransform_ty(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "residualPx":
+			out.Values[i] = ec._OverlayTransform_residualPx(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -31354,6 +32624,11 @@ func (ec *executionContext) unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangra
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCompareInput2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋcompareᚐInput(ctx context.Context, v any) (compare.Input, error) {
+	res, err := ec.unmarshalInputCompareInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateDrawingInput2githubᚗcomᚋplangraphᚋplangraphᚋgraphᚋgeneratedᚐCreateDrawingInput(ctx context.Context, v any) (CreateDrawingInput, error) {
 	res, err := ec.unmarshalInputCreateDrawingInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -31798,6 +33073,10 @@ func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentg
 
 func (ec *executionContext) marshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, sel ast.SelectionSet, v entgql.OrderDirection) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNOverlayChange2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋoverlayjsonᚐChange(ctx context.Context, sel ast.SelectionSet, v overlayjson.Change) graphql.Marshaler {
+	return ec._OverlayChange(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNOverlayConnection2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐOverlayConnection(ctx context.Context, sel ast.SelectionSet, v *ent.OverlayConnection) graphql.Marshaler {
@@ -32466,6 +33745,14 @@ func (ec *executionContext) marshalOBoundingBox2ᚖgithubᚗcomᚋplangraphᚋpl
 		return graphql.Null
 	}
 	return ec._BoundingBox(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCompareOptions2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋcompareᚐOptions(ctx context.Context, v any) (*compare.Options, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCompareOptions(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[string], error) {
@@ -33323,6 +34610,25 @@ func (ec *executionContext) marshalOOverlay2ᚖgithubᚗcomᚋplangraphᚋplangr
 	return ec._Overlay(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOOverlayChange2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋoverlayjsonᚐChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []overlayjson.Change) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOverlayChange2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋoverlayjsonᚐChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOOverlayEdge2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐOverlayEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.OverlayEdge) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -33358,6 +34664,13 @@ func (ec *executionContext) unmarshalOOverlayOrder2ᚕᚖgithubᚗcomᚋplangrap
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOOverlayTransform2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋoverlayjsonᚐTransform(ctx context.Context, sel ast.SelectionSet, v *overlayjson.Transform) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OverlayTransform(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOOverlayWhereInput2ᚕᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐOverlayWhereInputᚄ(ctx context.Context, v any) ([]*ent.OverlayWhereInput, error) {

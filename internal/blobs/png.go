@@ -17,8 +17,8 @@ import (
 // ErrNoImage is a stored image that is not there.
 var ErrNoImage = errors.New("no such image")
 
-// PutPNG stores img as a PNG blob.
-func PutPNG(ctx context.Context, bucket *blob.Bucket, key string, img *image.Gray) error {
+// PutPNG stores img as a PNG blob (grey images take render's fast path).
+func PutPNG(ctx context.Context, bucket *blob.Bucket, key string, img image.Image) error {
 	w, err := bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "image/png"})
 	if err != nil {
 		return err
@@ -32,6 +32,16 @@ func PutPNG(ctx context.Context, bucket *blob.Bucket, key string, img *image.Gra
 
 // GetPNG reads a PNG blob as grey (ErrNoImage when it is missing).
 func GetPNG(ctx context.Context, bucket *blob.Bucket, key string) (*image.Gray, error) {
+	img, err := GetImage(ctx, bucket, key)
+	if err != nil {
+		return nil, err
+	}
+	return render.AsGray(img), nil
+}
+
+// GetImage reads a PNG blob as it was stored (ErrNoImage when it is
+// missing).
+func GetImage(ctx context.Context, bucket *blob.Bucket, key string) (image.Image, error) {
 	rd, err := bucket.NewReader(ctx, key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return nil, ErrNoImage
@@ -44,5 +54,5 @@ func GetPNG(ctx context.Context, bucket *blob.Bucket, key string) (*image.Gray, 
 	if err != nil {
 		return nil, fmt.Errorf("decoding %s: %w", key, err)
 	}
-	return render.AsGray(img), nil
+	return img, nil
 }

@@ -22,6 +22,7 @@ const (
 	Sheet           = "sht"
 	Block           = "blk"
 	Overlay         = "ovl"
+	Change          = "chg" // a described difference, stored in its overlay
 	Job             = "job"
 	Feature         = "ftr"
 	Request         = "req"

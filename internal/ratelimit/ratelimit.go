@@ -118,8 +118,10 @@ func (l *Limiter) limit(class string) Limit {
 }
 
 // Classify puts the vision operations the API serves in class "vision":
-// POST /v1/parse and POST /v1/projects/{id}/search and /ask (REST's route
-// table marks the same; compare joins when it exists). Every other request is "management".
+// POST /v1/parse, /v1/compare, /v1/drawings/{id}/compare,
+// /v1/sheets/{id}/compare, /v1/overlays/{id}/analyze and
+// /v1/projects/{id}/search and /ask (REST's route table marks the same).
+// Every other request is "management".
 func Classify(r *http.Request) string {
 	if r.Method != http.MethodPost {
 		return Management
@@ -129,10 +131,14 @@ func Classify(r *http.Request) string {
 		return Management
 	}
 	s = s[1:]
-	if len(s) == 1 && s[0] == "parse" {
+	switch {
+	case len(s) == 1 && (s[0] == "parse" || s[0] == "compare"):
 		return Vision
-	}
-	if len(s) == 3 && s[0] == "projects" && (s[2] == "search" || s[2] == "ask") {
+	case len(s) == 3 && s[1] != "" && (s[0] == "drawings" || s[0] == "sheets") && s[2] == "compare":
+		return Vision
+	case len(s) == 3 && s[1] != "" && s[0] == "overlays" && s[2] == "analyze":
+		return Vision
+	case len(s) == 3 && s[1] != "" && s[0] == "projects" && (s[2] == "search" || s[2] == "ask"):
 		return Vision
 	}
 	return Management

@@ -159,7 +159,14 @@ func TestClassify(t *testing.T) {
 	}{
 		{"POST", "/v1/parse", Vision},
 		{"POST", "/v1/parse/x", Management},
-		{"POST", "/v1/compare", Management}, // not an operation (yet)
+		{"POST", "/v1/compare", Vision},
+		{"POST", "/v1/drawings/drw_1/compare", Vision},
+		{"POST", "/v1/sheets/sht_1/compare", Vision},
+		{"POST", "/v1/overlays/ovl_1/analyze", Vision},
+		{"POST", "/v1/blocks/blk_1/compare", Management},
+		{"POST", "/v1/drawings//compare", Management},
+		{"GET", "/v1/overlays/ovl_1/analyze", Management},
+		{"POST", "/v1/overlays/ovl_1", Management},
 		{"GET", "/v1/parse", Management},
 		{"POST", "/v1/projects", Management},
 		{"POST", "/v1/drawings", Management},

@@ -35,6 +35,7 @@ import (
 	"github.com/plangraph/plangraph/internal/tlsca"
 	"github.com/plangraph/plangraph/internal/uploads"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/jobs/compare"
 	"github.com/plangraph/plangraph/jobs/ingest"
 	"github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/rest"
@@ -218,6 +219,7 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 	(&ingest.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
 		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}).Register(w)
 	(&parse.Parse{R: runner, Blobs: a.Blobs, Budget: a.Cfg.BlockSearchBudget}).Register(w)
+	(&compare.Compare{R: runner, Blobs: a.Blobs}).Register(w)
 	if err := w.Start(); err != nil {
 		return nil, err
 	}

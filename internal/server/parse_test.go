@@ -246,14 +246,23 @@ func sortedIDs[T any](m map[string]T) []string {
 	return out
 }
 
-func newParseFixture(t *testing.T, p testenv.Profile, pdf []byte) *parseFixture {
+// startPipelines starts a server on p for the pipelines' tests: no rate
+// limits, and pages rendered at 150 DPI (a quarter of the pixels: the
+// plumbing is the same).
+func startPipelines(t *testing.T, p testenv.Profile) *testenv.Server {
 	t.Helper()
 	cfg := p.Config
 	cfg.RateManagement, cfg.BurstManagement = 100000, 100000
 	cfg.RateVision, cfg.BurstVision = 100000, 100000
-	cfg.RenderDPI = 150 // a quarter of the pixels: the plumbing is the same
+	cfg.RenderDPI = 150
 	s := testenv.StartServer(t, cfg)
 	s.App.Uploads.PublicURL = s.URL
+	return s
+}
+
+func newParseFixture(t *testing.T, p testenv.Profile, pdf []byte) *parseFixture {
+	t.Helper()
+	s := startPipelines(t, p)
 	key, rec := s.CreateKeyRecord(t, "acme")
 	f := &parseFixture{s: s, key: key, org: rec.OrgID, pdf: pdf}
 	f.project = createProject(t, s, key, "Parse").ID

@@ -1,7 +1,8 @@
 // Package service is the one implementation of the API's operations, under
 // both the GraphQL resolvers (graph) and the REST handlers (rest): one
-// package per domain — projects, files, drawings, parse, webhooks — query
-// for filtered, paginated, expanded reads and live for jobs' progress.
+// package per domain — projects, files, drawings, parse, compare, webhooks
+// — query for filtered, paginated, expanded reads and live for jobs'
+// progress.
 // Their functions take a context (carrying the caller's organization, see
 // internal/tenant) and typed input, and return domain values (Ent records)
 // or *apierr.Error. Neither API layer holds business logic or touches the
@@ -12,6 +13,7 @@ import (
 	"log/slog"
 
 	"github.com/plangraph/plangraph/internal/service/base"
+	"github.com/plangraph/plangraph/internal/service/compare"
 	"github.com/plangraph/plangraph/internal/service/drawings"
 	"github.com/plangraph/plangraph/internal/service/files"
 	"github.com/plangraph/plangraph/internal/service/idempotency"
@@ -30,6 +32,7 @@ type Services struct {
 	Files    *files.Service
 	Drawings *drawings.Service
 	Parse    *parse.Service
+	Compare  *compare.Service
 	Query    *query.Service
 	Webhooks *webhooks.Service
 	// Search is search and ask over a project's index.
@@ -45,7 +48,7 @@ func New(d *base.Deps) *Services {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Services{Deps: d, Projects: &projects.Service{Deps: d}, Files: &files.Service{Deps: d},
-		Drawings: &drawings.Service{Deps: d}, Parse: &parse.Service{Deps: d}, Query: &query.Service{Deps: d},
+		Drawings: &drawings.Service{Deps: d}, Parse: &parse.Service{Deps: d}, Compare: &compare.Service{Deps: d}, Query: &query.Service{Deps: d},
 		Webhooks: &webhooks.Service{Deps: d}, Live: &live.Service{Deps: d}, Idempotency: &idempotency.Service{Deps: d},
 		Search: &search.Service{Deps: d}}
 }

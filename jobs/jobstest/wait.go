@@ -30,3 +30,15 @@ func WaitJob(t testing.TB, ctx context.Context, db *ent.Client, id string, timeo
 	t.Fatalf("job %s did not finish", id)
 	return nil
 }
+
+// Must returns a function that passes on a value and fails the test on a
+// non-nil error: Must[*ent.Job](t)(db.Job.Get(ctx, id)).
+func Must[T any](t testing.TB) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}

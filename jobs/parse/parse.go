@@ -211,27 +211,9 @@ func (p *Parse) Register(w *jobs.Worker) {
 // take: processing the file (when there is one) 20 %, reading legends 5 %,
 // searching blocks the rest, each stage by its children's own progress.
 func parseProgress(_ *ent.Job, children []*ent.Job) float64 {
-	share := func(t string) (float64, bool) {
-		n, sum := 0, 0.0
-		for _, c := range children {
-			if c.Type != t {
-				continue
-			}
-			n++
-			if jobstatus.Terminal(string(c.Status)) {
-				sum++
-			} else {
-				sum += c.Progress
-			}
-		}
-		if n == 0 {
-			return 0, false
-		}
-		return sum / float64(n), true
-	}
-	ingest, hasIngest := share(jobs.TypeDrawingPreprocess)
-	legends, hasLegends := share(jobs.TypeLegendParse)
-	match, hasMatch := share(jobs.TypeSymbolMatch)
+	ingest, hasIngest := jobs.StageShare(children, jobs.TypeDrawingPreprocess)
+	legends, hasLegends := jobs.StageShare(children, jobs.TypeLegendParse)
+	match, hasMatch := jobs.StageShare(children, jobs.TypeSymbolMatch)
 	if hasMatch { // the stages before are done, or were not needed
 		legends, ingest = 1, 1
 	} else if hasLegends {

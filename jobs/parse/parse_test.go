@@ -193,15 +193,7 @@ func newParseEnv(t *testing.T) *parseEnv {
 	return e
 }
 
-func must[T any](t *testing.T) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-}
+func must[T any](t *testing.T) func(T, error) T { return jobstest.Must[T](t) }
 
 // addSheet makes a ready drawing with one sheet.
 func (e *parseEnv) addSheet(t *testing.T) (*ent.Drawing, *ent.Sheet) {

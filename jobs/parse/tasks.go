@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"gocloud.dev/blob"
+
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/internal/blobs"
@@ -125,12 +127,17 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 	return res, nil
 }
 
-// blockWords reads the words stored with a block at ingestion, in its
-// pixels (none when it has none stored).
+// blockWords reads the words stored with a block at ingestion (BlockWords).
 func (p *Parse) blockWords(ctx context.Context, blockID string) []text.Word {
+	return BlockWords(ctx, p.Blobs, blockID)
+}
+
+// BlockWords reads the words stored with a block of the context's
+// organization at ingestion, in its pixels (none when it has none stored).
+func BlockWords(ctx context.Context, bucket *blob.Bucket, blockID string) []text.Word {
 	org, _ := tenant.Org(ctx)
 	var words []text.Word
-	if wb, err := p.Blobs.ReadAll(ctx, blobs.BlockKey(org, blockID)+"-words.json"); err == nil {
+	if wb, err := bucket.ReadAll(ctx, blobs.BlockKey(org, blockID)+"-words.json"); err == nil {
 		_ = json.Unmarshal(wb, &words)
 	}
 	return words
@@ -232,7 +239,7 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	skip := func(f *ent.Feature, why string) {
 		res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSymbolSkipped, FeatureID: f.ID, Label: f.Label, Message: why})
 	}
-	vp := &vecPages{p: p}
+	vp := p.vecPages()
 	drawing, err := vp.drawing(ctx, b)
 	if err != nil {
 		return nil, err

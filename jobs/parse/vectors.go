@@ -8,8 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 
+	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
 	"github.com/plangraph/plangraph/ent"
@@ -25,10 +27,45 @@ import (
 // searched as pixels (a scan placed in a PDF, a symbol pasted as a picture).
 const maxImageShare = 0.02
 
-// vecPages reads sheets' geometry once per match job.
+// vecPages reads sheets' geometry once per job (a match job here; an
+// overlay.generate job through SheetGeometry).
 type vecPages struct {
-	p     *Parse
+	db    *ent.Client
+	blobs *blob.Bucket
+	log   *slog.Logger
 	pages map[string]*vector.Page // by sheet id; nil when the sheet has none
+}
+
+// vecPages is a reader of sheets' geometry for one of p's jobs.
+func (p *Parse) vecPages() *vecPages { return &vecPages{db: p.R.DB, blobs: p.Blobs, log: p.log()} }
+
+// SheetGeometry reads the geometry of blocks from their sheets' pages,
+// stored at ingestion (read from the drawing's PDF, once, for a drawing
+// ingested before pages' geometry was kept). One reader serves one job: it
+// keeps the pages it read.
+type SheetGeometry struct{ v *vecPages }
+
+// NewSheetGeometry makes a reader over the database and blob store;
+// problems that leave a page to its pixels are logged on log.
+func NewSheetGeometry(db *ent.Client, bucket *blob.Bucket, log *slog.Logger) *SheetGeometry {
+	return &SheetGeometry{&vecPages{db: db, blobs: bucket, log: log}}
+}
+
+// Block is block b's marks as geometry, in its image's pixels (the sheet's
+// page cut to the block's image, which starts at the whole pixel at or
+// before the block's corner), or nil when the sheet has none
+// (a scan, a raster upload) or the block is drawn as pictures rather than
+// paths and text (more than 2 % of it covered by images).
+func (g *SheetGeometry) Block(ctx context.Context, b *ent.Block) (*vector.Page, error) {
+	pg, err := g.v.sheet(ctx, b.SheetID)
+	if err != nil || pg == nil {
+		return nil, err
+	}
+	r := blockRect(b.Bounds)
+	if !drawnAsGeometry(pg, r) {
+		return nil, nil
+	}
+	return pg.Cut(r), nil
 }
 
 // sheet returns the geometry of a sheet, nil when it has none (a scan, a
@@ -40,7 +77,7 @@ func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, err
 	if v.pages == nil {
 		v.pages = map[string]*vector.Page{}
 	}
-	s, err := v.p.R.DB.Sheet.Get(ctx, sheetID)
+	s, err := v.db.Sheet.Get(ctx, sheetID)
 	if err != nil {
 		if ent.IsNotFound(err) {
 			v.pages[sheetID] = nil
@@ -50,13 +87,13 @@ func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, err
 	}
 	org, _ := tenant.Org(ctx)
 	key := blobs.SheetKey(org, s.DrawingID, s.PageNumber)
-	data, err := v.p.Blobs.ReadAll(ctx, blobs.VectorsKey(key))
+	data, err := v.blobs.ReadAll(ctx, blobs.VectorsKey(key))
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		// a drawing ingested before pages' geometry was kept: read it now,
 		// once for all later searches
 		pg, err := v.backfill(ctx, s, key)
 		if err != nil {
-			v.p.log().Warn("sheet geometry not read; searching its pixels", "sheet", sheetID, "err", err)
+			v.log.Warn("sheet geometry not read; searching its pixels", "sheet", sheetID, "err", err)
 		}
 		if pg != nil && pg.Truncated {
 			pg = nil
@@ -70,7 +107,7 @@ func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, err
 	pg, err := vector.Decode(data)
 	if err != nil {
 		// a damaged blob: the pixels are still there
-		v.p.log().Warn("sheet geometry unreadable; searching its pixels", "sheet", sheetID, "err", err)
+		v.log.Warn("sheet geometry unreadable; searching its pixels", "sheet", sheetID, "err", err)
 		pg = nil
 	}
 	if pg != nil && pg.Truncated {
@@ -84,18 +121,18 @@ func (v *vecPages) sheet(ctx context.Context, sheetID string) (*vector.Page, err
 // pages' geometry was kept, from its file, and stores it (nil when the file
 // is not a PDF or is gone).
 func (v *vecPages) backfill(ctx context.Context, s *ent.Sheet, key string) (*vector.Page, error) {
-	d, err := v.p.R.DB.Drawing.Get(ctx, s.DrawingID)
+	d, err := v.db.Drawing.Get(ctx, s.DrawingID)
 	if err != nil {
 		return nil, err
 	}
-	f, err := v.p.R.DB.File.Get(ctx, d.FileID)
+	f, err := v.db.File.Get(ctx, d.FileID)
 	if ent.IsNotFound(err) || err == nil && f.ContentType != render.TypePDF {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	path, cleanup, err := blobs.FetchFile(ctx, v.p.Blobs, f)
+	path, cleanup, err := blobs.FetchFile(ctx, v.blobs, f)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +153,7 @@ func (v *vecPages) backfill(ctx context.Context, s *ent.Sheet, key string) (*vec
 	if pg.W != s.Width || pg.H != s.Height {
 		return nil, fmt.Errorf("page %d is %d×%d px at %d DPI, the sheet %d×%d", s.PageNumber, pg.W, pg.H, lim.DPI, s.Width, s.Height)
 	}
-	return pg, blobs.PutVectors(ctx, v.p.Blobs, key, pg)
+	return pg, blobs.PutVectors(ctx, v.blobs, key, pg)
 }
 
 // blockRect is a block's image on its sheet: block images start at the
@@ -159,7 +196,7 @@ func (v *vecPages) template(ctx context.Context, f *ent.Feature, src *ExemplarSo
 	var r vector.Rect
 	switch {
 	case f.BlockID != "" && f.Bounds.Valid():
-		lb, err := v.p.R.DB.Block.Get(ctx, f.BlockID)
+		lb, err := v.db.Block.Get(ctx, f.BlockID)
 		if ent.IsNotFound(err) {
 			return nil, nil
 		}

@@ -103,7 +103,7 @@ func TestTextChanges(t *testing.T) {
 	a := &Side{Words: []text.Word{word("REV", 100, 100, 1), word("A", 150, 100, 1), word("OFFICE", 300, 200, 1), word("LOBBY", 500, 500, 0.7)}}
 	b := &Side{Words: []text.Word{moved(word("REV", 100, 100, 1)), moved(word("B", 150, 100, 1)), moved(word("OFFICE", 300, 200, 1)), moved(word("L0BBY", 500, 500, 0.7))}}
 	got := textChanges(a, b, tr)
-	want := paddedRect(tr.ApplyBox(word("A", 150, 100, 1).Box))
+	want := paddedPixelRect(tr.ApplyBox(word("A", 150, 100, 1).Box))
 	if len(got) != 2 || got[0] != want || got[1] != want {
 		t.Errorf("changed boxes %v, want %v twice (A's letter moved into B, B's letter)", got, want)
 	}

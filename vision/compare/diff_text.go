@@ -57,12 +57,12 @@ func glyphChanges(pa, pb *vector.Page, t Transform) []image.Rectangle {
 			x, y := mp.apply(float64(g.E), float64(g.F))
 			size := g.Size() * k
 			if !idx.has(g.Rune, x, y, size) {
-				out = append(out, paddedRect(box(g.Box)))
+				out = append(out, paddedPixelRect(box(g.Box)))
 			}
 		}
 	}
-	unmatched(pa, pb, m, t.Scale, func(r vector.Rect) geom.Box { return t.ApplyBox(vecBox(r)) })
-	unmatched(pb, pa, inv, 1/t.Scale, func(r vector.Rect) geom.Box { return vecBox(r) })
+	unmatched(pa, pb, m, t.Scale, func(r vector.Rect) geom.Box { return t.ApplyBox(vecRectBox(r)) })
+	unmatched(pb, pa, inv, 1/t.Scale, func(r vector.Rect) geom.Box { return vecRectBox(r) })
 	return out
 }
 
@@ -136,24 +136,24 @@ func wordChanges(wa, wb []text.Word, t Transform) []image.Rectangle {
 	}
 	for i, w := range wa {
 		if !matched(ma[i], w.Text, wb, func(j int) geom.Box { return wb[j].Box }) {
-			out = append(out, paddedRect(ma[i]))
+			out = append(out, paddedPixelRect(ma[i]))
 		}
 	}
 	for _, w := range wb {
 		if !matched(w.Box, w.Text, wa, func(j int) geom.Box { return ma[j] }) {
-			out = append(out, paddedRect(w.Box))
+			out = append(out, paddedPixelRect(w.Box))
 		}
 	}
 	return out
 }
 
-// vecBox is the box of a geometry rectangle.
-func vecBox(r vector.Rect) geom.Box {
+// vecRectBox is the box of a rectangle of page geometry.
+func vecRectBox(r vector.Rect) geom.Box {
 	return geom.Box{XMin: float64(r.X0), YMin: float64(r.Y0), XMax: float64(r.X1), YMax: float64(r.Y1)}
 }
 
-// paddedRect is the pixel rectangle holding a box, a pixel wider on each
+// paddedPixelRect is the pixel rectangle holding a box, a pixel wider on each
 // side (antialiasing).
-func paddedRect(b geom.Box) image.Rectangle {
+func paddedPixelRect(b geom.Box) image.Rectangle {
 	return image.Rect(int(math.Floor(b.XMin))-1, int(math.Floor(b.YMin))-1, int(math.Ceil(b.XMax))+1, int(math.Ceil(b.YMax))+1)
 }

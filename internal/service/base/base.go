@@ -7,18 +7,23 @@ package base
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"gocloud.dev/blob"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/block"
+	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/feature"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/predicate"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/events/webhooks"
+	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/uploads"
@@ -91,8 +96,9 @@ func WithTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
 }
 
 // StoredUnder lists what deleting the drawings matching which leaves in
-// blob storage: the key prefixes of their page images, blocks and legend
-// entries (see blobs.DrawingBlobPrefixes). It is read before the rows go.
+// blob storage: the key prefixes of their page images, blocks, legend
+// entries and the overlays of their blocks (see blobs.DrawingBlobPrefixes).
+// It is read before the rows go.
 func (d *Deps) StoredUnder(ctx context.Context, which predicate.Drawing) ([]string, error) {
 	org, _ := tenant.Org(ctx)
 	drws, err := d.DB.Drawing.Query().Where(which).IDs(ctx)
@@ -108,7 +114,12 @@ func (d *Deps) StoredUnder(ctx context.Context, which predicate.Drawing) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	return blobs.DrawingBlobPrefixes(org, drws, blks, ftrs), nil
+	// an overlay goes with either of its blocks (the rows cascade)
+	ovls, err := d.DB.Overlay.Query().Where(overlay.Or(overlay.HasBlockAWith(onDrawings), overlay.HasBlockBWith(onDrawings))).IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return blobs.DrawingBlobPrefixes(org, drws, blks, ftrs, ovls), nil
 }
 
 // DeleteStored queues the deletion of the blobs under prefixes, once the
@@ -121,4 +132,33 @@ func (d *Deps) DeleteStored(ctx context.Context, prefixes []string) {
 	if err := d.Queue.EnqueueDeleteBlobs(ctx, prefixes); err != nil {
 		d.Log.WarnContext(ctx, "could not queue the deletion of stored images", "prefixes", len(prefixes), "err", err)
 	}
+}
+
+// ReadyDrawing fetches a drawing whose processing has completed (its sheets
+// and blocks are complete only then), else fails: 409 DRAWING_NOT_READY
+// while it is processed, DRAWING_FAILED when it could not be; verb says
+// what the caller wanted to do with it ("parse", "compare").
+func (d *Deps) ReadyDrawing(ctx context.Context, id, verb string) (*ent.Drawing, error) {
+	dr, err := Get(ctx, "drawing", id, d.DB.Drawing.Get)
+	if err != nil {
+		return nil, err
+	}
+	switch dr.Status {
+	case drawing.StatusReady:
+		return dr, nil
+	case drawing.StatusFailed:
+		return nil, apierr.New(apierr.Conflict, "drawing %s could not be processed; there is nothing to %s", id, verb).WithCode("DRAWING_FAILED")
+	}
+	return nil, apierr.New(apierr.Conflict, "drawing %s is still being processed (%s); %s it when its job has completed", id, dr.Status, verb).WithCode("DRAWING_NOT_READY")
+}
+
+// Enqueue queues job j, just recorded. When the queue is down the job is
+// failed (nothing would run it) and the caller is told to try again.
+func (d *Deps) Enqueue(ctx context.Context, j *ent.Job) error {
+	if err := jobs.Enqueue(ctx, d.Queue, j, jobs.QueueDefault); err != nil {
+		_ = d.DB.Job.UpdateOne(j).SetStatus(job.StatusFailed).SetCompletedAt(time.Now().UTC().Truncate(time.Microsecond)).
+			SetError(&jobstatus.Error{Code: "QUEUE_UNAVAILABLE", Message: "the job could not be queued"}).Exec(ctx)
+		return &apierr.Error{Kind: apierr.Unavailable, Detail: "the job queue is unavailable; try again shortly", Err: err}
+	}
+	return nil
 }

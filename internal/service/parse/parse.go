@@ -14,7 +14,6 @@ import (
 	"image"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/plangraph/plangraph/ent"
@@ -24,7 +23,6 @@ import (
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/ids"
-	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/service/drawings"
 	"github.com/plangraph/plangraph/internal/tenant"
@@ -112,7 +110,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 		var sh *ent.Sheet
 		if sh, err = base.Get(ctx, "sheet", *in.SheetID, s.DB.Sheet.Get); err == nil {
 			pj.SheetID, t = sh.ID, target{sh.ProjectID, job.TargetTypeSheet, sh.ID}
-			_, err = s.readyDrawing(ctx, sh.DrawingID)
+			_, err = s.ReadyDrawing(ctx, sh.DrawingID, "parse")
 		}
 	case in.BlockID != nil:
 		var b *ent.Block
@@ -121,7 +119,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 		}
 	case in.DrawingID != nil:
 		var d *ent.Drawing
-		if d, err = s.readyDrawing(ctx, *in.DrawingID); err == nil {
+		if d, err = s.ReadyDrawing(ctx, *in.DrawingID, "parse"); err == nil {
 			pj.DrawingID, t = d.ID, target{d.ProjectID, job.TargetTypeDrawing, d.ID}
 		}
 	case in.FileID != nil:
@@ -222,10 +220,8 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := jobs.Enqueue(ctx, s.Queue, j, jobs.QueueDefault); err != nil {
-		_ = s.DB.Job.UpdateOne(j).SetStatus(job.StatusFailed).SetCompletedAt(time.Now().UTC().Truncate(time.Microsecond)).
-			SetError(&jobstatus.Error{Code: "QUEUE_UNAVAILABLE", Message: "the job could not be queued"}).Exec(ctx)
-		return nil, &apierr.Error{Kind: apierr.Unavailable, Detail: "the job queue is unavailable; try again shortly", Err: err}
+	if err := s.Enqueue(ctx, j); err != nil {
+		return nil, err
 	}
 	return j, nil
 }
