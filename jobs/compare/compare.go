@@ -56,6 +56,8 @@ type overlayInput struct {
 	BlockAID     string         `json:"block_a_id"`
 	BlockBID     string         `json:"block_b_id"`
 	Options      engine.Options `json:"options"`
+	// Analyze: change analysis follows (the overlay is handed to it).
+	Analyze bool `json:"analyze,omitempty"`
 }
 
 // AnalyzeInput is a changes.analyze job's input: the overlay and the
@@ -82,6 +84,8 @@ type Compare struct {
 	// (vision/compare's unless a test replaces them).
 	Generate func(ctx context.Context, a, b *engine.Side, opt engine.Options) (*engine.Overlay, error)
 	Analyze  func(a, b *engine.Side, ov *engine.Overlay, opt engine.Options) []engine.Change
+
+	handoff handoff // generated overlays held for their analysis (handoff.go)
 }
 
 // Register adds the compare handlers to w.
@@ -177,7 +181,7 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 		waiting := false
 		for _, sp := range p.Pairs {
 			for _, o := range sp.Overlays {
-				oi := overlayInput{CompareJobID: j.ID, BlockAID: o.Old.BlockID, BlockBID: o.New.BlockID, Options: in.Options}
+				oi := overlayInput{CompareJobID: j.ID, BlockAID: o.Old.BlockID, BlockBID: o.New.BlockID, Options: in.Options, Analyze: in.Analyze}
 				if err := c.R.AddChildOnce(ctx, j, overlayKey(oi.BlockAID, oi.BlockBID), jobs.TypeOverlayGenerate, job.TargetTypeBlock, oi.BlockBID, oi); err != nil {
 					return nil, err
 				}

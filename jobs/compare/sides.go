@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"image"
-	"image/draw"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/feature"
@@ -71,9 +70,10 @@ func (c *Compare) sides(ctx context.Context, a, b string) (sa, sb *engine.Side, 
 	return
 }
 
-// storedOverlay reads overlay o back as the engine made it: its transform,
-// score, regions and warnings from the record, its images from the blob
-// store.
+// storedOverlay reads overlay o back as change analysis needs it: its
+// transform, score, regions and warnings from the record, its difference
+// images (addition, deletion) from the blob store; the aligned and
+// combined images, which the analysis does not read, are left out.
 func (c *Compare) storedOverlay(ctx context.Context, o *ent.Overlay) (*engine.Overlay, error) {
 	ov := &engine.Overlay{Registered: o.Registered, Warnings: o.Warnings}
 	if o.Transform != nil {
@@ -87,8 +87,7 @@ func (c *Compare) storedOverlay(ctx context.Context, o *ent.Overlay) (*engine.Ov
 	}
 	org, _ := tenant.Org(ctx)
 	key := blobs.OverlayKey(org, o.ID)
-	grey := map[blobs.OverlayImage]**image.Gray{blobs.OverlayAlignedA: &ov.AlignedA, blobs.OverlayAlignedB: &ov.AlignedB,
-		blobs.OverlayAddition: &ov.Addition, blobs.OverlayDeletion: &ov.Deletion}
+	grey := map[blobs.OverlayImage]**image.Gray{blobs.OverlayAddition: &ov.Addition, blobs.OverlayDeletion: &ov.Deletion}
 	if o.URI == "" {
 		return nil, jobs.Fail("NO_DIFFERENCE", "the difference of overlay %s was not computed (see its warnings); there is nothing to analyze", o.ID)
 	}
@@ -102,30 +101,5 @@ func (c *Compare) storedOverlay(ctx context.Context, o *ent.Overlay) (*engine.Ov
 		}
 		*dst = g
 	}
-	comb, err := c.readRGBA(ctx, key+blobs.OverlayCombined.Suffix)
-	if err != nil {
-		return nil, err
-	}
-	if comb == nil {
-		return nil, jobs.Fail("NOT_FOUND", "overlay %s has no combined image", o.ID)
-	}
-	ov.Combined = comb
 	return ov, nil
-}
-
-// readRGBA reads a stored PNG as RGBA (nil when it is missing).
-func (c *Compare) readRGBA(ctx context.Context, key string) (*image.RGBA, error) {
-	img, err := blobs.GetImage(ctx, c.Blobs, key)
-	if errors.Is(err, blobs.ErrNoImage) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if rgba, ok := img.(*image.RGBA); ok {
-		return rgba, nil
-	}
-	out := image.NewRGBA(img.Bounds())
-	draw.Draw(out, out.Rect, img, img.Bounds().Min, draw.Src)
-	return out, nil
 }

@@ -64,12 +64,15 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 	case err != nil:
 		return nil, jobs.Fail("COMPARE_FAILED", "blocks %s and %s could not be compared: %v", ba.ID, bb.ID, err)
 	}
-	a, b = nil, nil
 	id := OverlayID(in.CompareJobID, ba.ID, bb.ID)
 	stored, err := c.storeImages(ctx, id, ov)
 	if err != nil {
 		return nil, err
 	}
+	if ov.Addition != nil && ov.Deletion != nil && in.Analyze {
+		c.handoff.put(id, a, b, ov)
+	}
+	a, b = nil, nil
 	// no difference image: the difference was not computed (the budget
 	// ran out after registration; the warnings say so), nor the score
 	var score *float64
@@ -156,13 +159,14 @@ func (c *Compare) analyze(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, gone(err, "overlay", in.OverlayID)
 	}
-	a, b, _, _, err := c.sides(ctx, o.BlockAID, o.BlockBID)
-	if err != nil {
-		return nil, err
-	}
-	ov, err := c.storedOverlay(ctx, o)
-	if err != nil {
-		return nil, err
+	a, b, ov, handed := c.handoff.take(o.ID)
+	if !handed {
+		if a, b, _, _, err = c.sides(ctx, o.BlockAID, o.BlockBID); err != nil {
+			return nil, err
+		}
+		if ov, err = c.storedOverlay(ctx, o); err != nil {
+			return nil, err
+		}
 	}
 	var found []engine.Change
 	func() {
