@@ -28,10 +28,13 @@ export interface EntryCount {
 
 /**
  * toSheet moves a feature's box from its block's pixels to the sheet's: the
- * block image is cut from the page image at the block's bounds, unscaled.
+ * block image is cut from the page image at the block's bounds (origin
+ * rounded down to a whole pixel), unscaled.
  */
 export function toSheet(box: Box, block: Box): Box {
-  return { xMin: box.xMin + block.xMin, yMin: box.yMin + block.yMin, xMax: box.xMax + block.xMin, yMax: box.yMax + block.yMin };
+  const x = Math.floor(block.xMin);
+  const y = Math.floor(block.yMin);
+  return { xMin: box.xMin + x, yMin: box.yMin + y, xMax: box.xMax + x, yMax: box.yMax + y };
 }
 
 /** entryColor is the colour of the i-th legend entry: hues a golden angle apart, so neighbours differ. */
