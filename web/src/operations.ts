@@ -12,6 +12,20 @@ export const BoxFields = graphql(`
   }
 `);
 
+/** LegendEntryFields selects what the legend panel shows of a legend entry (bounds in its block's pixels). */
+export const LegendEntryFields = graphql(`
+  fragment LegendEntryFields on Feature {
+    id
+    label
+    description
+    hasGraphic
+    blockID
+    bounds {
+      ...BoxFields
+    }
+  }
+`);
+
 /** JobUpdated is a job's status and progress (0–1), live until it ends. */
 export const JobUpdated = graphql(`
   subscription JobUpdated($id: ID!) {

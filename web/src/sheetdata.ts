@@ -36,14 +36,7 @@ const EntriesQ = graphql(`
     nodes(ids: $ids) {
       __typename
       ... on Feature {
-        id
-        label
-        description
-        hasGraphic
-        blockID
-        bounds {
-          ...BoxFields
-        }
+        ...LegendEntryFields
       }
     }
   }

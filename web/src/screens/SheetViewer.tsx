@@ -42,14 +42,7 @@ const SheetQ = graphql(`
       legendEntries(first: 100) {
         edges {
           node {
-            id
-            label
-            description
-            hasGraphic
-            blockID
-            bounds {
-              ...BoxFields
-            }
+            ...LegendEntryFields
           }
         }
       }
