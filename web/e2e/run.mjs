@@ -68,6 +68,8 @@ const dataDir = join(dir, "data");
 let server;
 let browser;
 let failed = false;
+const consoleErrors = [];
+let page;
 try {
   const pdf = execFileSync(bin, ["synth", "--out", join(dir, "synth"), "--seed", "5", "--sheets", "1", "--page", "24x18"]).toString().split("\n")[0].trim();
   assert.ok(pdf.endsWith(".pdf"), `synth wrote ${pdf}`);
@@ -94,9 +96,8 @@ try {
 
   browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  const page = await context.newPage();
+  page = await context.newPage();
   page.setDefaultTimeout(30_000);
-  const consoleErrors = [];
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
   page.on("pageerror", (e) => consoleErrors.push(String(e)));
   const shot = async (name) => {
@@ -194,6 +195,8 @@ try {
 } catch (e) {
   failed = true;
   console.error(e);
+  if (consoleErrors.length) console.error("browser console errors:\n" + consoleErrors.join("\n"));
+  if (page && shots) await page.screenshot({ path: join(shots, "failure.png") }).catch(() => {});
 } finally {
   await browser?.close();
   if (server && server.exitCode === null) {

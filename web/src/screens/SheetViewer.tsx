@@ -84,23 +84,34 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
   const [jobID, setJobID] = useState<string | null>(null);
   const [parse, startParse] = useMutation(ParseM);
 
+  // loads run one after another's start (a block finished, the parse ended,
+  // the sheet refetched): only the latest one's answer is kept
+  const generation = useRef(0);
   const reload = useCallback(async () => {
     if (!sheet) return;
+    const gen = ++generation.current;
     try {
       const r = await loadDetections(client, sheet.id, blockBounds);
       const known = new Set(ownEntries.map((e) => e.id));
       const missing = [...new Set(r.detections.map((d) => d.entryID))].filter((x) => x && !known.has(x));
-      setOtherEntries(await loadEntries(client, missing));
+      const others = await loadEntries(client, missing);
+      if (gen !== generation.current) return;
+      setOtherEntries(others);
       setDetections(r.detections);
       setTotal(r.total);
       setLoadError("");
     } catch (e) {
-      setLoadError(errorMessage(e as Error));
+      if (gen === generation.current) setLoadError(errorMessage(e as Error));
     }
   }, [client, sheet, blockBounds, ownEntries]);
   useEffect(() => void reload(), [reload]);
+  const latestReload = useRef(reload);
+  latestReload.current = reload;
 
-  const entries = useMemo(() => [...ownEntries, ...otherEntries], [ownEntries, otherEntries]);
+  const entries = useMemo(() => {
+    const own = new Set(ownEntries.map((e) => e.id));
+    return [...ownEntries, ...otherEntries.filter((e) => !own.has(e.id))];
+  }, [ownEntries, otherEntries]);
   const colors = useMemo(() => new Map(entries.map((e, i) => [e.id, entryColor(i)])), [entries]);
   const shown = useMemo(() => visible(detections, hidden, threshold), [detections, hidden, threshold]);
   const counts = useMemo(() => countByEntry(shown), [shown]);
@@ -158,10 +169,11 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
       {jobID && (
         <ParseProgress
           jobID={jobID}
-          onBlock={reload}
-          onEnd={async () => {
-            await refetch({ requestPolicy: "network-only" });
-            await reload();
+          onBlock={() => latestReload.current()}
+          onEnd={() => {
+            // the refetched sheet (its legend entries now read) reloads the detections
+            refetch({ requestPolicy: "network-only" });
+            void latestReload.current();
             setJobID(null);
           }}
         />
@@ -278,11 +290,11 @@ function DeepZoom({ sheet, blocks, detections, colors, focus }: DeepZoomProps) {
 
   useEffect(() => {
     if (!host.current) return;
+    const auth = { Authorization: `Bearer ${conn.key}` };
     const v = OpenSeadragon({
       element: host.current,
-      tileSources: `/v1/sheets/${encodeURIComponent(sheet.id)}/tiles.dzi`,
       loadTilesWithAjax: true,
-      ajaxHeaders: { Authorization: `Bearer ${conn.key}` },
+      ajaxHeaders: auth,
       showNavigationControl: false,
       showNavigator: false,
       maxZoomPixelRatio: 2,
@@ -294,15 +306,21 @@ function DeepZoom({ sheet, blocks, detections, colors, focus }: DeepZoomProps) {
     v.addHandler("animation", redraw);
     v.addHandler("update-viewport", redraw);
     v.addHandler("resize", redraw);
-    v.addHandler("open", () => {
-      if (focus) {
-        const [x0, y0, x1, y1] = focus;
-        const pad = Math.max(x1 - x0, y1 - y0) * 0.5;
-        v.viewport.fitBounds(v.viewport.imageToViewportRectangle(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), true);
-      }
-      redraw();
+    // added with its own headers: OpenSeadragon 5 fetches a descriptor
+    // named by URL with the tiled image's headers only, not the viewer's
+    v.addTiledImage({
+      tileSource: `/v1/sheets/${encodeURIComponent(sheet.id)}/tiles.dzi`,
+      ajaxHeaders: auth,
+      success: () => {
+        if (focus) {
+          const [x0, y0, x1, y1] = focus;
+          const pad = Math.max(x1 - x0, y1 - y0) * 0.5;
+          v.viewport.fitBounds(v.viewport.imageToViewportRectangle(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), true);
+        }
+        redraw();
+      },
+      error: (e: { message?: string }) => setTileError(`The sheet's tiles could not be opened: ${e.message ?? "unknown error"}`),
     });
-    v.addHandler("open-failed", (e) => setTileError(`The sheet's tiles could not be opened: ${e.message}`));
     return () => {
       v.destroy();
       viewer.current = null;
