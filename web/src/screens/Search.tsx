@@ -104,8 +104,9 @@ export function Search({ projectID }: { projectID: string }) {
           <ul>
             {hits.map((h) => (
               <li key={h.sourceID}>
+                <span className="tag">{h.sourceType}</span>{" "}
                 <a href={link(h)}>
-                  <span className="tag">{h.sourceType}</span> {h.label}
+                  {h.label}
                   {h.count != null && ` (${h.count})`}
                 </a>{" "}
                 <small>
