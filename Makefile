@@ -8,7 +8,7 @@ export CGO_ENABLED := 1
 # packages whose tests need PostgreSQL and Redis read this (scripts/services.sh may change it)
 export PLANGRAPH_TEST_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 
-.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-go bench-api bench-vision
+.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-go bench-api bench-vision web test-web
 
 all: build
 
@@ -18,8 +18,24 @@ deps:
 test-deps:
 	@scripts/deps.sh test
 
-build: deps
+build: deps web
 	$(GO) build -trimpath -o $(BIN) ./cmd/plangraph
+
+# The web app (web/): npm ci from the committed lockfile when it changed, then
+# codegen against graph/*.graphqls, tsc and vite into web/dist, which web.go embeds.
+WEB_SRC := $(shell find web/src -type f -not -path 'web/src/gql/*' 2>/dev/null) web/index.html web/vite.config.ts \
+	web/codegen.ts web/tsconfig.json web/scripts/clean.mjs $(wildcard graph/*.graphqls)
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
+	cd web && npm run build
+web: deps web/dist/index.html
+
+# The web app's unit tests (Vitest) and its end-to-end test in Chromium against a
+# real `plangraph serve` (web/e2e/run.mjs; about a minute).
+test-web: build
+	cd web && npm test
+	cd web && PLANGRAPH_BIN=$(abspath $(BIN)) node e2e/run.mjs
 
 # Starts the service with embedded defaults (SQLite, in-process Redis, files, local CA) under ./data.
 run: build
@@ -46,10 +62,11 @@ services:
 
 # The whole suite: generated code fresh, vet, every package's tests on both
 # the embedded profile and real PostgreSQL + Redis, then a short fuzz pass.
-test: test-deps
+test: test-deps web
 	@eval "$$(scripts/services.sh)"; export PLANGRAPH_TEST_POSTGRES; \
 	$(MAKE) --no-print-directory check-generate vet && \
 	$(GO) test -count=1 -timeout 30m ./... && \
+	$(MAKE) --no-print-directory test-web && \
 	$(MAKE) --no-print-directory fuzz
 
 # fuzzing runs a fixed number of inputs: with a duration (-fuzztime 10s) the
@@ -68,7 +85,8 @@ fuzz:
 	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZRENDER) ./vision/render || exit 1; done
 
 clean:
-	rm -rf bin
+	rm -rf bin web/node_modules web/src/gql
+	find web/dist -mindepth 1 -not -name NOT_BUILT.txt -delete
 
 # API latency against a bare net/http + pgx handler (needs PostgreSQL and Redis; see BENCHMARKS.md).
 bench-api: build

@@ -1,0 +1,208 @@
+// End-to-end test of the web app in a real browser: Debian's Chromium driven
+// by playwright-core against a real `plangraph serve` with the embedded
+// defaults (SQLite, in-process Redis, files, local CA) in a temporary
+// directory. Sign in (a wrong key first), create a project, upload a
+// synthetic PDF, watch it process, open the sheet, run a parse, and check
+// that the detections the UI counts are those the API lists; export the CSV.
+//
+//   PLANGRAPH_BIN=../bin/plangraph node e2e/run.mjs
+//   E2E_SCREENSHOTS=../docs/screenshots  also saves a PNG of each screen
+//   CHROMIUM=/path/to/chromium           another browser binary
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createServer } from "node:net";
+import https from "node:https";
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+
+const bin = resolve(process.env.PLANGRAPH_BIN ?? "../bin/plangraph");
+const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const shots = process.env.E2E_SCREENSHOTS ? resolve(process.env.E2E_SCREENSHOTS) : "";
+const started = Date.now();
+const step = (msg) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once("error", rej);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** request makes an HTTPS request to the server, trusting its generated CA. */
+function request(url, { ca, method = "GET", headers = {}, body } = {}) {
+  return new Promise((res, rej) => {
+    const r = https.request(url, { method, headers, ca }, (resp) => {
+      const chunks = [];
+      resp.on("data", (c) => chunks.push(c));
+      resp.on("end", () => res({ status: resp.statusCode, body: Buffer.concat(chunks).toString() }));
+    });
+    r.on("error", rej);
+    r.end(body);
+  });
+}
+
+async function waitReady(base, dataDir, server) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`plangraph serve exited with ${server.exitCode}`);
+    try {
+      const ca = readFileSync(join(dataDir, "tls", "ca.pem"));
+      const r = await request(`${base}/readyz`, { ca });
+      if (r.status === 200) return ca;
+    } catch {
+      // not listening yet, or the CA is not written yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("plangraph serve did not become ready in 90 s");
+}
+
+const dir = mkdtempSync(join(tmpdir(), "plangraph-e2e-"));
+const dataDir = join(dir, "data");
+let server;
+let browser;
+let failed = false;
+const consoleErrors = [];
+let page;
+try {
+  const pdf = execFileSync(bin, ["synth", "--out", join(dir, "synth"), "--seed", "5", "--sheets", "1", "--page", "24x18"]).toString().split("\n")[0].trim();
+  assert.ok(pdf.endsWith(".pdf"), `synth wrote ${pdf}`);
+  const port = await freePort();
+  const base = `https://127.0.0.1:${port}`;
+  server = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--render-dpi", "150", "--log-level", "warn"], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const ca = await waitReady(base, dataDir, server);
+  const key = execFileSync(bin, ["keys", "create", "--org", "e2e", "--data-dir", dataDir]).toString().trim();
+  step(`server ready at ${base}`);
+
+  const gql = async (query, variables) => {
+    const r = await request(`${base}/graphql`, {
+      ca,
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    const j = JSON.parse(r.body);
+    assert.ok(!j.errors, JSON.stringify(j.errors));
+    return j.data;
+  };
+
+  browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  const shot = async (name) => {
+    if (!shots) return;
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, `${name}.png`) });
+  };
+
+  // sign in: a wrong key is refused with the server's message
+  await page.goto(base + "/");
+  await page.getByLabel("API key").fill("sk_wrong");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const refusal = await page.getByRole("alert").textContent();
+  assert.match(refusal ?? "", /key/i, `wrong key: ${refusal}`);
+  consoleErrors.length = 0; // the browser logs the refused request (401) itself
+  await page.getByLabel("API key").fill(key);
+  await shot("1-sign-in");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  step("signed in");
+
+  // create a project
+  await page.getByLabel("New project name").fill("Tower A");
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("heading", { name: "Tower A" }).waitFor();
+  const projectID = decodeURIComponent(new URL(page.url()).hash.split("/")[2]);
+
+  // upload and watch it process, live
+  await page.getByLabel("Files to upload").setInputFiles(pdf);
+  await page.locator('[data-testid=upload] .processing[data-stage="Ready"]').waitFor({ timeout: 120_000 });
+  assert.match((await page.locator("[data-testid=upload] .pages").textContent()) ?? "", /^1 page done/);
+  step("drawing ready");
+  await shot("2-project-upload");
+  await page.getByRole("link", { name: /synth-5/ }).click();
+
+  // the sheets grid
+  const card = page.getByTestId("sheet-card").first();
+  await card.locator("img.thumb").waitFor();
+  await shot("3-sheets");
+  await card.click();
+  const sheetID = decodeURIComponent(new URL(page.url()).hash.split("/")[2]);
+
+  // the viewer: tiles arrive through OpenSeadragon
+  const tile = page.waitForResponse((r) => r.url().includes("/tiles_files/") && r.status() === 200);
+  await page.getByTestId("viewer").waitFor();
+  await tile;
+  step("viewer shows tiles");
+
+  // find symbols: a parse, watched live, then every detection drawn and counted
+  const find = page.getByRole("button", { name: "Find symbols" });
+  await find.click();
+  await page.locator(".processing[data-status]").waitFor();
+  await page.waitForFunction(
+    () => {
+      const b = [...document.querySelectorAll("button")].find((x) => x.textContent === "Find symbols");
+      return b && !b.disabled && !document.querySelector(".processing[data-status]");
+    },
+    undefined,
+    { timeout: 150_000 },
+  );
+  step("parse done");
+  const api = await gql(`query($id: ID!) { sheet(id: $id) { symbolInstances(first: 1) { totalCount } } }`, { id: sheetID });
+  const apiTotal = api.sheet.symbolInstances.totalCount;
+  assert.ok(apiTotal > 0, "the parse found no symbol on the synthetic sheet");
+  const counter = page.getByTestId("detection-count");
+  await page.waitForFunction((n) => document.querySelector("[data-testid=detection-count]")?.getAttribute("data-total") === String(n), apiTotal);
+  assert.equal(await counter.getAttribute("data-shown"), String(apiTotal), "all detections shown at threshold 0");
+  const perEntry = (await page.getByTestId("entry-count").allTextContents()).map(Number);
+  assert.equal(perEntry.reduce((a, b) => a + b, 0), apiTotal, `legend counts ${perEntry} vs API ${apiTotal}`);
+  step(`UI counts ${apiTotal} detections, as the API does`);
+  await shot("4-viewer-detections");
+
+  // the CSV export holds the legend's counts
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const csv = readFileSync(await (await download).path()).toString().trim().split(/\r\n/);
+  assert.equal(csv[0], "sheet,sheet_title,label,description,count");
+  assert.equal(csv.length - 1, perEntry.length);
+  const csvTotal = csv.slice(1).reduce((a, line) => a + Number(line.split(",").pop()), 0);
+  assert.equal(csvTotal, apiTotal);
+
+  // the threshold hides low-confidence detections
+  await page.getByLabel("Confidence threshold").fill("1");
+  const shownAtOne = Number(await counter.getAttribute("data-shown"));
+  assert.ok(shownAtOne <= apiTotal);
+
+  // search over the project, from the project page
+  await page.goto(`${base}/#/p/${encodeURIComponent(projectID)}`);
+  await page.getByLabel("Search or ask").fill("legend");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.locator(".hitgroup, .search .empty").first().waitFor();
+  await shot("5-search");
+
+  assert.deepEqual(consoleErrors, [], "console errors");
+  step(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} catch (e) {
+  failed = true;
+  console.error(e);
+  if (consoleErrors.length) console.error("browser console errors:\n" + consoleErrors.join("\n"));
+  if (page && shots) await page.screenshot({ path: join(shots, "failure.png") }).catch(() => {});
+} finally {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
