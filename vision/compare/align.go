@@ -35,6 +35,9 @@ const coarseSide = 1024
 const (
 	// minInliers is the fewest agreeing correspondences of a level.
 	minInliers = 8
+	// coarseMinInliers is the fewest agreeing patches that a level with
+	// room for fewer than minInliers may rest on
+	coarseMinInliers = 4
 	// minInlierFrac is the smallest share of a level's measured patches
 	// that must agree: patches on changed content disagree, but a
 	// revision changes far less than half of a block.
@@ -165,6 +168,11 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 			la, lb = mids[f][0], mids[f][1]
 		}
 		pw, ph, n, rounds := levelPatch(la, lb, f == 1)
+		// a narrow block (a title-block strip) has room for few patches:
+		// where fewer than minInliers were placed, all but one must agree
+		// (and at least coarseMinInliers); the full-resolution level and
+		// the checks after it still have to pass
+		need := minInliers
 		st := newStructure(cb, f0, max(3, max(pw, ph)*f/f0))
 		for round := 0; round < rounds; round++ {
 			cs := st.centres(n, float64(pw*f)/2, float64(ph*f)/2, bw, bh, aw, ah, t)
@@ -175,7 +183,10 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 			var good bool
 			fit, good = ransacSimilarity(ps, 1.5*float64(f)*max(1, dpiOf(b)/300), minScale*prior*0.9, maxScale*prior*1.1)
 			pairs = len(ps)
-			if !good || len(fit.inliers) < minInliers || float64(len(fit.inliers)) < minInlierFrac*float64(pairs) {
+			if pairs < minInliers {
+				need = max(coarseMinInliers, pairs-1)
+			}
+			if !good || len(fit.inliers) < need || float64(len(fit.inliers)) < minInlierFrac*float64(pairs) {
 				return fit, pairs, false, nil
 			}
 			t = fit.t
