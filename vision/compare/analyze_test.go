@@ -391,3 +391,26 @@ func TestAnalyzeTitleBlockLabelLeft(t *testing.T) {
 		t.Errorf("IgnoreText: %s", describe(cs))
 	}
 }
+
+// TestReadableWords: OCR's readings of outlined lettering and hatching
+// ("z—=O:", a two-letter guess at 0.5) are not text; a text layer's words,
+// confident OCR words and single confident digits (a revision mark) are.
+func TestReadableWords(t *testing.T) {
+	for _, c := range []struct {
+		w    text.Word
+		want bool
+	}{
+		{text.Word{Text: "z—=O:", Conf: 0.45}, false},
+		{text.Word{Text: "z—=O:", Conf: 0.9}, false},
+		{text.Word{Text: "LZ", Conf: 0.5}, false},
+		{text.Word{Text: "OFFICE", Conf: 0.93}, true},
+		{text.Word{Text: "2", Conf: 0.9}, true},
+		{text.Word{Text: "12'-6\"", Conf: 0.85}, true},
+		{text.Word{Text: "—", Conf: 1}, true},
+		{text.Word{Text: "BENGKEL", Conf: 0}, true},
+	} {
+		if got := readable(c.w); got != c.want {
+			t.Errorf("readable(%q at %.2f) = %v, want %v", c.w.Text, c.w.Conf, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -37,7 +38,7 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 	}
 	var items []tw
 	for _, w := range ws {
-		if strings.TrimSpace(w.Text) == "" || !w.Box.Valid() {
+		if strings.TrimSpace(w.Text) == "" || !w.Box.Valid() || !readable(w) {
 			continue
 		}
 		b := mapBox(w.Box)
@@ -109,6 +110,40 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 		out = append(out, p)
 	}
 	return out
+}
+
+// Recognised words trusted as text: OCR of outlined lettering, hatching
+// and symbols also returns "words" ("z—=O:", "LZ" read at 0.5), which
+// described as text changes tell a user nothing; such words are left out,
+// and their ink is reported as linework.
+const (
+	readableConf  = 0.6 // a recogniser's confidence (a text layer's words have 1)
+	readableChars = 0.8 // share of letters, digits and drawing punctuation among its characters
+)
+
+// readable tells whether a word is trusted as text: a text layer's (or
+// one of unknown confidence), or one recognised with readableConf or more
+// holding a letter or digit, whose characters are mostly letters, digits
+// and the punctuation of dimensions, tags and notes (12'-6", 3/A5, (E)).
+func readable(w text.Word) bool {
+	if w.Conf >= 1 || w.Conf <= 0 {
+		return true
+	}
+	n, alnum, ok := 0, 0, 0
+	for _, r := range w.Text {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		n++
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			alnum++
+			ok++
+		case strings.ContainsRune(`'"-./()&#%+,:`, r):
+			ok++
+		}
+	}
+	return w.Conf >= readableConf && alnum > 0 && float64(ok) >= readableChars*float64(n)
 }
 
 // normText is the form phrases are compared in: upper case, without
