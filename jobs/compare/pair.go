@@ -324,7 +324,8 @@ func PairBlocks(old, new []BlockInfo) (pairs []BlockPair, added, removed []Block
 }
 
 // BlockPairScore is how likely two blocks of two revisions of a sheet are
-// the same block, 0..1: the overlap (IoU) and nearness of their places on
+// the same block, 0..1: the overlap (IoU, or 0.8 × the share of the smaller
+// inside the larger when more) and nearness of their places on
 // their sheets (as shares of the sheet, so a page reprinted at another size
 // compares alike) and the likeness of their sizes, their titles and their
 // words; lowered when both titles were read and differ (views moved about
@@ -333,7 +334,13 @@ func PairBlocks(old, new []BlockInfo) (pairs []BlockPair, added, removed []Block
 // otherwise, but rarely).
 func BlockPairScore(a, b BlockInfo) float64 {
 	na, nb := normBox(a), normBox(b)
-	iou := na.IoU(nb)
+	// a block lying inside the other counts nearly as one in the same
+	// place: the layout may cut a revised sheet otherwise (a view and the
+	// schedule beside it read as one region)
+	overlap := na.IoU(nb)
+	if in := na.Intersect(nb).Area(); in > 0 {
+		overlap = max(overlap, 0.8*in/min(na.Area(), nb.Area()))
+	}
 	ax, ay := (na.XMin+na.XMax)/2, (na.YMin+na.YMax)/2
 	bx, by := (nb.XMin+nb.XMax)/2, (nb.YMin+nb.YMax)/2
 	near := max(0, 1-math.Hypot(ax-bx, ay-by)/0.15)
@@ -342,13 +349,15 @@ func BlockPairScore(a, b BlockInfo) float64 {
 		size = min(sa, sb) / max(sa, sb)
 	}
 	title, retitled := 0.5, false // unknown
-	if ta, tb := normTitle(a.Title), normTitle(b.Title); ta != "" && tb != "" {
+	// titles compare without their spaces: reading splits and joins words
+	// differently ("ELECTR ICAL")
+	if ta, tb := strings.ReplaceAll(normTitle(a.Title), " ", ""), strings.ReplaceAll(normTitle(b.Title), " ", ""); ta != "" && tb != "" {
 		title, retitled = 0, ta != tb
 		if !retitled {
 			title = 1
 		}
 	}
-	s := 0.3*iou + 0.2*near + 0.1*size + 0.15*title + 0.25*wordSimilarity(a.Words, b.Words)
+	s := 0.3*overlap + 0.2*near + 0.1*size + 0.15*title + 0.25*wordSimilarity(a.Words, b.Words)
 	if retitled {
 		s *= 0.6
 	}

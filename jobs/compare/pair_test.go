@@ -179,3 +179,23 @@ func TestPairBlocks(t *testing.T) {
 		t.Errorf("a plan and a title block: %.2f", s)
 	}
 }
+
+// TestPairBlocksMerged: on a revised sheet the layout read a plan and the
+// schedule beside it as one region whose title was split differently; the
+// plan still pairs with it (it lies inside), the schedule is left removed.
+func TestPairBlocksMerged(t *testing.T) {
+	blk := func(id, typ, title string, x0, y0, x1, y1 float64, words ...string) BlockInfo {
+		return BlockInfo{ID: id, Type: typ, Title: title, Box: geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y1}, SheetW: 1000, SheetH: 600, Words: words}
+	}
+	old := []BlockInfo{
+		blk("plan", "Plan", "SECOND FLOOR ELECTRICAL PLAN", 50, 30, 700, 540, "OFFICE", "104", "CORRIDOR", "LOBBY"),
+		blk("sched", "Schedule", "LIGHT FIXTURE SCHEDULE", 750, 250, 880, 290, "TYPE", "LAMP"),
+	}
+	new := []BlockInfo{
+		blk("all", "Plan", "SECOND FLOOR ELECTR ICAL PLAN", 20, 6, 985, 595, "OFFICE", "104", "CORRIDOR", "LOBBY", "TYPE", "LAMP", "ACME", "E-201"),
+	}
+	pairs, added, removed := PairBlocks(old, new)
+	if len(pairs) != 1 || pairs[0].Old.ID != "plan" || len(added) != 0 || len(removed) != 1 || removed[0].ID != "sched" {
+		t.Errorf("pairs %v, added %v, removed %v; want plan paired with the merged region, the schedule removed", pairs, added, removed)
+	}
+}
