@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plangraph/plangraph/internal/apierr"
 	textsearch "github.com/plangraph/plangraph/internal/search"
 	"github.com/plangraph/plangraph/internal/search/index"
 	"github.com/plangraph/plangraph/internal/sheetmeta"
@@ -59,11 +58,8 @@ func (s *Service) Ask(ctx context.Context, projectID string, in AskInput) (*Answ
 	if err != nil {
 		return nil, err
 	}
-	if in.MaxSources == 0 {
-		in.MaxSources = DefaultSources
-	}
-	if in.MaxSources < 1 || in.MaxSources > MaxSources {
-		return nil, apierr.Invalid("max_sources", fmt.Sprintf("must be 1–%d", MaxSources))
+	if err := bounded("max_sources", &in.MaxSources, DefaultSources, MaxSources); err != nil {
+		return nil, err
 	}
 	if err := s.checkProject(ctx, projectID); err != nil {
 		return nil, err

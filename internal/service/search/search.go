@@ -147,6 +147,18 @@ func checkText(field, v string) (string, error) {
 	return v, nil
 }
 
+// bounded gives a count left out (0) its default and checks it lies in
+// 1..most (a 400 naming field otherwise).
+func bounded(field string, v *int, def, most int) error {
+	if *v == 0 {
+		*v = def
+	}
+	if *v < 1 || *v > most {
+		return apierr.Invalid(field, fmt.Sprintf("must be 1–%d", most))
+	}
+	return nil
+}
+
 // Search runs a search over one project.
 func (s *Service) Search(ctx context.Context, projectID string, in Input) (*Result, error) {
 	if in.ImageURL != nil || in.Region != nil {
@@ -160,11 +172,8 @@ func (s *Service) Search(ctx context.Context, projectID string, in Input) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	if in.Limit == 0 {
-		in.Limit = DefaultLimit
-	}
-	if in.Limit < 1 || in.Limit > MaxLimit {
-		return nil, apierr.Invalid("limit", fmt.Sprintf("must be 1–%d", MaxLimit))
+	if err := bounded("limit", &in.Limit, DefaultLimit, MaxLimit); err != nil {
+		return nil, err
 	}
 	for _, t := range in.Types {
 		if !slices.Contains(index.Types, t) {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"syscall"
@@ -111,16 +110,11 @@ func Compare(ctx context.Context, o CompareOptions, out io.Writer) (CompareResul
 	if o.Seeds == 0 {
 		o.Seeds = 3
 	}
-	dir := o.Dir
-	if dir == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "plangraph-bench-compare-"); err != nil {
-			return res, err
-		}
-		defer os.RemoveAll(dir)
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, done, err := workDir(o.Dir, "plangraph-bench-compare-")
+	if err != nil {
 		return res, err
 	}
+	defer done()
 	for i := 0; i < o.Seeds; i++ {
 		if err := ctx.Err(); err != nil {
 			return res, err

@@ -143,16 +143,11 @@ func Synth(ctx context.Context, o SynthOptions, out io.Writer) (SynthResult, err
 	if o.Examples == 0 {
 		o.Examples = 5
 	}
-	dir := o.Dir
-	if dir == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "plangraph-bench-synth-"); err != nil {
-			return res, err
-		}
-		defer os.RemoveAll(dir)
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, done, err := workDir(o.Dir, "plangraph-bench-synth-")
+	if err != nil {
 		return res, err
 	}
+	defer done()
 	// every drawing is made and each page's render timed first, while
 	// nothing else runs (after a parse the process is still returning its
 	// memory, which slowed renders timed between parses up to fourfold)
@@ -518,4 +513,16 @@ func renderTime(ctx context.Context, file string, page, dpi int) (time.Duration,
 		}
 	}
 	return best, nil
+}
+
+// workDir is a benchmark's directory: dir, made when missing, or (dir
+// empty) a temporary one that done removes.
+func workDir(dir, prefix string) (_ string, done func(), err error) {
+	if dir != "" {
+		return dir, func() {}, os.MkdirAll(dir, 0o755)
+	}
+	if dir, err = os.MkdirTemp("", prefix); err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
