@@ -497,6 +497,18 @@ func (u *FileUpsert) UpdateStatus() *FileUpsert {
 	return u
 }
 
+// SetStorageKey sets the "storage_key" field.
+func (u *FileUpsert) SetStorageKey(v string) *FileUpsert {
+	u.Set(file.FieldStorageKey, v)
+	return u
+}
+
+// UpdateStorageKey sets the "storage_key" field to the value that was provided on create.
+func (u *FileUpsert) UpdateStorageKey() *FileUpsert {
+	u.SetExcluded(file.FieldStorageKey)
+	return u
+}
+
 // SetConfirmedAt sets the "confirmed_at" field.
 func (u *FileUpsert) SetConfirmedAt(v time.Time) *FileUpsert {
 	u.Set(file.FieldConfirmedAt, v)
@@ -540,9 +552,6 @@ func (u *FileUpsertOne) UpdateNewValues() *FileUpsertOne {
 		}
 		if _, exists := u.create.mutation.ProjectID(); exists {
 			s.SetIgnore(file.FieldProjectID)
-		}
-		if _, exists := u.create.mutation.StorageKey(); exists {
-			s.SetIgnore(file.FieldStorageKey)
 		}
 	}))
 	return u
@@ -656,6 +665,20 @@ func (u *FileUpsertOne) SetStatus(v file.Status) *FileUpsertOne {
 func (u *FileUpsertOne) UpdateStatus() *FileUpsertOne {
 	return u.Update(func(s *FileUpsert) {
 		s.UpdateStatus()
+	})
+}
+
+// SetStorageKey sets the "storage_key" field.
+func (u *FileUpsertOne) SetStorageKey(v string) *FileUpsertOne {
+	return u.Update(func(s *FileUpsert) {
+		s.SetStorageKey(v)
+	})
+}
+
+// UpdateStorageKey sets the "storage_key" field to the value that was provided on create.
+func (u *FileUpsertOne) UpdateStorageKey() *FileUpsertOne {
+	return u.Update(func(s *FileUpsert) {
+		s.UpdateStorageKey()
 	})
 }
 
@@ -872,9 +895,6 @@ func (u *FileUpsertBulk) UpdateNewValues() *FileUpsertBulk {
 			if _, exists := b.mutation.ProjectID(); exists {
 				s.SetIgnore(file.FieldProjectID)
 			}
-			if _, exists := b.mutation.StorageKey(); exists {
-				s.SetIgnore(file.FieldStorageKey)
-			}
 		}
 	}))
 	return u
@@ -988,6 +1008,20 @@ func (u *FileUpsertBulk) SetStatus(v file.Status) *FileUpsertBulk {
 func (u *FileUpsertBulk) UpdateStatus() *FileUpsertBulk {
 	return u.Update(func(s *FileUpsert) {
 		s.UpdateStatus()
+	})
+}
+
+// SetStorageKey sets the "storage_key" field.
+func (u *FileUpsertBulk) SetStorageKey(v string) *FileUpsertBulk {
+	return u.Update(func(s *FileUpsert) {
+		s.SetStorageKey(v)
+	})
+}
+
+// UpdateStorageKey sets the "storage_key" field to the value that was provided on create.
+func (u *FileUpsertBulk) UpdateStorageKey() *FileUpsertBulk {
+	return u.Update(func(s *FileUpsert) {
+		s.UpdateStorageKey()
 	})
 }
 

@@ -112,6 +112,20 @@ func (_u *FileUpdate) SetNillableStatus(v *file.Status) *FileUpdate {
 	return _u
 }
 
+// SetStorageKey sets the "storage_key" field.
+func (_u *FileUpdate) SetStorageKey(v string) *FileUpdate {
+	_u.mutation.SetStorageKey(v)
+	return _u
+}
+
+// SetNillableStorageKey sets the "storage_key" field if the given value is not nil.
+func (_u *FileUpdate) SetNillableStorageKey(v *string) *FileUpdate {
+	if v != nil {
+		_u.SetStorageKey(*v)
+	}
+	return _u
+}
+
 // SetConfirmedAt sets the "confirmed_at" field.
 func (_u *FileUpdate) SetConfirmedAt(v time.Time) *FileUpdate {
 	_u.mutation.SetConfirmedAt(v)
@@ -260,6 +274,9 @@ func (_u *FileUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(file.FieldStatus, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.StorageKey(); ok {
+		_spec.SetField(file.FieldStorageKey, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.ConfirmedAt(); ok {
 		_spec.SetField(file.FieldConfirmedAt, field.TypeTime, value)
@@ -411,6 +428,20 @@ func (_u *FileUpdateOne) SetStatus(v file.Status) *FileUpdateOne {
 func (_u *FileUpdateOne) SetNillableStatus(v *file.Status) *FileUpdateOne {
 	if v != nil {
 		_u.SetStatus(*v)
+	}
+	return _u
+}
+
+// SetStorageKey sets the "storage_key" field.
+func (_u *FileUpdateOne) SetStorageKey(v string) *FileUpdateOne {
+	_u.mutation.SetStorageKey(v)
+	return _u
+}
+
+// SetNillableStorageKey sets the "storage_key" field if the given value is not nil.
+func (_u *FileUpdateOne) SetNillableStorageKey(v *string) *FileUpdateOne {
+	if v != nil {
+		_u.SetStorageKey(*v)
 	}
 	return _u
 }
@@ -593,6 +624,9 @@ func (_u *FileUpdateOne) sqlSave(ctx context.Context) (_node *File, err error) {
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(file.FieldStatus, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.StorageKey(); ok {
+		_spec.SetField(file.FieldStorageKey, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.ConfirmedAt(); ok {
 		_spec.SetField(file.FieldConfirmedAt, field.TypeTime, value)

@@ -9,6 +9,8 @@ package jobs
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -31,12 +33,20 @@ type Redis struct {
 func OpenRedis(ctx context.Context, url string) (*Redis, error) {
 	r := &Redis{}
 	if url == "" {
+		// loopback only, and a random password: another local user or a
+		// page in a browser on this machine cannot queue tasks or read them
+		var pw [24]byte
+		if _, err := rand.Read(pw[:]); err != nil {
+			return nil, fmt.Errorf("embedded redis password: %w", err)
+		}
+		password := hex.EncodeToString(pw[:])
 		m := miniredis.NewMiniRedis()
+		m.RequireAuth(password)
 		if err := m.StartAddr("127.0.0.1:0"); err != nil {
 			return nil, fmt.Errorf("embedded redis: %w", err)
 		}
 		r.mini, r.Embedded = m, true
-		url = "redis://" + m.Addr()
+		url = "redis://:" + password + "@" + m.Addr()
 	}
 	opt, err := asynq.ParseRedisURI(url)
 	if err != nil {

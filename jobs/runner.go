@@ -107,6 +107,9 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 	if err != nil {
 		return err
 	}
+	if j.OrgID != p.OrgID { // read in p's organization, so only a forged payload gets here
+		return fmt.Errorf("job %s belongs to another organization than its task's: %w", p.JobID, asynq.SkipRetry)
+	}
 	if jobstatus.Terminal(string(j.Status)) {
 		// a duplicate delivery of finished work, or the retry of a task whose
 		// events or parent could not be recorded: doing both again is harmless

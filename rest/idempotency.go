@@ -224,6 +224,8 @@ func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, next http.Ha
 		}
 	}
 	cw := &idempotencyWriter{ResponseWriter: w}
+	capture := &replayCapture{}
+	r = r.WithContext(context.WithValue(r.Context(), replayCaptureKey{}, capture))
 	done := false
 	defer func() {
 		if !done { // the handler panicked: let a repeat run again
@@ -241,12 +243,45 @@ func (a *API) runIdempotent(w http.ResponseWriter, r *http.Request, next http.Ha
 	}
 	headers := cw.replayHeaders()
 	body := cw.body.Bytes()
+	if capture.body != nil { // the answer shows something once (a secret): replays get its stored copy
+		body = capture.body
+	}
 	err := a.s.Idempotency.Complete(ctx, rec.ID, idempotency.Response{Status: status, Body: body, Headers: headers, JobID: jobIDOf(body)})
 	if err != nil {
 		// the client has its answer; a repeat must not find the key stuck
 		a.log.ErrorContext(ctx, "storing the idempotent response failed", "err", err,
 			"key", rec.Key, "request_id", httpx.RequestID(ctx))
 		release("store failed")
+	}
+}
+
+// replayCapture holds the body stored for replays when it is not the one
+// sent (see onceOnly).
+type replayCapture struct{ body []byte }
+
+type replayCaptureKey struct{}
+
+// onceOnly is an answer that shows something once only (a webhook
+// endpoint's signing secret): an Idempotency-Key replay of its request gets
+// replayCopy() instead, so that the secret is never stored in the
+// replayable record (interface specification, "Idempotency": the replay
+// returns the endpoint without its secret).
+type onceOnly interface{ replayCopy() any }
+
+// storeForReplay records, for the Idempotency-Key middleware above r, the
+// body that replays of r's request answer instead of out when out is
+// onceOnly. It encodes as writeJSON does.
+func storeForReplay(r *http.Request, out any) {
+	o, ok := out.(onceOnly)
+	if !ok {
+		return
+	}
+	c, _ := r.Context().Value(replayCaptureKey{}).(*replayCapture)
+	if c == nil {
+		return
+	}
+	if b, err := httpx.EncodeJSON(o.replayCopy()); err == nil {
+		c.body = b
 	}
 }
 

@@ -320,7 +320,8 @@ func routeTable() []op {
 			params: []node{pathID("fil", "file")},
 			body:   body(object(nil, node{}), false, "No body, or an empty JSON object."),
 			ok:     map[int]node{200: okJSON("The ready file, with its download URL.", schemaRef("File"))}, errs: []int{400, 401, 404, 409, 413, 415, 429, 500, 503},
-			errText: map[int]string{400: "The upload is missing or incomplete (UPLOAD_MISSING, UPLOAD_INCOMPLETE), its bytes are not of the declared type (CONTENT_TYPE_MISMATCH), or the request is invalid (VALIDATION_ERROR, UNSUPPORTED_API_VERSION)."}},
+			errText: map[int]string{400: "The upload is missing or incomplete (UPLOAD_MISSING, UPLOAD_INCOMPLETE), its bytes are not of the declared type (CONTENT_TYPE_MISMATCH), or the request is invalid (VALIDATION_ERROR, UNSUPPORTED_API_VERSION).",
+				409: "Uploads of the file kept replacing its bytes while they were checked (UPLOAD_IN_PROGRESS): confirm once every upload has finished. The bytes confirmed are always those of one whole upload; an upload still running when the file is confirmed is refused (FILE_ALREADY_CONFIRMED) and changes nothing."}},
 		withErrText(deleteOp("/v1/files/{id}", "deleteFile", "Files", "file", "fil", func(a *API) func(context.Context, string) error { return a.s.Files.Delete }),
 			map[int]string{409: "A drawing uses the file (FILE_IN_USE); delete the drawing first."}),
 

@@ -180,6 +180,7 @@ func jsonOp[In any](op func(*API, http.ResponseWriter, *http.Request, In) (int, 
 				a.fail(w, r, err)
 				return
 			}
+			storeForReplay(r, out)
 			writeJSON(w, status, out)
 		}
 	}

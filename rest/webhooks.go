@@ -37,10 +37,19 @@ func webhookEndpointOut(e *ent.WebhookEndpoint) WebhookEndpoint {
 	return out
 }
 
-func webhookSecretOut(s *webhooks.EndpointWithSecret) WebhookEndpoint {
+// webhookWithSecret is the answer of create and rotate_secret: the endpoint
+// with its secret, which an Idempotency-Key replay does not show again.
+type webhookWithSecret struct{ WebhookEndpoint }
+
+func (w webhookWithSecret) replayCopy() any {
+	w.Secret = ""
+	return w.WebhookEndpoint
+}
+
+func webhookSecretOut(s *webhooks.EndpointWithSecret) webhookWithSecret {
 	out := webhookEndpointOut(s.Endpoint)
 	out.Secret = s.Secret
-	return out
+	return webhookWithSecret{out}
 }
 
 // WebhookDelivery is one logged attempt to send an event to an endpoint.

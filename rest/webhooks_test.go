@@ -24,6 +24,22 @@ func TestOpenAPIWebhookResponses(t *testing.T) {
 	if s := sfield(t, ep, "secret"); !strings.HasPrefix(s, "whsec_") {
 		t.Errorf("secret %q", s)
 	}
+	// a replay under the same key answers the same endpoint without its
+	// secret, and the stored record holds no secret either
+	again := e.do(req{method: "POST", target: "/v1/webhook_endpoints", body: map[string]any{"url": hook, "description": "ERP",
+		"events": []string{"parse.completed", "drawing.*"}, "enabled": true}, header: map[string]string{"Idempotency-Key": "hook-1"}}, 201)
+	if e.last.Header.Get("Idempotency-Status") != "hit" || sfield(t, again, "id") != id || again["secret"] != nil {
+		t.Errorf("replay: %s %v", e.last.Header.Get("Idempotency-Status"), again)
+	}
+	recs, err := e.db.IdempotencyRecord.Query().All(e.ctx)
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("idempotency records: %d, %v", len(recs), err)
+	}
+	for _, rec := range recs {
+		if strings.Contains(string(rec.ResponseBody), "whsec_") {
+			t.Errorf("record %s stores the secret: %s", rec.Key, rec.ResponseBody)
+		}
+	}
 	e.do(req{method: "POST", target: "/v1/webhook_endpoints", body: map[string]any{"url": hook + "/2"}}, 201)
 	if one := e.do(req{method: "GET", target: "/v1/webhook_endpoints/" + id}, 200); one["secret"] != nil {
 		t.Errorf("GET shows the secret: %v", one)

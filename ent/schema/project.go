@@ -53,7 +53,10 @@ func (File) Fields() []ent.Field {
 		field.Int64("size").NonNegative(),
 		field.String("sha256").Optional(),
 		field.Enum("status").Values("pending", "ready").Default("pending"),
-		field.String("storage_key").Immutable().Annotations(entgql.Skip(entgql.SkipAll)),
+		// where the bytes are: each upload (PUT) writes an object of its
+		// own and takes this field over while the file is pending, so the
+		// bytes confirmed are exactly those of one upload
+		field.String("storage_key").Annotations(entgql.Skip(entgql.SkipAll)),
 		field.Time("confirmed_at").Optional().Nillable(),
 	}
 }

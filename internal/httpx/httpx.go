@@ -38,16 +38,26 @@ func NewRequestID() string { return ids.New(ids.Request) }
 
 // JSON writes v with status.
 func JSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := EncodeJSON(v)
+	if err != nil {
 		http.Error(w, `{"title":"encoding error"}`, http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(b)
+}
+
+// EncodeJSON is v as JSON writes it: HTML characters unescaped, a newline
+// at the end.
+func EncodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // Problem writes err as Problem Details for request r.

@@ -201,6 +201,52 @@ func TestFileUpload(t *testing.T) {
 			tampered := strings.Replace(*got.DownloadURL, "signature=", "signature=x", 1)
 			s.Do(t, testenv.Request{Method: http.MethodGet, Path: tampered}).ExpectProblem(t, http.StatusForbidden, "INVALID_SIGNATURE")
 
+			t.Run("an upload running at confirm changes nothing", func(t *testing.T) {
+				up := createUpload(t, s, key, prj, "raced.pdf", "application/pdf", len(minimalPDF))
+				putBytes(t, s, up.UploadURL, "application/pdf", minimalPDF).ExpectStatus(t, http.StatusOK)
+				// a second upload of other bytes of the same size, half sent
+				other := slices.Clone(minimalPDF)
+				copy(other[len(other)-12:], "% replaced\n ")
+				pr, pw := io.Pipe()
+				req, err := http.NewRequest(http.MethodPut, up.UploadURL, pr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.ContentLength = int64(len(other))
+				req.Header.Set("Content-Type", "application/pdf")
+				done := make(chan int, 1)
+				go func() {
+					hr, err := s.Client.Do(req)
+					if err != nil {
+						done <- 0
+						return
+					}
+					hr.Body.Close()
+					done <- hr.StatusCode
+				}()
+				if _, err := pw.Write(other[:len(other)/2]); err != nil {
+					t.Fatal(err)
+				}
+				var ready fileRec
+				postJSON(t, s, key, "/v1/files/"+up.ID+"/confirm", nil).ExpectStatus(t, http.StatusOK).JSON(t, &ready)
+				if _, err := pw.Write(other[len(other)/2:]); err != nil {
+					t.Fatal(err)
+				}
+				pw.Close()
+				if code := <-done; code != http.StatusConflict {
+					t.Errorf("the upload finishing after confirm: status %d, want 409", code)
+				}
+				var got fileRec
+				s.Get(t, key, "/v1/files/"+up.ID).ExpectStatus(t, http.StatusOK).JSON(t, &got)
+				if got.SHA256 == nil || *got.SHA256 != sha256Hex(minimalPDF) || got.DownloadURL == nil {
+					t.Fatalf("after the late upload: %+v", got)
+				}
+				if dl := s.Do(t, testenv.Request{Method: http.MethodGet, Path: *got.DownloadURL}).ExpectStatus(t, http.StatusOK); !bytes.Equal(dl.Body, minimalPDF) {
+					t.Errorf("the confirmed file's bytes changed after confirm")
+				}
+				s.Send(t, http.MethodDelete, key, "/v1/files/"+up.ID, nil).ExpectStatus(t, http.StatusNoContent)
+			})
+
 			t.Run("content type mismatch", func(t *testing.T) {
 				up := createUpload(t, s, key, prj, "really-a.png", "application/pdf", len(minimalPNG))
 				putBytes(t, s, up.UploadURL, "application/pdf", minimalPNG).ExpectStatus(t, http.StatusOK)

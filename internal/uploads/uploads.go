@@ -6,6 +6,7 @@ package uploads
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -98,20 +99,71 @@ func (s *Service) Put(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.Status != file.StatusPending {
-		httpx.Problem(w, r, apierr.New(apierr.Conflict, "file %s is already confirmed; its bytes cannot change", id).WithCode("FILE_ALREADY_CONFIRMED"))
+		httpx.Problem(w, r, errConfirmed(id))
 		return
 	}
 	if r.ContentLength > size {
 		httpx.Problem(w, r, apierr.New(apierr.TooLarge, "the upload is %d bytes but %d were declared", r.ContentLength, size))
 		return
 	}
-	n, err := s.store(ctx, f.StorageKey, f.ContentType, r.Body, size)
+	// the bytes go to an object of this upload's own, which the file takes
+	// over only while it is pending: an upload still running when the file
+	// is confirmed cannot change the confirmed bytes
+	key := uploadKey(f.OrgID, id)
+	n, err := s.store(ctx, key, f.ContentType, r.Body, size)
+	if err == nil {
+		err = s.adopt(ctx, id, key)
+	}
 	if err != nil {
 		httpx.Problem(w, r, err)
 		return
 	}
 	w.Header().Set("ETag", `"`+strconv.FormatInt(n, 10)+`"`)
 	w.WriteHeader(http.StatusOK)
+}
+
+// uploadKey is a new object name for one upload of fileID's bytes, next to
+// StorageKey's.
+func uploadKey(orgID, fileID string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return StorageKey(orgID, fileID) + "." + hex.EncodeToString(b[:])
+}
+
+// errConfirmed is the answer to an upload for a file confirmed meanwhile.
+func errConfirmed(id string) error {
+	return apierr.New(apierr.Conflict, "file %s is already confirmed; its bytes cannot change", id).WithCode("FILE_ALREADY_CONFIRMED")
+}
+
+// adopt makes key, just written, the bytes of pending file id and deletes
+// the object it replaces; when the file was confirmed meanwhile, key is
+// deleted instead (409). Each replaced object is deleted by the one upload
+// whose compare-and-set replaced it, so none is left behind.
+func (s *Service) adopt(ctx context.Context, id, key string) error {
+	for {
+		f, err := s.DB.File.Get(ctx, id)
+		if err != nil {
+			_ = s.Delete(ctx, key)
+			return apierr.From(err)
+		}
+		if f.Status != file.StatusPending {
+			_ = s.Delete(ctx, key)
+			return errConfirmed(id)
+		}
+		n, err := s.DB.File.Update().Where(file.ID(id), file.StatusEQ(file.StatusPending), file.StorageKey(f.StorageKey)).
+			SetStorageKey(key).Save(ctx)
+		if err != nil {
+			_ = s.Delete(ctx, key)
+			return apierr.Internalf(err, "recording the upload")
+		}
+		if n == 1 {
+			if err := s.Delete(ctx, f.StorageKey); err != nil {
+				return apierr.Internalf(err, "deleting the bytes replaced by the upload")
+			}
+			return nil
+		}
+		// another upload or the confirmation came first: look again
+	}
 }
 
 // store copies body to key, aborting the write (nothing is kept) unless

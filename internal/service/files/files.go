@@ -88,19 +88,35 @@ func (s *Service) Get(ctx context.Context, id string) (*ent.File, error) {
 
 // Confirm checks the uploaded bytes (size, SHA-256, type) and marks the
 // file ready; confirming a ready file again returns it unchanged.
+//
+// The file is marked ready only if the bytes checked are still its bytes
+// (an upload finishing meanwhile replaces them): then the check runs again
+// on the new ones, up to three times, after which the client is told to
+// confirm once its uploads have finished.
 func (s *Service) Confirm(ctx context.Context, id string) (*ent.File, error) {
-	f, err := s.Get(ctx, id)
-	if err != nil {
-		return nil, err
+	for range 3 {
+		f, err := s.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if f.Status == file.StatusReady {
+			return f, nil
+		}
+		v, err := s.Uploads.Confirm(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		n, err := s.DB.File.Update().Where(file.ID(id), file.StatusEQ(file.StatusPending), file.StorageKey(f.StorageKey)).
+			SetStatus(file.StatusReady).SetSha256(v.SHA256).SetConfirmedAt(time.Now().UTC().Truncate(time.Microsecond)).Save(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if n == 1 {
+			return s.Get(ctx, id)
+		}
 	}
-	if f.Status == file.StatusReady {
-		return f, nil
-	}
-	v, err := s.Uploads.Confirm(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	return s.DB.File.UpdateOne(f).SetStatus(file.StatusReady).SetSha256(v.SHA256).SetConfirmedAt(time.Now().UTC().Truncate(time.Microsecond)).Save(ctx)
+	return nil, apierr.New(apierr.Conflict, "the bytes of file %s kept being replaced by uploads while they were checked; confirm once every upload has finished", id).
+		WithCode("UPLOAD_IN_PROGRESS")
 }
 
 // DownloadURL signs a download of a ready file's bytes; "" for a file
