@@ -38,5 +38,9 @@ func PurgeIdempotency(db *ent.Client) asynq.HandlerFunc {
 func RegisterMaintenance(w *Worker, db *ent.Client, bucket *blob.Bucket) error {
 	w.Handle(TypePurgeIdempotency, PurgeIdempotency(db))
 	w.Handle(TypeDeleteBlobs, DeleteBlobs(bucket))
+	w.Handle(TypeSweepBlobs, SweepBlobs(db, bucket, SweepGrace))
+	if err := w.Every("@every 6h", NewSweepBlobsTask()); err != nil {
+		return err
+	}
 	return w.Every("@every 1h", NewPurgeIdempotencyTask())
 }

@@ -646,6 +646,8 @@ func TestParse(t *testing.T) {
 
 			t.Run("graphql", func(t *testing.T) { parseGraphQL(t, f, oneSymbol) })
 
+			t.Run("the blob sweep keeps what rows name", func(t *testing.T) { sweepKeepsNamed(t, f) })
+
 			// last: deletions take what the drawings stored with them
 			t.Run("deleting removes stored images", func(t *testing.T) { deleteStored(t, f) })
 		})
