@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,6 +30,7 @@ import (
 	"github.com/plangraph/plangraph/internal/httpx"
 	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/internal/safefetch"
+	"github.com/plangraph/plangraph/internal/secretbox"
 	"github.com/plangraph/plangraph/internal/service"
 	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/store"
@@ -84,11 +86,20 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	if a.Blobs, err = blobs.Open(ctx, cfg.BlobURL, cfg.DataDir); err != nil {
 		return nil, err
 	}
-	cursorKey, err := a.Store.Secret(ctx, "cursor")
+	// secrets in the database are sealed with a key kept outside it; the
+	// data directory is private whoever made it
+	if err := os.Chmod(cfg.DataDir, 0o700); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	box, err := secretbox.Load(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	cursorKey, err := a.Store.Secret(ctx, "cursor", box)
 	if err != nil {
 		return nil, fmt.Errorf("cursor secret: %w", err)
 	}
-	uploadKey, err := a.Store.Secret(ctx, "uploads")
+	uploadKey, err := a.Store.Secret(ctx, "uploads", box)
 	if err != nil {
 		return nil, fmt.Errorf("upload secret: %w", err)
 	}
@@ -101,8 +112,11 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	a.Events = events.New(a.Store.Client, a.Redis.Client, log)
 	a.Webhooks, err = webhooks.New(a.Store.Client, a.Queue, a.Redis.Client, log, webhooks.Options{
 		AllowPrivate: cfg.WebhookAllowPrivateURLs, Timeout: cfg.WebhookTimeout, RetryBase: cfg.WebhookRetryBase,
-		Concurrency: cfg.WebhookConcurrency, CAFile: cfg.WebhookCAFile})
+		Concurrency: cfg.WebhookConcurrency, CAFile: cfg.WebhookCAFile, Box: box})
 	if err != nil {
+		return nil, err
+	}
+	if err := a.Webhooks.SealStored(ctx); err != nil {
 		return nil, err
 	}
 	a.Events.Dispatch = a.Webhooks.Dispatch

@@ -37,6 +37,7 @@ import (
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/ent/webhookendpoint"
 	"github.com/plangraph/plangraph/internal/events/webhooks"
+	"github.com/plangraph/plangraph/internal/secretbox"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/jobs"
@@ -162,9 +163,20 @@ func TestWebhookEndpoints(t *testing.T) {
 				rot.PreviousSecretExpiresAt.Sub(time.Now()) < 23*time.Hour || rot.PreviousSecretExpiresAt.Sub(time.Now()) > 25*time.Hour {
 				t.Errorf("rotated %+v", rot)
 			}
+			// stored sealed, under the key outside the database
 			stored, err := db.WebhookEndpoint.Get(ctx, ep.ID)
-			if err != nil || stored.Secret != rot.Secret || stored.PreviousSecret != ep.Secret {
-				t.Errorf("stored secrets after rotation: %v", err)
+			if err != nil || strings.Contains(stored.Secret+stored.PreviousSecret, "whsec_") {
+				t.Fatalf("stored secrets after rotation: %v (in the clear: %v)", err, stored != nil && strings.Contains(stored.Secret, "whsec_"))
+			}
+			cur, err1 := s.App.Webhooks.Box.Open(stored.Secret)
+			prev, err2 := s.App.Webhooks.Box.Open(stored.PreviousSecret)
+			if err1 != nil || err2 != nil || cur != rot.Secret || prev != ep.Secret {
+				t.Errorf("stored secrets after rotation do not open to the shown ones: %v %v", err1, err2)
+			}
+			for _, id := range []string{"secret:cursor", "secret:uploads"} {
+				if row, err := db.Setting.Get(tenant.System(ctx), id); err != nil || !secretbox.Sealed(row.Value) {
+					t.Errorf("setting %s is not sealed (%v)", id, err)
+				}
 			}
 			var again webhookRec
 			s.Get(t, key, "/v1/webhook_endpoints/"+ep.ID).ExpectStatus(t, http.StatusOK).JSON(t, &again)
@@ -189,14 +201,14 @@ func TestWebhookEndpoints(t *testing.T) {
 			}
 			s.Get(t, key, "/v1/webhook_endpoints/"+ep.ID+"/deliveries/whd_x/redeliver").ExpectProblem(t, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")
 
-			// idempotent create: the same endpoint and secret again
+			// idempotent create: the same endpoint again, its secret shown only the first time
 			idem := testenv.Request{Method: http.MethodPost, Path: "/v1/webhook_endpoints", Key: key,
 				Body: map[string]any{"url": publicHook + "/idem"}, Header: http.Header{"Idempotency-Key": {"hook-1"}}}
 			var first, second webhookRec
 			s.Do(t, idem).ExpectStatus(t, http.StatusCreated).JSON(t, &first)
 			r2 := s.Do(t, idem).ExpectStatus(t, http.StatusCreated)
 			r2.JSON(t, &second)
-			if r2.Header.Get("Idempotency-Status") != "hit" || second.ID != first.ID || second.Secret != first.Secret {
+			if r2.Header.Get("Idempotency-Status") != "hit" || second.ID != first.ID || !strings.HasPrefix(first.Secret, "whsec_") || second.Secret != "" {
 				t.Errorf("repeated idempotent create: %s %+v %+v", r2.Header.Get("Idempotency-Status"), first, second)
 			}
 

@@ -24,6 +24,7 @@ import (
 	"github.com/plangraph/plangraph/ent/setting"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/search/index"
+	"github.com/plangraph/plangraph/internal/secretbox"
 	"github.com/plangraph/plangraph/internal/tenant"
 
 	_ "github.com/plangraph/plangraph/ent/runtime" // schema hooks and interceptors
@@ -143,23 +144,34 @@ func (s *Store) Migrate(ctx context.Context) error {
 }
 
 // Secret returns the server-wide secret named name, creating a random one
-// the first time. Every process reads the same value from the database.
-func (s *Store) Secret(ctx context.Context, name string) ([]byte, error) {
+// the first time. Every process reads the same value from the database,
+// where box seals it (a value stored before sealing is sealed now).
+func (s *Store) Secret(ctx context.Context, name string, box *secretbox.Box) ([]byte, error) {
 	ctx = tenant.System(ctx)
 	buf := make([]byte, 32)
 	if _, err := rand.Read(buf); err != nil {
 		return nil, err
 	}
-	err := s.Setting.Create().SetID("secret:" + name).SetValue(hex.EncodeToString(buf)).
+	id := "secret:" + name
+	err := s.Setting.Create().SetID(id).SetValue(box.Seal(hex.EncodeToString(buf))).
 		OnConflictColumns(setting.FieldID).DoNothing().Exec(ctx)
 	if err != nil && !isNoRows(err) {
 		return nil, err
 	}
-	row, err := s.Setting.Get(ctx, "secret:"+name)
+	row, err := s.Setting.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return hex.DecodeString(row.Value)
+	v, err := box.Open(row.Value)
+	if err != nil {
+		return nil, fmt.Errorf("secret %s: %w", name, err)
+	}
+	if box != nil && !secretbox.Sealed(row.Value) {
+		if err := s.Setting.Update().Where(setting.ID(id), setting.Value(row.Value)).SetValue(box.Seal(v)).Exec(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return hex.DecodeString(v)
 }
 
 func isNoRows(err error) bool {

@@ -17,6 +17,7 @@ import (
 	"github.com/plangraph/plangraph/ent/event"
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
 	"github.com/plangraph/plangraph/ent/webhookendpoint"
+	"github.com/plangraph/plangraph/internal/secretbox"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/jobs"
 )
@@ -65,6 +66,8 @@ type Options struct {
 	// CAFile holds CA certificates receivers' certificates may chain to,
 	// besides the system's.
 	CAFile string
+	// Box seals endpoints' secrets in the database (internal/secretbox).
+	Box *secretbox.Box
 }
 
 // Service validates endpoint settings and delivers events.
@@ -74,9 +77,11 @@ type Service struct {
 	Log      *slog.Logger
 	URLs     URLPolicy
 	Schedule Schedule
-	timeout  time.Duration
-	slots    slots
-	hc       *http.Client
+	// Box seals the endpoints' secrets as they are stored and opens them to sign.
+	Box     *secretbox.Box
+	timeout time.Duration
+	slots   slots
+	hc      *http.Client
 }
 
 // New makes the service.
@@ -95,6 +100,7 @@ func New(db *ent.Client, q *jobs.Queue, rdb redis.UniversalClient, log *slog.Log
 		DB: db, Queue: q, Log: log,
 		URLs:     URLPolicy{AllowPrivate: o.AllowPrivate},
 		Schedule: DefaultSchedule(o.RetryBase),
+		Box:      o.Box,
 		timeout:  o.Timeout,
 		slots:    slots{rdb: rdb, limit: max(1, o.Concurrency/4), ttl: o.Timeout + 30*time.Second},
 		hc:       hc,
@@ -241,7 +247,12 @@ func (s *Service) deliver(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	o := send(ctx, s.hc, s.timeout, ep, e.ID, body)
+	o := outcome{}
+	if open, err := s.opened(ep); err != nil {
+		o.err = err.Error()
+	} else {
+		o = send(ctx, s.hc, s.timeout, open, e.ID, body)
+	}
 
 	last := !p.Manual && auto+1 >= attempts
 	c := s.DB.WebhookDelivery.Create().SetEndpointID(ep.ID).SetEventID(e.ID).SetEventType(e.Type).

@@ -20,6 +20,7 @@
 package webhooks
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -30,6 +31,9 @@ import (
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/webhookendpoint"
+	"github.com/plangraph/plangraph/internal/secretbox"
+	"github.com/plangraph/plangraph/internal/tenant"
 )
 
 // SecretPrefix starts every signing secret.
@@ -78,4 +82,48 @@ func Signatures(ep *ent.WebhookEndpoint, msgID string, ts time.Time, body []byte
 		sig += " " + prev
 	}
 	return sig, nil
+}
+
+// opened is ep with its secrets opened (they are stored sealed).
+func (s *Service) opened(ep *ent.WebhookEndpoint) (*ent.WebhookEndpoint, error) {
+	out := *ep
+	var err error
+	if out.Secret, err = s.Box.Open(ep.Secret); err != nil {
+		return nil, err
+	}
+	if ep.PreviousSecret != "" {
+		if out.PreviousSecret, err = s.Box.Open(ep.PreviousSecret); err != nil {
+			return nil, err
+		}
+	}
+	return &out, nil
+}
+
+// SealStored seals the secrets of endpoints stored before secrets were
+// sealed; run at start, it leaves sealed ones as they are.
+func (s *Service) SealStored(ctx context.Context) error {
+	if s.Box == nil {
+		return nil
+	}
+	ctx = tenant.System(ctx)
+	eps, err := s.DB.WebhookEndpoint.Query().All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ep := range eps {
+		if secretbox.Sealed(ep.Secret) && (ep.PreviousSecret == "" || secretbox.Sealed(ep.PreviousSecret)) {
+			continue
+		}
+		u := s.DB.WebhookEndpoint.Update().Where(webhookendpoint.ID(ep.ID), webhookendpoint.Secret(ep.Secret))
+		if !secretbox.Sealed(ep.Secret) {
+			u.SetSecret(s.Box.Seal(ep.Secret))
+		}
+		if ep.PreviousSecret != "" && !secretbox.Sealed(ep.PreviousSecret) {
+			u.SetPreviousSecret(s.Box.Seal(ep.PreviousSecret))
+		}
+		if _, err := u.Save(ctx); err != nil {
+			return fmt.Errorf("sealing the secret of webhook endpoint %s: %w", ep.ID, err)
+		}
+	}
+	return nil
 }

@@ -114,7 +114,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*EndpointWithSecr
 		return nil, err
 	}
 	secret := engine.NewSecret()
-	c := s.DB.WebhookEndpoint.Create().SetURL(in.URL).SetEvents(filter).SetSecret(secret).
+	c := s.DB.WebhookEndpoint.Create().SetURL(in.URL).SetEvents(filter).SetSecret(s.Webhooks.Box.Seal(secret)).
 		SetNillableDescription(in.Description).SetNillableEnabled(in.Enabled)
 	ep, err := c.Save(ctx)
 	if err != nil {
@@ -173,7 +173,7 @@ func (s *Service) Rotate(ctx context.Context, id string) (*EndpointWithSecret, e
 	// conditional on the secret read, so of two concurrent rotations one
 	// wins and the other is told, instead of both losing a secret
 	n, err := s.DB.WebhookEndpoint.Update().Where(webhookendpoint.ID(id), webhookendpoint.Secret(ep.Secret)).
-		SetSecret(secret).SetPreviousSecret(ep.Secret).SetPreviousSecretExpiresAt(until).Save(ctx)
+		SetSecret(s.Webhooks.Box.Seal(secret)).SetPreviousSecret(ep.Secret).SetPreviousSecretExpiresAt(until).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
