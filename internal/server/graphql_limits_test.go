@@ -146,6 +146,13 @@ func graphQLLimits(t *testing.T, p testenv.Profile) {
 			t.Errorf("last 3 after last 1000: %d", got)
 		}
 	})
+	t.Run("introspection", func(t *testing.T) {
+		// GraphiQL's query (graphql-js getIntrospectionQuery) stays within the limits
+		g := q(introspectionQuery, nil)
+		if len(g.Errors) > 0 || !strings.Contains(string(g.Data), `"queryType"`) {
+			t.Errorf("introspection: %v", g.Errors)
+		}
+	})
 	t.Run("nodes", func(t *testing.T) {
 		ids := func(n int) []string {
 			out := make([]string, n)
@@ -285,3 +292,24 @@ func subscriptionCaps(t *testing.T, p testenv.Profile) {
 		t.Errorf("an SSE stream beyond the key's 50: %d", res.Status)
 	}
 }
+
+const introspectionQuery = `query IntrospectionQuery {
+  __schema {
+    queryType { name } mutationType { name } subscriptionType { name }
+    types { ...FullType }
+    directives { name description locations args { ...InputValue } }
+  }
+}
+fragment FullType on __Type {
+  kind name description
+  fields(includeDeprecated: true) { name description args { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason }
+  inputFields { ...InputValue }
+  interfaces { ...TypeRef }
+  enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
+  possibleTypes { ...TypeRef }
+}
+fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue }
+fragment TypeRef on __Type {
+  kind name
+  ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }
+}`
