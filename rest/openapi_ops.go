@@ -422,7 +422,9 @@ func parseOp() op {
 	imageURL := node{"type": "string", "minLength": 1, "description": "The symbol's image: a `data:` URL (PNG, JPEG or single-page TIFF, base64), " +
 		"this service's image of a block or file of the same organization (`/v1/blocks/{id}/image`, `/v1/files/{id}` or the file's download URL, relative or absolute), " +
 		"or an https URL on a host the operator allowed (`--parse-image-url-allowlist`; addresses that are private, loopback, link-local or reserved are refused even then). " +
-		"Any other URL is 400. The image is cropped to its drawn pixels; a blank or unreadable image is 400."}
+		"Any other URL is 400. The image is cropped to its drawn pixels; a blank or unreadable image is 400, and so is one over " +
+		fmt.Sprint(parse.MaxImagePixels) + " pixels or one that takes the request's images past " + fmt.Sprint(parse.MaxRequestPixels) + " pixels together " +
+		"(sizes are read from the image's header before it is decoded)."}
 	label := node{"type": "string", "minLength": 1, "maxLength": parse.MaxLabel, "description": "Label (tag) of the symbol."}
 	desc := node{"type": "string", "maxLength": parse.MaxDescription, "description": "Legend text of the symbol."}
 	box := object([]string{"x_min", "y_min", "x_max", "y_max"}, node{

@@ -30,6 +30,24 @@ func PutPNG(ctx context.Context, bucket *blob.Bucket, key string, img image.Imag
 	return w.Close()
 }
 
+// PNGSize is the width and height of a stored PNG, read from its header
+// without decoding it (ErrNoImage when it is missing).
+func PNGSize(ctx context.Context, bucket *blob.Bucket, key string) (w, h int, err error) {
+	rd, err := bucket.NewRangeReader(ctx, key, 0, 4096, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return 0, 0, ErrNoImage
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rd.Close()
+	cfg, err := png.DecodeConfig(rd)
+	if err != nil {
+		return 0, 0, fmt.Errorf("reading the header of %s: %w", key, err)
+	}
+	return cfg.Width, cfg.Height, nil
+}
+
 // GetPNG reads a PNG blob as grey (ErrNoImage when it is missing).
 func GetPNG(ctx context.Context, bucket *blob.Bucket, key string) (*image.Gray, error) {
 	img, err := GetImage(ctx, bucket, key)

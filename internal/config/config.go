@@ -68,6 +68,11 @@ type Config struct {
 	WebhookRetryBase        time.Duration
 	WebhookConcurrency      int
 	WebhookCAFile           string
+	// MetricsAddr, when set, serves GET /metrics on this address (plain
+	// HTTP) instead of the API port; MetricsToken, when set, makes
+	// /metrics require "Authorization: Bearer TOKEN".
+	MetricsAddr  string
+	MetricsToken string
 }
 
 // DefaultBlockSearchBudget bounds one view block's symbol search unless
@@ -108,6 +113,8 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.DurationVar(&c.WebhookRetryBase, "webhook-retry-base", envDuration("webhook-retry-base", 30*time.Second), "delay before the first webhook retry; it doubles per attempt up to 1h, with jitter, for at least 24h (env "+EnvName("webhook-retry-base")+")")
 	fs.IntVar(&c.WebhookConcurrency, "webhook-concurrency", envInt("webhook-concurrency", 16), "webhook deliveries a worker process sends at once, apart from its job slots; 0 sends none (env "+EnvName("webhook-concurrency")+")")
 	str(&c.WebhookCAFile, "webhook-ca-file", "", "PEM file of CA certificates webhook receivers' certificates may chain to, besides the system's")
+	str(&c.MetricsAddr, "metrics-addr", "", "serve GET /metrics on this address (plain HTTP, e.g. 127.0.0.1:9090) instead of the API port")
+	str(&c.MetricsToken, "metrics-token", "", "require \"Authorization: Bearer TOKEN\" for GET /metrics")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", int64(envInt("max-body-bytes", 1<<20)), "largest JSON request body in bytes (env "+EnvName("max-body-bytes")+")")
 }
 

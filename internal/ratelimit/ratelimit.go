@@ -147,22 +147,79 @@ func Classify(r *http.Request) string {
 // subject is whom a request's budget belongs to: its API key, else its
 // organization, else (no authentication ran) the client address.
 func subject(r *http.Request) (id, what string) {
-	if p, ok := auth.From(r.Context()); ok {
-		if p.KeyID != "" {
-			return "key:" + p.KeyID, "API key"
-		}
-		if p.OrgID != "" {
-			return "org:" + p.OrgID, "organization"
-		}
-	}
-	if org, ok := tenant.Org(r.Context()); ok {
-		return "org:" + org, "organization"
+	if id, what, ok := ctxSubject(r.Context()); ok {
+		return id, what
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
 	return "ip:" + host, "client address"
+}
+
+// ctxSubject is the API key (else the organization) ctx is authenticated as.
+func ctxSubject(ctx context.Context) (id, what string, ok bool) {
+	if p, ok := auth.From(ctx); ok {
+		if p.KeyID != "" {
+			return "key:" + p.KeyID, "API key", true
+		}
+		if p.OrgID != "" {
+			return "org:" + p.OrgID, "organization", true
+		}
+	}
+	if org, ok := tenant.Org(ctx); ok {
+		return "org:" + org, "organization", true
+	}
+	return "", "", false
+}
+
+// allow takes n requests of class from who's budget.
+func (l *Limiter) allow(ctx context.Context, class, who string, n int) (*redis_rate.Result, Limit, error) {
+	lim := l.limit(class)
+	ctx, cancel := context.WithTimeout(ctx, l.cfg.Timeout)
+	defer cancel()
+	res, err := l.rl.AllowN(ctx, l.cfg.Prefix+class+":"+who,
+		redis_rate.Limit{Rate: lim.Rate, Burst: lim.Burst, Period: lim.Period}, n)
+	return res, lim, err
+}
+
+// refusal is the 429 problem of a request over lim.
+func refusal(res *redis_rate.Result, lim Limit, what string) *apierr.Error {
+	retry := ceilSeconds(res.RetryAfter, 1)
+	e := apierr.New(apierr.RateLimited, "rate limit of %s exceeded for this %s; retry after %d s", describe(lim), what, retry)
+	e.Header = http.Header{"Retry-After": {strconv.Itoa(retry)}}
+	return e
+}
+
+// Charge takes n operations of class (Vision or Management) from the
+// budget of the API key ctx is authenticated as: operations that do not
+// arrive one per request (GraphQL aliases, operations over a websocket)
+// are charged this way. Over the budget it returns a RATE_LIMITED problem
+// and nothing is taken (the n operations are refused together). Like
+// Middleware it fails open when Redis does not answer; n <= 0 and an
+// unauthenticated ctx cost nothing.
+func (l *Limiter) Charge(ctx context.Context, class string, n int) error {
+	who, what, ok := ctxSubject(ctx)
+	if n <= 0 || !ok {
+		return nil
+	}
+	if class != Vision {
+		class = Management
+	}
+	res, lim, err := l.allow(ctx, class, who, n)
+	if err != nil {
+		l.log.WarnContext(ctx, "rate limit check failed; operation allowed", "err", err, "class", class, "subject", who,
+			"request_id", httpx.RequestID(ctx))
+		return nil
+	}
+	if res.Allowed >= n {
+		return nil
+	}
+	if n > lim.Burst {
+		return apierr.New(apierr.RateLimited, "this operation asks for %d %s requests at once; the budget holds at most %d (%s)",
+			n, class, lim.Burst, describe(lim))
+	}
+	return refusal(res, lim, what)
 }
 
 // Middleware limits each request against the budget of class(r) (Classify
@@ -187,12 +244,8 @@ func (l *Limiter) Middleware(class func(*http.Request) string) func(http.Handler
 			if c != Vision {
 				c = Management
 			}
-			lim := l.limit(c)
 			who, what := subject(r)
-			ctx, cancel := context.WithTimeout(r.Context(), l.cfg.Timeout)
-			res, err := l.rl.Allow(ctx, l.cfg.Prefix+c+":"+who,
-				redis_rate.Limit{Rate: lim.Rate, Burst: lim.Burst, Period: lim.Period})
-			cancel()
+			res, lim, err := l.allow(r.Context(), c, who, 1)
 			if err != nil {
 				// fail open: no budget is known, so no RateLimit headers
 				l.log.WarnContext(r.Context(), "rate limit check failed; request allowed",
@@ -209,10 +262,7 @@ func (l *Limiter) Middleware(class func(*http.Request) string) func(http.Handler
 				next.ServeHTTP(w, r)
 				return
 			}
-			retry := ceilSeconds(res.RetryAfter, 1)
-			e := apierr.New(apierr.RateLimited, "rate limit of %s exceeded for this %s; retry after %d s", describe(lim), what, retry)
-			e.Header = http.Header{"Retry-After": {strconv.Itoa(retry)}}
-			httpx.Problem(w, r, e)
+			httpx.Problem(w, r, refusal(res, lim, what))
 		})
 	}
 }

@@ -133,11 +133,20 @@ var reserved = []netip.Prefix{
 	netip.MustParsePrefix("2001:db8::/32"),
 	netip.MustParsePrefix("2002::/16"), // 6to4 embeds IPv4
 	netip.MustParsePrefix("100::/64"),
+	// IPv6 forms that carry an IPv4 address, which the IPv4 checks would
+	// never see: IPv4-compatible (::a.b.c.d, deprecated), IPv4-mapped
+	// (::ffff:a.b.c.d: a public host publishes its IPv4 address as an A
+	// record, not in this form) and IPv4-translated (::ffff:0:a.b.c.d)
+	netip.MustParsePrefix("::/96"),
+	netip.MustParsePrefix("::ffff:0:0/96"),
+	netip.MustParsePrefix("::ffff:0:0:0/96"),
+	netip.MustParsePrefix("fec0::/10"), // site-local (deprecated, still routed inside some networks)
 }
 
-// Public reports whether a is a publicly routable unicast address.
+// Public reports whether a is a publicly routable unicast address. An
+// IPv6 address that embeds an IPv4 one (::a.b.c.d, ::ffff:a.b.c.d,
+// ::ffff:0:a.b.c.d) is not, whatever the IPv4 address.
 func Public(a netip.Addr) bool {
-	a = a.Unmap()
 	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
 		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() || !a.IsGlobalUnicast() {
 		return false

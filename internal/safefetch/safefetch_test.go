@@ -19,6 +19,9 @@ func TestPublic(t *testing.T) {
 		"224.0.0.1": false, "::1": false, "fe80::1": false, "fc00::1": false, "fd12::1": false,
 		"::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false, "64:ff9b::a00:1": false, "::": false,
 		"198.18.0.1": false, "240.0.0.1": false,
+		// IPv6 forms embedding IPv4, public or not, and site-local
+		"::8.8.8.8": false, "::127.0.0.1": false, "::ffff:8.8.8.8": false, "::ffff:0:8.8.8.8": false,
+		"::ffff:0:10.0.0.1": false, "fec0::1": false, "feff::1": false,
 	} {
 		if got := Public(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("Public(%s) = %v, want %v", addr, got, want)

@@ -62,6 +62,8 @@ type App struct {
 	Events   *events.Bus
 	Webhooks *webhooks.Service
 	metrics  *metrics
+	// metricsLn is --metrics-addr's listener, opened by Listen.
+	metricsLn net.Listener
 }
 
 // Open connects to everything cfg names and migrates the database.
@@ -189,7 +191,42 @@ func (a *App) Listen() (net.Listener, *TLSResult, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if a.Cfg.MetricsAddr != "" {
+		if a.metricsLn, err = net.Listen("tcp", a.Cfg.MetricsAddr); err != nil {
+			_ = ln.Close()
+			return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
+		}
+	}
 	return httpsonly.New(ln, tc.Config, http.HandlerFunc(httpsRequired)), tc, nil
+}
+
+// MetricsAddr is the address GET /metrics is served on apart from the API
+// (--metrics-addr, bound by Listen); empty when it is served on the API
+// port.
+func (a *App) MetricsAddr() string {
+	if a.metricsLn == nil {
+		return ""
+	}
+	return a.metricsLn.Addr().String()
+}
+
+// serveMetrics serves GET /metrics alone on --metrics-addr (plain HTTP:
+// meant for an internal network or loopback) until the returned function
+// stops it.
+func (a *App) serveMetrics() (stop func()) {
+	if a.metricsLn == nil {
+		return func() {}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", a.metrics.handler(a.Cfg.MetricsToken))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 15 * time.Second, IdleTimeout: 120 * time.Second,
+		ErrorLog: slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := srv.Serve(a.metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.Log.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	return func() { _ = srv.Close() }
 }
 
 // Serve runs the API on ln until ctx ends, then drains in-flight requests.
@@ -202,6 +239,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		// requests outlive ctx (they are drained); streams end with it
 		BaseContext: func(net.Listener) context.Context { return httpx.WithShutdown(context.WithoutCancel(ctx), ctx.Done()) },
 	}
+	defer a.serveMetrics()()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -38,14 +38,16 @@ func (a *App) Handler() http.Handler {
 		httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", a.ready)
-	mux.Handle("GET /metrics", a.metrics.handler())
+	if a.Cfg.MetricsAddr == "" {
+		mux.Handle("GET /metrics", a.metrics.handler(a.Cfg.MetricsToken))
+	} // else on its own listener (Listen)
 	mux.HandleFunc("GET /errors/{kind}", errorDoc)
 	mux.HandleFunc("GET /errors", errorDoc)
 
 	origins := a.origins()
 	gql := a.graphQL(origins)
 	ide := playground.Handler("plangraph GraphQL", "/graphql")
-	authed, ws := a.authenticated(gql), a.websocketUpgrade(gql, origins)
+	authed, ws := a.authenticated(limitBody(a.maxBody(), gql)), a.websocketUpgrade(gql, origins)
 	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isWebsocket(r) {
 			ws.ServeHTTP(w, r) // subscriptions; the key may come in connection_init
@@ -72,9 +74,13 @@ func (a *App) graphQL(origins *wsgorilla.Origins) http.Handler {
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetParserTokenLimit(graphqlTokenLimit)
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	srv.Use(extension.FixedComplexityLimit(5000))
+	// depth, aliases, complexity, connection pages, nodes(ids:) and each
+	// operation's rate limit charge, on every transport
+	srv.Use(&graph.Guard{Limits: graph.DefaultLimits(), Charge: a.chargeGraphQL})
+	srv.AroundOperations(limitSubscriptions)
 	srv.SetErrorPresenter(graph.ErrorPresenter(a.Log, httpx.RequestID))
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		a.Log.ErrorContext(ctx, "graphql panic", "panic", fmt.Sprint(p), "request_id", httpx.RequestID(ctx), "stack", string(debug.Stack()))
@@ -142,6 +148,14 @@ func (a *App) middleware(next http.Handler) http.Handler {
 		rw.Header().Set("X-API-Version", v)
 		next.ServeHTTP(rw, r)
 	})
+}
+
+// maxBody is --max-body-bytes (1 MiB when unset).
+func (a *App) maxBody() int64 {
+	if a.Cfg.MaxBodyBytes > 0 {
+		return a.Cfg.MaxBodyBytes
+	}
+	return 1 << 20
 }
 
 func knownVersion(v string) bool {

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"crypto/subtle"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,10 +37,38 @@ func newMetrics(q *jobs.Queue) *metrics {
 }
 
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
+	method = methodLabel(method)
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
 }
 
-func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+// methodLabel is method as a metrics label: the methods of RFC 9110 and
+// PATCH as they are, anything else "OTHER" (a client choosing methods
+// must not create series).
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
+}
+
+// handler serves the metrics; with a token (--metrics-token) only to
+// requests carrying "Authorization: Bearer TOKEN".
+func (m *metrics) handler(token string) http.Handler {
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(strings.TrimSpace(r.Header.Get("Authorization")))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="plangraph metrics"`)
+			http.Error(w, "metrics need Authorization: Bearer <the --metrics-token>", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

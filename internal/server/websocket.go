@@ -121,7 +121,7 @@ func (a *App) websocketInit(ctx context.Context, p transport.InitPayload) (conte
 	// cancelled early when the server shuts down; otherwise it ends with the
 	// upgrade request's context, when the connection closes
 	ctx, _ = httpx.UntilShutdown(ctx)
-	return ctx, nil, nil
+	return withWSConn(ctx), nil, nil
 }
 
 // wsRefuse refuses connection_init: graphql-transport-ws closes with 4403

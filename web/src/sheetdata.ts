@@ -76,10 +76,16 @@ export async function loadDetections(client: Client, sheetID: string, blocks: Re
   return { detections: out, total };
 }
 
-/** loadEntries reads legend entries by id (those defining instances that the sheet's own legend lacks). */
+/** maxNodeIDs is the most ids the API's nodes(ids:) takes at once. */
+const maxNodeIDs = 100;
+
+/** loadEntries reads legend entries by id (those defining instances that the sheet's own legend lacks), 100 at a time. */
 export async function loadEntries(client: Client, ids: string[]): Promise<Entry[]> {
-  if (ids.length === 0) return [];
-  const r = await client.query(EntriesQ, { ids }, { requestPolicy: "network-only" }).toPromise();
-  if (r.error) throw r.error;
-  return (r.data?.nodes ?? []).flatMap((n) => (n && n.__typename === "Feature" ? [n as Entry] : []));
+  const out: Entry[] = [];
+  for (let i = 0; i < ids.length; i += maxNodeIDs) {
+    const r = await client.query(EntriesQ, { ids: ids.slice(i, i + maxNodeIDs) }, { requestPolicy: "network-only" }).toPromise();
+    if (r.error) throw r.error;
+    out.push(...(r.data?.nodes ?? []).flatMap((n) => (n && n.__typename === "Feature" ? [n as Entry] : [])));
+  }
+  return out;
 }

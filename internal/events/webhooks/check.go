@@ -148,5 +148,11 @@ func (p URLPolicy) lookup(ctx context.Context, host string) ([]netip.Addr, error
 	if p.Resolve != nil {
 		return p.Resolve(ctx, host)
 	}
-	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	for i, a := range addrs {
+		// the resolver hands A records back in the IPv4-mapped form, which
+		// safefetch.Public refuses as an address literal
+		addrs[i] = a.Unmap()
+	}
+	return addrs, err
 }

@@ -283,3 +283,17 @@ func TestSlotsBoundAnEndpoint(t *testing.T) {
 		t.Fatal("the lapsed slot was not freed")
 	}
 }
+
+// The system resolver answers A records as IPv4-mapped addresses, a form
+// safefetch.Public refuses as a literal: the policy checks them as IPv4.
+func TestURLPolicyResolverAnswersAsIPv4(t *testing.T) {
+	addrs, err := URLPolicy{}.lookup(context.Background(), "localhost")
+	if err != nil || len(addrs) == 0 {
+		t.Skipf("localhost does not resolve here: %v", err)
+	}
+	for _, a := range addrs {
+		if a.Is4In6() {
+			t.Errorf("localhost resolved to %s: the IPv4-mapped form is passed on", a)
+		}
+	}
+}

@@ -13,12 +13,14 @@ package live
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/project"
 	"github.com/plangraph/plangraph/internal/apierr"
+	"github.com/plangraph/plangraph/internal/auth"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/service/base"
@@ -27,7 +29,49 @@ import (
 )
 
 // Service runs the watches.
-type Service struct{ *base.Deps }
+type Service struct {
+	*base.Deps
+	streams streamCount
+}
+
+// MaxStreamsPerKey is the most watches (GraphQL subscriptions and
+// GET /v1/jobs/{id}/stream together) one API key holds open on one api
+// process; one more is refused with 429 RATE_LIMITED until one ends.
+const MaxStreamsPerKey = 50
+
+// streamCount counts the open watches per API key.
+type streamCount struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// admit takes one of ctx's key's watches; release gives it back (once).
+func (r *Service) admit(ctx context.Context, org string) (release func(), err error) {
+	who := "org:" + org
+	if p, ok := auth.From(ctx); ok && p.KeyID != "" {
+		who = "key:" + p.KeyID
+	}
+	c := &r.streams
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	if c.n[who] >= MaxStreamsPerKey {
+		return nil, apierr.New(apierr.RateLimited, "this API key already has %d live streams and subscriptions open on this server, the most it may; end one first", MaxStreamsPerKey)
+	}
+	c.n[who]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.n[who]--; c.n[who] <= 0 {
+				delete(c.n, who)
+			}
+		})
+	}, nil
+}
 
 const (
 	// watchRecheck is how often a watch re-reads state without a notice.
@@ -71,14 +115,15 @@ type WatchOptions struct {
 // WatchOptions) or ctx ends, then closes the channel. A job that does not
 // exist in ctx's organization is a NotFound error.
 func (r *Service) WatchJob(ctx context.Context, id string, o WatchOptions) (<-chan JobUpdate, error) {
-	org, err := r.watchOrg(ctx)
+	org, release, err := r.watchOrg(ctx)
 	if err != nil {
 		return nil, err
 	}
 	// notices first, state second: nothing that happens in between is missed
-	notices, stop := r.Events.Subscribe(ctx, func(n events.Notice) bool {
+	notices, unsubscribe := r.Events.Subscribe(ctx, func(n events.Notice) bool {
 		return n.Org == org && (n.JobID == id || (o.Events && n.Kind == events.KindEvent && n.Under(id)))
 	})
+	stop := func() { unsubscribe(); release() }
 	j, err := r.DB.Job.Get(ctx, id)
 	if err != nil {
 		stop()
@@ -101,15 +146,20 @@ func (r *Service) WatchJob(ctx context.Context, id string, o WatchOptions) (<-ch
 }
 
 // watchOrg is ctx's organization; watching needs one and the event bus.
-func (r *Service) watchOrg(ctx context.Context) (string, error) {
+// It takes one of the key's watches (MaxStreamsPerKey), which release
+// gives back.
+func (r *Service) watchOrg(ctx context.Context) (org string, release func(), err error) {
 	if r.Events == nil {
-		return "", apierr.New(apierr.Unavailable, "live progress is not available on this server")
+		return "", nil, apierr.New(apierr.Unavailable, "live progress is not available on this server")
 	}
 	org, ok := tenant.Org(ctx)
 	if !ok {
-		return "", apierr.New(apierr.Unauthorized, "a valid API key is required")
+		return "", nil, apierr.New(apierr.Unauthorized, "a valid API key is required")
 	}
-	return org, nil
+	if release, err = r.admit(ctx, org); err != nil {
+		return "", nil, err
+	}
+	return org, release, nil
 }
 
 // watchLoop runs check first, then after each burst of notices and every
@@ -276,13 +326,14 @@ func isFinalEvent(j *ent.Job, e *ent.Event) bool {
 // of the project whose status or progress changes, until ctx ends. A
 // project that does not exist in ctx's organization is a NotFound error.
 func (r *Service) WatchProjectJobs(ctx context.Context, projectID string) (<-chan *ent.Job, error) {
-	org, err := r.watchOrg(ctx)
+	org, release, err := r.watchOrg(ctx)
 	if err != nil {
 		return nil, err
 	}
-	notices, stop := r.Events.Subscribe(ctx, func(n events.Notice) bool {
+	notices, unsubscribe := r.Events.Subscribe(ctx, func(n events.Notice) bool {
 		return n.Org == org && n.Kind == events.KindJob && n.ProjectID == projectID
 	})
+	stop := func() { unsubscribe(); release() }
 	ok, err := r.DB.Project.Query().Where(project.ID(projectID)).Exist(ctx)
 	if err != nil || !ok {
 		stop()

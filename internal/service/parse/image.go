@@ -23,10 +23,44 @@ import (
 // imageURLExamples are the symbol image URLs read without an allowlist.
 const imageURLExamples = "a data: URL (PNG, JPEG or TIFF), this service's /v1/blocks/{id}/image or /v1/files/{id} (or the file's download URL)"
 
+// decodeSlot is taken while a symbol image is decoded: a process decodes
+// one at a time, so however many parse requests arrive at once, at most
+// one full image (MaxImagePixels) is in memory besides the crops.
+var decodeSlot = make(chan struct{}, 1)
+
+// decoding waits for decodeSlot (or ctx) and returns its release.
+func decoding(ctx context.Context) (func(), error) {
+	select {
+	case decodeSlot <- struct{}{}:
+		return func() { <-decodeSlot }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// charge takes w×h pixels from a request's budget, or says why the image
+// may not be decoded: over MaxImagePixels, or over what remains of
+// MaxRequestPixels.
+func charge(budget *int64, w, h int) error {
+	px := int64(w) * int64(h)
+	switch {
+	case px > MaxImagePixels:
+		return fmt.Errorf("is too large (%d × %d pixels; at most %d)", w, h, MaxImagePixels)
+	case budget != nil && px > *budget:
+		return fmt.Errorf("would take the request's symbol images past %d pixels together (this one has %d × %d); send fewer or smaller images", MaxRequestPixels, w, h)
+	}
+	if budget != nil {
+		*budget -= px
+	}
+	return nil
+}
+
 // symbolImage reads a symbol image named by a parse request: a data: URL,
 // an image of this service (a block's or a file's, of this organization),
-// or an allowlisted URL. It is cropped to its drawn pixels.
-func (s *Service) symbolImage(ctx context.Context, field, raw string) (*image.Gray, error) {
+// or an allowlisted URL. It is cropped to its drawn pixels. Its size is
+// checked from its header and taken from budget (the pixels the request's
+// images may still have) before it is decoded; nil means no request budget.
+func (s *Service) symbolImage(ctx context.Context, field, raw string, budget *int64) (*image.Gray, error) {
 	var (
 		data []byte
 		ct   string
@@ -47,7 +81,7 @@ func (s *Service) symbolImage(ctx context.Context, field, raw string) (*image.Gr
 		own, ok := s.ownPath(u)
 		switch {
 		case ok:
-			img, data, ct, err = s.ownImage(ctx, field, own)
+			img, data, ct, err = s.ownImage(ctx, field, own, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -67,7 +101,10 @@ func (s *Service) symbolImage(ctx context.Context, field, raw string) (*image.Gr
 		}
 	}
 	if img == nil {
-		if img, err = decodeImage(ctx, data, ct); err != nil {
+		if img, err = decodeImage(ctx, data, ct, budget); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, apierr.Invalid(field, err.Error())
 		}
 	}
@@ -93,7 +130,7 @@ func (s *Service) ownPath(u *url.URL) (string, bool) {
 
 // ownImage reads /v1/blocks/{id}/image, /v1/files/{id} (or its
 // /downloads/{id} URL): resources of the request's organization only.
-func (s *Service) ownImage(ctx context.Context, field, path string) (*image.Gray, []byte, string, error) {
+func (s *Service) ownImage(ctx context.Context, field, path string, budget *int64) (*image.Gray, []byte, string, error) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	org, _ := tenant.Org(ctx)
 	switch {
@@ -105,7 +142,20 @@ func (s *Service) ownImage(ctx context.Context, field, path string) (*image.Gray
 		if err != nil {
 			return nil, nil, "", err
 		}
-		img, err := blobs.GetPNG(ctx, s.Blobs, blobs.BlockKey(org, b.ID)+".png")
+		key := blobs.BlockKey(org, b.ID) + ".png"
+		w, h, err := blobs.PNGSize(ctx, s.Blobs, key)
+		if err != nil {
+			return nil, nil, "", apierr.Invalid(field, fmt.Sprintf("block %s has no image", b.ID))
+		}
+		if err := charge(budget, w, h); err != nil {
+			return nil, nil, "", apierr.Invalid(field, fmt.Sprintf("(block %s's image) %s", b.ID, err))
+		}
+		release, err := decoding(ctx)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		defer release()
+		img, err := blobs.GetPNG(ctx, s.Blobs, key)
 		if err != nil {
 			return nil, nil, "", apierr.Invalid(field, fmt.Sprintf("block %s has no image", b.ID))
 		}
@@ -183,7 +233,7 @@ func decodeDataURL(raw string) ([]byte, string, error) {
 // decodeImage decodes a PNG, JPEG or single-page TIFF with the same
 // decoders (and bomb limits) as uploaded drawings. ct, when given, must
 // agree with the bytes.
-func decodeImage(ctx context.Context, data []byte, ct string) (*image.Gray, error) {
+func decodeImage(ctx context.Context, data []byte, ct string, budget *int64) (*image.Gray, error) {
 	sniffed := render.Sniff(data[:min(len(data), 512)])
 	if !slices.Contains(ImageTypes, sniffed) {
 		return nil, errors.New("is not a PNG, JPEG or TIFF image")
@@ -212,6 +262,18 @@ func decodeImage(ctx context.Context, data []byte, ct string) (*image.Gray, erro
 		return nil, imageErr(err)
 	}
 	defer doc.Close()
+	w, h, _, err := doc.PageSize(0)
+	if err != nil {
+		return nil, imageErr(err)
+	}
+	if err := charge(budget, w, h); err != nil {
+		return nil, err
+	}
+	release, err := decoding(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	img, err := render.RenderContext(ctx, doc, 0)
 	if err != nil {
 		return nil, imageErr(err)

@@ -58,7 +58,7 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		"line breaks":         "data:image/png;base64," + b64(pngB.Bytes())[:40] + "\n" + b64(pngB.Bytes())[40:],
 		"percent-encoded b64": "data:image/png;base64," + url.PathEscape(b64(pngB.Bytes())),
 	} {
-		img, err := s.symbolImage(ctx, "f", raw)
+		img, err := s.symbolImage(ctx, "f", raw, nil)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -82,7 +82,7 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		"own, other path":  "https://api.test/v1/projects/prj_x",
 		"file scheme":      "file:///etc/passwd",
 	} {
-		if _, err := s.symbolImage(ctx, "f", raw); err == nil {
+		if _, err := s.symbolImage(ctx, "f", raw, nil); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -58,6 +58,10 @@ const (
 	// MaxImagePixels and MaxImageBytes bound a symbol image.
 	MaxImagePixels = int64(25_000_000)
 	MaxImageBytes  = int64(20 << 20)
+	// MaxRequestPixels bounds the pixels of all the symbol images of one
+	// request together (as decoded, before cropping): a request over it is
+	// refused (400) before the image that would pass it is decoded.
+	MaxRequestPixels = int64(100_000_000)
 )
 
 // Service runs the parse operation.
@@ -143,6 +147,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 	}
 	// the supplied symbols' images
 	bad := apierr.Fields{}
+	budget := MaxRequestPixels
 	for _, sup := range sups {
 		switch {
 		case sup.source != nil:
@@ -154,7 +159,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 				bad.Add(sup.field+".source.bounds", fmt.Sprintf("must lie within the sheet (%d × %d px)", sh.Width, sh.Height))
 			}
 		case sup.imageURL != nil:
-			img, err := s.symbolImage(ctx, sup.field+".image_url", strings.TrimSpace(*sup.imageURL))
+			img, err := s.symbolImage(ctx, sup.field+".image_url", strings.TrimSpace(*sup.imageURL), &budget)
 			var ae *apierr.Error
 			if errors.As(err, &ae) && ae.Kind == apierr.Validation {
 				for k, v := range ae.Fields {
