@@ -151,9 +151,18 @@ func TestHeavyBlock(t *testing.T) {
 	} else if len(spec) <= 3 && len(views) > 0 {
 		pick = views[:1]
 	}
+	pg, _, err := render.Vectors(context.Background(), doc, viewPage-1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var total time.Duration
 	for _, b := range pick {
 		img, words := vs.cut(b)
+		if pg != nil {
+			r := blockRect(b.Box)
+			fmt.Printf("geometry: truncated %v, images cover %.1f%% of the block, searched as geometry: %v\n", pg.Truncated,
+				100*pg.ImageArea(r)/(float64(r.X1-r.X0)*float64(r.Y1-r.Y0)), !pg.Truncated && drawnAsGeometry(pg, r))
+		}
 		bw, bh := img.Bounds().Dx(), img.Bounds().Dy()
 		var tmpls []symbols.Template
 		for _, g := range graphics {
@@ -172,7 +181,14 @@ func TestHeavyBlock(t *testing.T) {
 			veto, letters = drawingText(words, float64(dx), float64(dy))
 		}
 		t1 := time.Now()
-		res, err := symbols.Match(context.Background(), padded, tmpls, symbols.Options{Words: veto, Letters: letters, Deadline: t1.Add(budget)})
+		last := t1
+		progress := func(v float64) { // the search's progress every 15 s
+			if time.Since(last) >= 15*time.Second {
+				last = time.Now()
+				fmt.Printf("    %5.0f s: %.3f done\n", time.Since(t1).Seconds(), v)
+			}
+		}
+		res, err := symbols.Match(context.Background(), padded, tmpls, symbols.Options{Words: veto, Letters: letters, Deadline: t1.Add(budget), Progress: progress})
 		if err != nil {
 			t.Fatal(err)
 		}
