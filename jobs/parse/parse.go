@@ -527,8 +527,9 @@ type parsePlan struct {
 // matchPlan decides which legend entries each view block is searched for:
 // the supplied symbols and the named legend's entries; with detection, the
 // entries of the legends on the block's own sheet, or when its sheet has
-// none, those of every legend of the target (the first entry of each
-// label).
+// none, those of the target's legends that serve its sheet's discipline
+// (serves; the first entry of each label). A block no legend serves is not
+// searched, and a NO_LEGEND warning names it.
 func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legends []*ent.Block, legendJobs []*ent.Job) (*parsePlan, []ParseWarning, error) {
 	plan := &parsePlan{legend: []LegendResult{}, order: map[string]int{}}
 	var warns []ParseWarning
@@ -567,10 +568,9 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 	for _, c := range legendJobs {
 		byBlock[c.TargetID] = c
 	}
-	type entry struct{ id, label string }
+	type entry struct{ id, label, sheet string }
 	bySheet, byLegend := map[string][]entry{}, map[string][]entry{}
-	var all []entry
-	seen := map[string]bool{}
+	var all []entry // every graphic entry, in legend order
 	total, withGraphic, read := 0, 0, 0
 	var firstFail *ent.Job
 	for _, b := range legends {
@@ -605,14 +605,10 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 				continue
 			}
 			withGraphic++
-			e := entry{s.FeatureID, s.Label}
+			e := entry{s.FeatureID, s.Label, b.SheetID}
 			bySheet[b.SheetID] = append(bySheet[b.SheetID], e)
 			byLegend[b.ID] = append(byLegend[b.ID], e)
-			norm := strings.ToLower(strings.Join(strings.Fields(s.Label), " "))
-			if norm == "" || !seen[norm] {
-				seen[norm] = true
-				all = append(all, e)
-			}
+			all = append(all, e)
 		}
 	}
 	if firstFail != nil && read == 0 && len(in.Supplied) == 0 {
@@ -643,6 +639,15 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 	if len(views) == 0 {
 		warns = append(warns, ParseWarning{Code: WarnNoViewBlocks, Message: "the target has no view block (plan, elevation, section, detail or diagram) to search"})
 	}
+	var disc map[string]string
+	if in.Detect() && len(all) > 0 {
+		if disc, err = p.disciplines(ctx, legends, views); err != nil {
+			return nil, nil, err
+		}
+	}
+	// served[d]: the entries a sheet of discipline d without a legend of its
+	// own is searched for (the first entry of each label)
+	served := map[string][]entry{}
 	for _, v := range views {
 		fids := append([]string{}, supplied...)
 		switch {
@@ -653,7 +658,26 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 		case in.Detect():
 			es := bySheet[v.SheetID]
 			if len(es) == 0 {
-				es = all
+				d := disc[v.SheetID]
+				if _, ok := served[d]; !ok {
+					served[d] = []entry{}
+					seen := map[string]bool{}
+					for _, e := range all {
+						if !serves(disc[e.sheet], d) {
+							continue
+						}
+						norm := strings.ToLower(strings.Join(strings.Fields(e.label), " "))
+						if norm == "" || !seen[norm] {
+							seen[norm] = true
+							served[d] = append(served[d], e)
+						}
+					}
+				}
+				es = served[d]
+				if len(es) == 0 && len(all) > 0 {
+					warns = append(warns, ParseWarning{Code: WarnNoLegend, BlockID: v.ID, Message: fmt.Sprintf(
+						"the block's sheet has no legend, and no legend of the target is on a sheet of its discipline (%s) or of a general or unnamed one: it was not searched", d)})
+				}
 			}
 			for _, e := range es {
 				fids = append(fids, e.id)
@@ -665,6 +689,41 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 		plan.blocks = append(plan.blocks, matchInput{BlockID: v.ID, ParseJobID: j.ID, LegendFeatureIDs: fids, Count: in.Count, Sources: sources})
 	}
 	return plan, warns, nil
+}
+
+// serves tells whether a legend on a sheet of discipline legend serves a
+// sheet of discipline sheet that has no legend of its own: a legend
+// serves the sheets of its discipline (an electrical legend the electrical
+// plans of the set, not its architectural floor plans, sections and
+// elevations); a sheet of no known discipline is served by every legend,
+// and a legend on a general sheet (a cover sheet's symbol list) or on one
+// of no known discipline serves every sheet.
+func serves(legend, sheet string) bool {
+	return legend == sheet || legend == "" || legend == "general" || sheet == ""
+}
+
+// disciplines are the disciplines of the sheets of legends and views, by
+// sheet id.
+func (p *Parse) disciplines(ctx context.Context, legends, views []*ent.Block) (map[string]string, error) {
+	ids := map[string]bool{}
+	for _, bs := range [][]*ent.Block{legends, views} {
+		for _, b := range bs {
+			ids[b.SheetID] = true
+		}
+	}
+	list := make([]string, 0, len(ids))
+	for id := range ids {
+		list = append(list, id)
+	}
+	sheets, err := p.R.DB.Sheet.Query().Where(sheet.IDIn(list...)).Select(sheet.FieldID, sheet.FieldDiscipline).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, s := range sheets {
+		out[s.ID] = strings.ToLower(strings.TrimSpace(s.Discipline))
+	}
+	return out, nil
 }
 
 // combine builds the parse result from the block results.

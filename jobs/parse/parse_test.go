@@ -675,6 +675,39 @@ func TestParseBadInput(t *testing.T) {
 			t.Errorf("result %+v", r)
 		}
 	})
+	t.Run("a legend serves the sheets of its discipline", func(t *testing.T) {
+		e := newParseEnv(t)
+		e.standardLegend()
+		if err := e.db.Sheet.UpdateOne(e.sheet).SetDiscipline("electrical").Exec(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range []struct {
+			discipline string
+			searched   bool
+		}{{"architectural", false}, {"electrical", true}, {"", true}} {
+			s := must[*ent.Sheet](t)(e.db.Sheet.Create().SetProjectID(e.project.ID).SetDrawingID(e.drawing.ID).SetPageNumber(2 + i).
+				SetDiscipline(c.discipline).SetDpi(300).Save(e.ctx))
+			b := e.addBlock(t, s, block.TypeSection, square(200, 200))
+			r := e.result(t, e.start(t, parse.ParseInput{SheetID: s.ID}, job.TargetTypeSheet, s.ID).ID)
+			w := warned(r, parse.WarnNoLegend)
+			switch {
+			case c.searched && (r.Summary.TotalInstancesFound != 2 || len(w) != 0):
+				t.Errorf("%q sheet: %+v", c.discipline, r)
+			case !c.searched && (r.Summary.TotalInstancesFound != 0 || len(w) != 1 || w[0].BlockID != b.ID):
+				t.Errorf("%q sheet searched with an electrical legend: %+v", c.discipline, r)
+			}
+		}
+		// a legend on a general sheet (a cover sheet's symbol list) serves every sheet
+		if err := e.db.Sheet.UpdateOne(e.sheet).SetDiscipline("general").Exec(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+		s := must[*ent.Sheet](t)(e.db.Sheet.Create().SetProjectID(e.project.ID).SetDrawingID(e.drawing.ID).SetPageNumber(9).
+			SetDiscipline("architectural").SetDpi(300).Save(e.ctx))
+		e.addBlock(t, s, block.TypeSection, square(200, 200))
+		if r := e.result(t, e.start(t, parse.ParseInput{SheetID: s.ID}, job.TargetTypeSheet, s.ID).ID); r.Summary.TotalInstancesFound != 2 {
+			t.Errorf("a general legend did not serve an architectural sheet: %+v", r)
+		}
+	})
 	t.Run("nothing to search", func(t *testing.T) {
 		e := newParseEnv(t)
 		e.standardLegend()

@@ -275,21 +275,8 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		if err != nil {
 			return nil, err
 		}
-		// the symbol's size is its ink's (stored images keep some paper)
-		ink, drawn := render.InkBounds(ex)
-		w, h := ink.Dx(), ink.Dy()
-		switch {
-		case !drawn:
-			skip(f, "the symbol image is blank")
-			continue
-		case render.LineStyle(ex, ink):
-			skip(f, fmt.Sprintf("the entry is a line style (a %d×%d px sample, open at both ends): line styles mark lengths of walls and runs and are measured, not counted", w, h))
-			continue
-		case w < minPx || h < minPx:
-			skip(f, fmt.Sprintf("the symbol is %d×%d px, under the %d px minimum (10 px at 300 DPI)", w, h, minPx))
-			continue
-		case float64(w)*0.5 > float64(bw) || float64(h)*0.5 > float64(bh):
-			skip(f, fmt.Sprintf("the symbol (%d×%d px) is larger than the block (%d×%d px) even at half size", w, h, bw, bh))
+		if why := unsearchable(ex, minPx, bw, bh); why != "" {
+			skip(f, why)
 			continue
 		}
 		if drawing != nil {
@@ -400,6 +387,25 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	}
 	res.Summary.TotalSymbolsSearched = len(res.Symbols)
 	return res, nil
+}
+
+// unsearchable says why a legend graphic's stored image ex is not searched
+// for in a block of bw×bh px (minPx: the smallest symbol side), or "".
+func unsearchable(ex *image.Gray, minPx, bw, bh int) string {
+	// the symbol's size is its ink's (stored images keep some paper)
+	ink, drawn := render.InkBounds(ex)
+	w, h := ink.Dx(), ink.Dy()
+	switch {
+	case !drawn:
+		return "the symbol image is blank"
+	case render.LineStyle(ex, ink):
+		return fmt.Sprintf("the entry is a line style (a %d×%d px sample, open at both ends): line styles mark lengths of walls and runs and are measured, not counted", w, h)
+	case w < minPx || h < minPx:
+		return fmt.Sprintf("the symbol is %d×%d px, under the %d px minimum (10 px at 300 DPI)", w, h, minPx)
+	case float64(w)*0.5 > float64(bw) || float64(h)*0.5 > float64(bh):
+		return fmt.Sprintf("the symbol (%d×%d px) is larger than the block (%d×%d px) even at half size", w, h, bw, bh)
+	}
+	return ""
 }
 
 // unsearchedShare is the share of all's area in the unsearched rectangles

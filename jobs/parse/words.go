@@ -97,26 +97,45 @@ func (p *Parse) textInputs(ctx context.Context, blockID string, tmplFeat []*ent.
 			lb.veto = vetoBoxes(lb.words, 0, 0)
 			legends[f.BlockID] = lb
 		}
-		in := graphicWords(f.Bounds, lb.words)
-		if len(in) == 0 {
-			tmpls[i].NoText, tmpls[i].WordsKnown = true, true
-			continue
-		}
-		tmpls[i].Text, tmpls[i].TextBoxes = lettering(in, f.Bounds)
-		if !lb.read {
-			lb.read = true
-			if _, img, err := p.block(ctx, f.BlockID); err == nil {
-				lb.img = img
+		markText(&tmpls[i], f.Bounds, lb.words, lb.veto, func() *image.Gray {
+			if !lb.read {
+				lb.read = true
+				if _, img, err := p.block(ctx, f.BlockID); err == nil {
+					lb.img = img
+				}
 			}
-		}
-		if lb.img == nil {
-			continue
-		}
-		r := image.Rect(int(math.Floor(f.Bounds.XMin)), int(math.Floor(f.Bounds.YMin)), int(math.Ceil(f.Bounds.XMax)), int(math.Ceil(f.Bounds.YMax)))
-		if g, ok := lb.img.SubImage(r.Intersect(lb.img.Rect)).(*image.Gray); ok {
-			tmpls[i].WordsKnown, tmpls[i].WordInk = true, symbols.WordInk(g, lb.veto)
-		}
+			return lb.img
+		})
 	}
+	return drawingText(words, dx, dy)
+}
+
+// markText marks template t, read from the legend graphic whose box is g on
+// a legend block with words lwords (veto: those that veto) and image
+// limg (read only when the graphic holds words), with whether the graphic
+// holds no word, the share of its ink inside words that veto, and what
+// its words read.
+func markText(t *symbols.Template, g geom.Box, lwords []text.Word, veto []geom.Box, limg func() *image.Gray) {
+	in := graphicWords(g, lwords)
+	if len(in) == 0 {
+		t.NoText, t.WordsKnown = true, true
+		return
+	}
+	t.Text, t.TextBoxes = lettering(in, g)
+	img := limg()
+	if img == nil {
+		return
+	}
+	r := image.Rect(int(math.Floor(g.XMin)), int(math.Floor(g.YMin)), int(math.Ceil(g.XMax)), int(math.Ceil(g.YMax)))
+	if sub, ok := img.SubImage(r.Intersect(img.Rect)).(*image.Gray); ok {
+		t.WordsKnown, t.WordInk = true, symbols.WordInk(sub, veto)
+	}
+}
+
+// drawingText is what the matcher is told of a searched block's words:
+// the boxes of those that veto and the words sure enough to be read, moved
+// by (dx, dy) into the searched image.
+func drawingText(words []text.Word, dx, dy float64) ([]geom.Box, []symbols.Word) {
 	var letters []symbols.Word
 	for _, w := range words {
 		if w.Conf >= wordConf {

@@ -1,0 +1,213 @@
+//go:build devtools
+
+package parse
+
+// TestHeavyBlock searches one view block of a real sheet in-process, as a
+// match job does (the legend read from the set's legend sheet, each graphic
+// stored as the legend job stores it, the block's words for the text rules,
+// the block padded onto the sheet's grid), and prints where the time went.
+// A development aid for the parse-time goal (issue 24):
+//
+//	PLANGRAPH_HEAVY=../shared/datasets/real/crayfish-inn-alterations.pdf:7:7 \
+//	  go test -tags devtools ./jobs/parse -run TestHeavyBlock -v -timeout 30m \
+//	  -cpuprofile /tmp/heavy.prof
+//
+// The spec is PDF:VIEWPAGE:LEGENDPAGE[:BLOCK] (BLOCK: the view block's
+// index among the page's view blocks by falling area, default 0, the
+// largest; "all" searches every one). PLANGRAPH_HEAVY_BUDGET bounds each
+// block's search (a Go duration, default 3m, the service's).
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/layout"
+	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/sheetread"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+type heavySheet struct {
+	img    *image.Gray
+	words  []text.Word
+	blocks []layout.Block
+}
+
+func readHeavySheet(t *testing.T, doc render.Document, path string, page int) heavySheet {
+	ctx := context.Background()
+	img, err := render.RenderContext(ctx, doc, page-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := text.PDFPage(ctx, path, page, 300.0/72)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr, err := sheetread.Read(ctx, img, 300, pg.Words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return heavySheet{img: img, words: sr.Words, blocks: sr.Layout.Blocks(sr.Info.NumberBox)}
+}
+
+// cut is block b's image and words in its own pixels, as ingestion stores
+// them.
+func (s heavySheet) cut(b layout.Block) (*image.Gray, []text.Word) {
+	r := image.Rect(int(b.Box.XMin), int(b.Box.YMin), int(math.Ceil(b.Box.XMax)), int(math.Ceil(b.Box.YMax))).Intersect(s.img.Rect)
+	var inside []text.Word
+	for _, w := range s.words {
+		if w.Box.XMin >= b.Box.XMin && w.Box.YMin >= b.Box.YMin && w.Box.XMax <= b.Box.XMax && w.Box.YMax <= b.Box.YMax {
+			w.Box = w.Box.Translate(-b.Box.XMin, -b.Box.YMin)
+			inside = append(inside, w)
+		}
+	}
+	return render.PadWhite(s.img.SubImage(r).(*image.Gray), 0), inside
+}
+
+func TestHeavyBlock(t *testing.T) {
+	spec := strings.Split(os.Getenv("PLANGRAPH_HEAVY"), ":")
+	if len(spec) < 3 {
+		t.Skip("PLANGRAPH_HEAVY=PDF:VIEWPAGE:LEGENDPAGE[:BLOCK] not set")
+	}
+	path := spec[0]
+	viewPage, _ := strconv.Atoi(spec[1])
+	legendPage, _ := strconv.Atoi(spec[2])
+	budget := 3 * time.Minute
+	if s := os.Getenv("PLANGRAPH_HEAVY_BUDGET"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget = d
+	}
+	lim := render.DefaultLimits()
+	lim.DPI = 300
+	doc, err := render.Open(path, render.TypePDF, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	t0 := time.Now()
+	ls := readHeavySheet(t, doc, path, legendPage)
+	vs := ls
+	if viewPage != legendPage {
+		vs = readHeavySheet(t, doc, path, viewPage)
+	}
+	t.Logf("sheets read in %v", time.Since(t0))
+	// the legend's graphics, as the legend job stores them
+	type graphic struct {
+		tmpl symbols.Template
+		box  geom.Box
+	}
+	var graphics []graphic
+	for _, b := range ls.blocks {
+		if b.Type != "Legend" {
+			continue
+		}
+		limg, lwords := ls.cut(b)
+		crop := limg
+		veto := vetoBoxes(lwords, 0, 0)
+		for _, e := range legend.Parse(crop, lwords) {
+			if !e.HasGraphic || e.Exemplar == nil {
+				continue
+			}
+			ex, ok := render.TightCrop(e.Exemplar)
+			if !ok {
+				continue
+			}
+			tm := symbols.Template{Label: e.Label, Image: render.PadWhite(ex, render.CropMargin)}
+			markText(&tm, e.Graphic, lwords, veto, func() *image.Gray { return crop })
+			graphics = append(graphics, graphic{tm, e.Graphic})
+		}
+	}
+	var views []layout.Block
+	for _, b := range vs.blocks {
+		for _, vt := range ViewBlockTypes {
+			if string(vt) == b.Type {
+				views = append(views, b)
+			}
+		}
+	}
+	sort.SliceStable(views, func(i, j int) bool { return views[i].Box.Area() > views[j].Box.Area() })
+	pick := views
+	if len(spec) > 3 && spec[3] != "all" {
+		i, _ := strconv.Atoi(spec[3])
+		if i >= len(views) {
+			t.Fatalf("page %d has %d view blocks", viewPage, len(views))
+		}
+		pick = views[i : i+1]
+	} else if len(spec) <= 3 && len(views) > 0 {
+		pick = views[:1]
+	}
+	pg, _, err := render.Vectors(context.Background(), doc, viewPage-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total time.Duration
+	for _, b := range pick {
+		img, words := vs.cut(b)
+		if pg != nil {
+			r := blockRect(b.Box)
+			fmt.Printf("geometry: truncated %v, images cover %.1f%% of the block, searched as geometry: %v\n", pg.Truncated,
+				100*pg.ImageArea(r)/(float64(r.X1-r.X0)*float64(r.Y1-r.Y0)), !pg.Truncated && drawnAsGeometry(pg, r))
+		}
+		bw, bh := img.Bounds().Dx(), img.Bounds().Dy()
+		var tmpls []symbols.Template
+		for _, g := range graphics {
+			if why := unsearchable(g.tmpl.Image, MinSymbolPixels300, bw, bh); why != "" {
+				t.Logf("skip %q: %s", g.tmpl.Label, why)
+				continue
+			}
+			tm := g.tmpl
+			tm.TextBoxes = slices.Clone(tm.TextBoxes)
+			tmpls = append(tmpls, tm)
+		}
+		padded, dx, dy := render.OnSheetGrid(img, b.Box.XMin, b.Box.YMin)
+		var veto []geom.Box
+		var letters []symbols.Word
+		if len(words) > 0 {
+			veto, letters = drawingText(words, float64(dx), float64(dy))
+		}
+		t1 := time.Now()
+		last := t1
+		progress := func(v float64) { // the search's progress every 15 s
+			if time.Since(last) >= 15*time.Second {
+				last = time.Now()
+				fmt.Printf("    %5.0f s: %.3f done\n", time.Since(t1).Seconds(), v)
+			}
+		}
+		res, err := symbols.Match(context.Background(), padded, tmpls, symbols.Options{Words: veto, Letters: letters, Deadline: t1.Add(budget), Progress: progress})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := time.Since(t1)
+		total += d
+		count := map[string]int{}
+		for _, det := range res.Detections {
+			count[det.Label]++
+		}
+		st := res.Stats
+		fmt.Printf("p%d %s %q %dx%d px, %d words, %d symbols: %.1f s (ring %.1f s, refine %.1f s), candidates %d (unrefined %d, claimed %d, on text %d), unsearched %.0f%%\n",
+			viewPage, b.Type, b.Title, bw, bh, len(words), len(tmpls), d.Seconds(), st.RingTime.Seconds(), st.RefineTime.Seconds(),
+			st.Candidates, st.Unrefined, st.Claimed, st.OnText, 100*unsearchedShare(res.Unsearched, padded.Bounds()))
+		for _, tm := range tmpls {
+			fmt.Printf("    %-40q %d\n", tm.Label, count[tm.Label])
+		}
+		for _, s := range res.Skipped {
+			fmt.Printf("    skipped %q: %s\n", tmpls[s.Template].Label, s.Reason)
+		}
+	}
+	fmt.Printf("total search %.1f s\n", total.Seconds())
+}
