@@ -175,7 +175,8 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	regions = p.enclosedFrames(regions)
 	regions = attachCaptions(regions, mw, em)
 	trace("captions", regions)
-	regions = joinFragments(regions, mw, em)
+	titles := p.viewTitles()
+	regions = p.joinFragments(regions, mw, em, titles)
 	trace("fragments", regions)
 	regions = absorbSmall(regions, em)
 	trace("small", regions)
@@ -185,7 +186,6 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	// a region holding several view titles holds several views: cut it
 	// between them, where dark ink leaves gaps (faint context — a site's
 	// trees, screened backgrounds — behind two views does not join them)
-	titles := p.viewTitles()
 	dm := p.dark.and(m)
 	var views []region
 	for _, rg := range regions {

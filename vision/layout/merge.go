@@ -175,22 +175,25 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 
 // joinFragments merges an untitled region into a titled neighbour beside,
 // above or below it when the two are close and aligned: the symbol column
-// of a legend, a table's body cut off by a wide gutter.
-func joinFragments(rs []region, words []text.Word, em float64) []region {
+// of a legend, a table's body cut off by a wide gutter. A drawn view —
+// a region holding a view title — is whole: a view is no fragment, and a
+// body of text (a notes column beside it) is no fragment of a view.
+func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles []viewTitle) []region {
 	for changed := true; changed; {
 		changed = false
 		for i := range rs {
 			f := rs[i]
-			if f.tb || f.boxed || headingKind(f.r, words, em) != "" {
+			if f.tb || f.boxed || headingKind(f.r, words, em) != "" || len(titlesIn(f.r, titles)) > 0 {
 				continue
 			}
+			textual := p.textArea(f.r) > 0.12*float64(f.r.area())
 			best, bestGap := -1, 5*em
 			for j := range rs {
 				a := rs[j]
 				// a fragment is a piece of a larger block: a plan wider
 				// and taller than the legend carved out of its corner is
 				// no fragment of it
-				if j == i || a.tb || a.boxed || f.r.w() > a.r.w() && f.r.h() > a.r.h() {
+				if j == i || a.tb || a.boxed || f.r.w() > a.r.w() && f.r.h() > a.r.h() || textual && len(titlesIn(a.r, titles)) > 0 {
 					continue
 				}
 				yov := min(a.r.y1, f.r.y1) - max(a.r.y0, f.r.y0)
