@@ -95,3 +95,15 @@ func TestNotesBesideAView(t *testing.T) {
 		t.Errorf("blocks %v, want [Plan GeneralNotes]", got)
 	}
 }
+
+// A perspective titled as a view from somewhere is a picture, not a view.
+func TestViewFromIsImage(t *testing.T) {
+	for _, s := range []string{"VIEW FROM THE NORTHWEST", "Views from the street"} {
+		if k := kindOf(s); k != "Image" {
+			t.Errorf("kindOf(%q) = %q, want Image", s, k)
+		}
+	}
+	if k := kindOf("NORTH ELEVATION"); k != "Elevation" {
+		t.Errorf("kindOf(NORTH ELEVATION) = %q", k)
+	}
+}

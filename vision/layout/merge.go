@@ -118,7 +118,7 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 				continue
 			}
 			kind := headingKind(c.r, words, em)
-			up := kind == "" || viewKinds[kind]
+			up := kind == "" || viewKinds[kind] || kind == "Image" // a picture is titled under it as a view is
 			best, bestGap := -1, 8*em
 			if !up {
 				bestGap = 5 * em
@@ -175,15 +175,15 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 
 // joinFragments merges an untitled region into a titled neighbour beside,
 // above or below it when the two are close and aligned: the symbol column
-// of a legend, a table's body cut off by a wide gutter. A drawn view —
-// a region holding a view title — is whole: a view is no fragment, and a
-// body of text (a notes column beside it) is no fragment of a view.
+// of a legend, a table's body cut off by a wide gutter. A body of text
+// (a notes column) is no fragment of a drawn view — a region holding a
+// view title — beside it.
 func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles []viewTitle) []region {
 	for changed := true; changed; {
 		changed = false
 		for i := range rs {
 			f := rs[i]
-			if f.tb || f.boxed || headingKind(f.r, words, em) != "" || len(titlesIn(f.r, titles)) > 0 {
+			if f.tb || f.boxed || headingKind(f.r, words, em) != "" {
 				continue
 			}
 			textual := p.textArea(f.r) > 0.12*float64(f.r.area())
