@@ -52,9 +52,11 @@ const (
 	darkLevel = 128  // grey below this is dark ink (linework, not a faint background)
 	cutGapEm  = 2.6  // whitespace gap (in em) that may separate blocks (≈0.25 in)
 	marginEm  = 0.9  // margin reported around a block's ink (≈1/9 in)
-	sepFrac   = 0.97 // a separator spans (nearly) all of its area, end to end
-	frameFrac = 0.5  // a border line spans this fraction of the page
-	stripFrac = 0.3  // a title strip's dividing line spans this fraction of the frame
+	// smallMarginDiv: a block's margin is at most its smaller side over this
+	smallMarginDiv = 20
+	sepFrac        = 0.97 // a separator spans (nearly) all of its area, end to end
+	frameFrac      = 0.5  // a border line spans this fraction of the page
+	stripFrac      = 0.3  // a title strip's dividing line spans this fraction of the frame
 )
 
 // region is a block being built, in mask pixels.
@@ -173,7 +175,8 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	regions = p.enclosedFrames(regions)
 	regions = attachCaptions(regions, mw, em)
 	trace("captions", regions)
-	regions = joinFragments(regions, mw, em)
+	titles := p.viewTitles()
+	regions = p.joinFragments(regions, mw, em, titles)
 	trace("fragments", regions)
 	regions = absorbSmall(regions, em)
 	trace("small", regions)
@@ -183,7 +186,6 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	// a region holding several view titles holds several views: cut it
 	// between them, where dark ink leaves gaps (faint context — a site's
 	// trees, screened backgrounds — behind two views does not join them)
-	titles := p.viewTitles()
 	dm := p.dark.and(m)
 	var views []region
 	for _, rg := range regions {
@@ -207,7 +209,10 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			r := rg.r.union(boxOfWords(rg.heading))
 			bx = geom.Box{XMin: float64(r.x0), YMin: float64(r.y0), XMax: float64(r.x1), YMax: float64(r.y1)}
 		} else if !rg.tb && !p.m.framed(rg.r) { // a frame is the block's edge; else add the margin
-			bx = geom.Box{XMin: bx.XMin - margin, YMin: bx.YMin - margin, XMax: bx.XMax + margin, YMax: bx.YMax + margin}
+			// a small block (a few lines of notes) is bounded by its ink: the
+			// margin is at most a fortieth of its smaller side
+			mg := min(margin, float64(min(rg.r.w(), rg.r.h()))/smallMarginDiv)
+			bx = geom.Box{XMin: bx.XMin - mg, YMin: bx.YMin - mg, XMax: bx.XMax + mg, YMax: bx.YMax + mg}
 		}
 		var blk Block
 		switch ts := titlesIn(rg.r, titles); {

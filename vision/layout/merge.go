@@ -118,7 +118,7 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 				continue
 			}
 			kind := headingKind(c.r, words, em)
-			up := kind == "" || viewKinds[kind]
+			up := kind == "" || viewKinds[kind] || kind == "Image" // a picture is titled under it as a view is
 			best, bestGap := -1, 8*em
 			if !up {
 				bestGap = 5 * em
@@ -175,8 +175,10 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 
 // joinFragments merges an untitled region into a titled neighbour beside,
 // above or below it when the two are close and aligned: the symbol column
-// of a legend, a table's body cut off by a wide gutter.
-func joinFragments(rs []region, words []text.Word, em float64) []region {
+// of a legend, a table's body cut off by a wide gutter. A body of text
+// (a notes column) is no fragment of a drawn view — a region holding a
+// view title — beside it.
+func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles []viewTitle) []region {
 	for changed := true; changed; {
 		changed = false
 		for i := range rs {
@@ -184,13 +186,14 @@ func joinFragments(rs []region, words []text.Word, em float64) []region {
 			if f.tb || f.boxed || headingKind(f.r, words, em) != "" {
 				continue
 			}
+			textual := p.textArea(f.r) > 0.12*float64(f.r.area())
 			best, bestGap := -1, 5*em
 			for j := range rs {
 				a := rs[j]
 				// a fragment is a piece of a larger block: a plan wider
 				// and taller than the legend carved out of its corner is
 				// no fragment of it
-				if j == i || a.tb || a.boxed || f.r.w() > a.r.w() && f.r.h() > a.r.h() {
+				if j == i || a.tb || a.boxed || f.r.w() > a.r.w() && f.r.h() > a.r.h() || textual && len(titlesIn(a.r, titles)) > 0 {
 					continue
 				}
 				yov := min(a.r.y1, f.r.y1) - max(a.r.y0, f.r.y0)

@@ -35,6 +35,8 @@ func main() {
 	dump := flag.Bool("dump", false, "print the title-block reader's labels, values and lines")
 	pages := flag.String("pages", "", "comma-separated page numbers (default: all)")
 	legends := flag.Bool("legends", false, "read every Legend block found and print its entries")
+	list := flag.Bool("list", false, "print every block found (boxes in PDF points)")
+	cache := flag.String("cache", "", "keep each page's words (after OCR) here and reuse them: a faster loop while working on blocks")
 	flag.StringVar(&layout.TraceTitle, "trace-title", "", "with -dump, print the view-title evidence of lines containing this")
 	flag.Parse()
 	dir := flag.Arg(0)
@@ -64,11 +66,7 @@ func main() {
 			if err != nil {
 				panic(err)
 			}
-			pg, err := text.PDFPage(context.Background(), path, sh.Page, float64(*dpi)/72)
-			if err != nil {
-				panic(err)
-			}
-			sr, err := sheetread.Read(context.Background(), img, *dpi, pg.Words)
+			sr, err := readSheet(*cache, fmt.Sprintf("%s-%d-%d.json", strings.TrimSuffix(set.File, ".pdf"), sh.Page, *dpi), img, *dpi, path, sh.Page)
 			if err != nil {
 				panic(err)
 			}
@@ -89,6 +87,10 @@ func main() {
 			blocks := a.Blocks(info.NumberBox)
 			rs := bench.RealSheet{Page: sh.Page, DPI: float64(*dpi), Number: info.Number, Title: info.Title, Discipline: info.Discipline, Revision: info.Revision}
 			for _, bl := range blocks {
+				if *list {
+					k := 72 / float64(*dpi)
+					fmt.Printf("  p%d %-12s %-40q [%.0f %.0f %.0f %.0f]\n", sh.Page, bl.Type, bl.Title, bl.Box.XMin*k, bl.Box.YMin*k, bl.Box.XMax*k, bl.Box.YMax*k)
+				}
 				rs.Blocks = append(rs.Blocks, bench.RealBlock{Type: bl.Type, Title: bl.Title, Scale: bl.Scale, Box: bl.Box})
 			}
 			p.Sheets = append(p.Sheets, rs)
@@ -115,6 +117,38 @@ func main() {
 		bench.PrintReal(os.Stdout, sc, p, true)
 	}
 	bench.PrintReal(os.Stdout, total, bench.RealParsed{}, false)
+}
+
+// readSheet reads a page's sheet as the parse does; with a cache folder,
+// the words read once (OCR included) are kept there and the layout and
+// metadata are made again from them.
+func readSheet(cache, name string, img *image.Gray, dpi int, path string, page int) (sheetread.Sheet, error) {
+	if cache != "" {
+		if raw, err := os.ReadFile(filepath.Join(cache, name)); err == nil {
+			var c struct {
+				Words  []text.Word
+				Source string
+			}
+			if err := json.Unmarshal(raw, &c); err == nil {
+				pg, info := sheetread.Analyze(img, c.Words)
+				return sheetread.Sheet{Words: c.Words, TextSource: c.Source, Layout: pg, Info: info}, nil
+			}
+		}
+	}
+	pg, err := text.PDFPage(context.Background(), path, page, float64(dpi)/72)
+	if err != nil {
+		return sheetread.Sheet{}, err
+	}
+	sr, err := sheetread.Read(context.Background(), img, dpi, pg.Words)
+	if err != nil || cache == "" {
+		return sr, err
+	}
+	os.MkdirAll(cache, 0o755)
+	raw, _ := json.Marshal(struct {
+		Words  []text.Word
+		Source string
+	}{sr.Words, sr.TextSource})
+	return sr, os.WriteFile(filepath.Join(cache, name), raw, 0o644)
 }
 
 // printLegends reads each Legend block as the parse does (its image and
