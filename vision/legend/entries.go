@@ -144,12 +144,13 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 }
 
 var (
-	headingRE  = regexp.MustCompile(`\bLEGENDS?\b|\bABBREVIATIONS?\b`)
+	headingRE  = regexp.MustCompile(`\bLEGENDS?\b|\bLEGENDE\b|\bABBREVIATIONS?\b|^KEY\b|^SYMBOLS?( LIST)?:?$|ABKÜRZUNGEN|ZEICHENERKLÄRUNG`)
 	headerWord = map[string]bool{
 		"SYMBOL": true, "SYMBOLS": true, "SYM": true, "TAG": true, "TAGS": true, "LABEL": true, "MARK": true,
 		"DESCRIPTION": true, "DESC": true, "ABBREVIATION": true, "ABBREVIATIONS": true, "ABBR": true,
 		"ITEM": true, "KEY": true, "TYPE": true, "NAME": true, "REMARKS": true, "MEANING": true,
 		"DESIGNATION": true, "GRAPHIC": true, "CODE": true, "NOTES": true, "DEFINITION": true, "&": true, "/": true,
+		"DESCRIPTIONS": true, "QTY": true, "QUANTITY": true, "UNITS": true, "TYP": true, "NO": true,
 	}
 )
 
@@ -225,7 +226,7 @@ type item struct {
 // entries bands the items into rows and splits each row into entries.
 func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 	var items []item
-	for _, g := range graphics {
+	for _, g := range connectorsDropped(graphics) {
 		items = append(items, item{g: g, r: g.r})
 	}
 	for _, b := range blocks {
@@ -298,10 +299,15 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 		}
 		return false
 	}
+	textCols := textColumns(bands, roots, p.px(1))
 	var out []Entry
 	for _, rt := range roots {
 		row := bands[rt]
 		var cur []item
+		if textCols != nil && textOnly(row) {
+			out = append(out, p.textRowEntries(row, textCols)...)
+			continue
+		}
 		flush := func() {
 			if e, ok := p.entry(cur); ok {
 				out = append(out, e)
@@ -375,9 +381,171 @@ func (p *page) entry(items []item) (Entry, bool) {
 	if g != nil {
 		if e.Description == "" {
 			e.Description = e.Label
+			if name := p.graphicName(g); name != "" && len(texts) == 1 {
+				e.Label = name
+			}
 		}
 		e.HasGraphic = true
 		e.Exemplar, e.Graphic = p.exemplar(g)
 	}
 	return e, true
+}
+
+// connectorsDropped leaves out the graphics that reach across the rows of
+// other graphics: an arrow or bracket drawn from a note down several rows
+// of a table ("TAMPER-RESISTANT" with its arrow) is no entry's symbol, and
+// banded with the rows it crosses it would run them into one entry. A tall
+// graphic beside several lines of its own text (a callout's "DETAIL CUT /
+// DETAIL NUMBER / SHEET NUMBER") crosses no other graphic and stays; so
+// does any graphic that is not slender (four times as tall as wide).
+func connectorsDropped(graphics []*graphic) []*graphic {
+	var out []*graphic
+	for _, g := range graphics {
+		if g.r.Dx()*4 >= g.r.Dy() {
+			out = append(out, g)
+			continue
+		}
+		var rows []image.Rectangle // other graphics centred within g's height, one per row
+		for _, o := range graphics {
+			cy := (o.r.Min.Y + o.r.Max.Y) / 2
+			if o == g || o.r.Dy() >= g.r.Dy() || cy < g.r.Min.Y || cy >= g.r.Max.Y {
+				continue
+			}
+			fresh := true
+			for _, r := range rows {
+				fresh = fresh && vOverlap(r, o.r) == 0
+			}
+			if fresh {
+				rows = append(rows, o.r)
+			}
+		}
+		if len(rows) < 2 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func textOnly(row []item) bool {
+	for _, it := range row {
+		if it.g != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// textColumns finds the columns of a text-only list set as several
+// term/meaning column pairs ("AB anchor bolt   IN inch"): the left edges
+// shared by the text blocks of many text-only rows. It returns their x
+// (left to right) when there are at least four such columns and the rows
+// mostly hold an even number of blocks, else nil (a single pair of
+// columns is read by the row rule already).
+func textColumns(bands map[int][]item, roots []int, tol int) []int {
+	var xs []int
+	rows, even := 0, 0
+	for _, rt := range roots {
+		row := bands[rt]
+		if !textOnly(row) || len(row) < 2 {
+			continue
+		}
+		rows++
+		if len(row)%2 == 0 {
+			even++
+		}
+		for _, it := range row {
+			xs = append(xs, it.r.Min.X)
+		}
+	}
+	if rows < 3 || even*4 < rows*3 {
+		return nil
+	}
+	sort.Ints(xs)
+	var cols []int
+	for i := 0; i < len(xs); {
+		j := i
+		for j < len(xs) && xs[j]-xs[i] <= tol {
+			j++
+		}
+		if (j-i)*3 >= rows { // a third of the rows start a block here
+			cols = append(cols, xs[i])
+		}
+		i = j
+	}
+	if len(cols) < 4 || len(cols)%2 != 0 {
+		return nil
+	}
+	return cols
+}
+
+// textRowEntries splits a text-only row of a multi-column list into its
+// term/meaning pairs: an entry starts at each block in an even column
+// (the first, third…).
+func (p *page) textRowEntries(row []item, cols []int) []Entry {
+	col := func(x int) int {
+		c := 0
+		for i, cx := range cols {
+			if cx <= x+p.px(1) {
+				c = i
+			}
+		}
+		return c
+	}
+	var out []Entry
+	var cur []item
+	flush := func() {
+		if e, ok := p.entry(cur); ok {
+			out = append(out, e)
+		}
+		cur = nil
+	}
+	for _, it := range row {
+		if col(it.r.Min.X)%2 == 0 && len(cur) > 0 {
+			flush()
+		}
+		cur = append(cur, it)
+	}
+	flush()
+	return out
+}
+
+// graphicName is the name a graphic carries in its own words, for an entry
+// whose only text is its description: a suffix set after the symbol in
+// its cell (the "WP" of a waterproof socket, the "QUAD" of a quad
+// receptacle), else the letters inside it (the "SD" in a smoke detector's
+// circle). A sample tag with digits inside it ("101" in a door tag, "G2")
+// names no symbol, and words between the parts of a graphic (the "CPT"
+// and "VCT" of a floor-transition mark) are part of its drawing.
+func (p *page) graphicName(g *graphic) string {
+	inkEnd := math.MinInt
+	for _, c := range g.comps {
+		inkEnd = max(inkEnd, p.comps[c].r.Max.X)
+	}
+	var suffix, inside []int
+	for _, wi := range g.words {
+		r := p.wordRect(p.words[wi])
+		switch {
+		case p.besideW[wi] && r.Min.X >= inkEnd-p.px(0.2):
+			suffix = append(suffix, wi)
+		case p.besideW[wi]:
+			return ""
+		default:
+			inside = append(inside, wi)
+		}
+	}
+	name := suffix
+	if len(name) == 0 {
+		name = inside
+		for _, wi := range inside {
+			if strings.ContainsAny(p.words[wi].Text, "0123456789") {
+				return ""
+			}
+		}
+	}
+	sort.Slice(name, func(a, b int) bool { return p.words[name[a]].Box.XMin < p.words[name[b]].Box.XMin })
+	var parts []string
+	for _, wi := range name {
+		parts = append(parts, p.words[wi].Text)
+	}
+	return strings.Join(parts, " ")
 }

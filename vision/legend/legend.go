@@ -194,6 +194,7 @@ type page struct {
 	words    []text.Word
 	graphicW []bool // words[i] is part of a graphic
 	wordComp []int  // component a graphic word belongs to (-1: none)
+	besideW  []bool // a graphic word set beside its component, not inside it
 }
 
 // comp is a connected component of non-text ink.
@@ -403,6 +404,7 @@ func (c comp) significant() bool { return c.n >= 4 && !c.remnant }
 func (p *page) classifyWords() {
 	p.graphicW = make([]bool, len(p.words))
 	p.wordComp = make([]int, len(p.words))
+	p.besideW = make([]bool, len(p.words))
 	maxSym := p.px(maxSymbolEm)
 	for i, w := range p.words {
 		p.wordComp[i] = -1
@@ -451,7 +453,7 @@ func (p *page) classifyWords() {
 			if dx <= attach && vOverlap(rr, c.r)*10 >= 3*min(rr.Dy(), c.r.Dy()) &&
 				!p.rulingBetween(rr, c.r) && c.r.Dx()+c.r.Dy() > rr.Dy() && textBeyond(ri, c.r) {
 				for _, i := range run {
-					p.graphicW[i], p.wordComp[i] = true, ci
+					p.graphicW[i], p.wordComp[i], p.besideW[i] = true, ci, true
 				}
 				break
 			}
