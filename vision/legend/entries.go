@@ -247,6 +247,12 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 				ca, cb := (ra.Min.Y+ra.Max.Y)/2, (rb.Min.Y+rb.Max.Y)/2
 				same = (ca >= rb.Min.Y && ca < rb.Max.Y) || (cb >= ra.Min.Y && cb < ra.Max.Y)
 			}
+			if same && (p.rowRuleBeside(items[a], rb) || p.rowRuleBeside(items[b], ra)) {
+				// a text of several lines in one column of a table does
+				// not join the rows of another column whose row rules cut
+				// across its height (a two-line note beside two rows)
+				same = false
+			}
 			if same {
 				parent[find(a)] = find(b)
 			}
@@ -548,4 +554,24 @@ func (p *page) graphicName(g *graphic) string {
 		parts = append(parts, p.words[wi].Text)
 	}
 	return strings.Join(parts, " ")
+}
+
+// rowRuleBeside reports a text block of several lines with a horizontal
+// ruling at the other item's middle, strictly within the block's height:
+// the other item's row of the table is shorter than the block.
+func (p *page) rowRuleBeside(it item, other image.Rectangle) bool {
+	if it.b == nil || len(it.b.lines) < 2 {
+		return false
+	}
+	x, d := (other.Min.X+other.Max.X)/2, p.px(0.5)
+	if x-d < 0 || x+d >= p.w {
+		return false
+	}
+	for y := max(it.r.Min.Y+p.px(0.25), 0); y < min(it.r.Max.Y-p.px(0.25), p.h); y++ {
+		// horizontal: ruling on either side of x too (not a column rule)
+		if i := y*p.w + x; p.ruling[i] && p.ruling[i-d] && p.ruling[i+d] {
+			return true
+		}
+	}
+	return false
 }

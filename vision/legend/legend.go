@@ -89,7 +89,8 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	return splitAbbreviations(p.entries(graphics, blocks), p.words)
 }
 
-// ocrNoise leaves out the words OCR made of graphics: a symbol read as
+// ocrNoise leaves out the words OCR made of graphics, and glyphs of a
+// symbol font (glyphSymbol): a symbol read as
 // "©", "@", "=" or "——" (no letter or digit; a lone "&" is a word), read with low confidence,
 // or drawn solid (a row of filled switch glyphs read as "666": letters are
 // strokes, not filled shapes). Their ink is then a graphic's, as it is.
@@ -101,9 +102,21 @@ func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare) {
 			continue
 		}
+		if glyphSymbol(w) {
+			continue
+		}
 		out = append(out, w)
 	}
 	return out
+}
+
+// glyphSymbol reports a word of one or two characters whose box is far
+// wider than its letters: a symbol drawn with a font (a switch's "$"
+// stroked through, a text layer's "S"; a dimmer's "D" with its lead), or a
+// digit set sideways on a symbol. Its ink is the graphic's.
+func glyphSymbol(w text.Word) bool {
+	n := len([]rune(w.Text))
+	return n <= 2 && w.Box.Height() > 0 && w.Box.Width() > 1.6*float64(n)*w.Box.Height()
 }
 
 // maxSolidShare: a word with more of its ink in solid areas is a graphic.
