@@ -33,7 +33,9 @@ func (p *page) textBlocks() []*block {
 	}
 	sort.Slice(order, func(a, b int) bool { return rects[order[a]].Min.Y < rects[order[b]].Min.Y })
 	// side finds what lies nearest on a run's line to its left (dir -1) or
-	// right (+1), not beyond a ruling: a run index, -2-component, or -1.
+	// right (+1): a run index, -2-component, or -1. A run may lie in the
+	// next cell of a table (a tag column's tag beside its description), no
+	// further; a component only in the run's own cell.
 	side := func(i, dir int, comps bool) int {
 		r := rects[i]
 		best, bd := -1, math.MaxInt
@@ -45,7 +47,7 @@ func (p *page) textBlocks() []*block {
 			if dir > 0 {
 				d = o.Min.X - r.Max.X
 			}
-			if d < -p.px(0.2) || d >= bd || p.rulingBetween(o, r) {
+			if d < -p.px(0.2) || d >= bd || p.rulingsBetween(o, r) > 1 {
 				return
 			}
 			best, bd = id, d
@@ -57,7 +59,7 @@ func (p *page) textBlocks() []*block {
 		}
 		if comps {
 			for ci, c := range p.comps {
-				if c.significant() {
+				if c.significant() && !p.rulingBetween(c.r, r) {
 					consider(c.r, -2-ci)
 				}
 			}

@@ -477,6 +477,12 @@ func (p *page) classifyWords() {
 // rulingBetween reports a ruling crossing the horizontal gap between two
 // rectangles at the height of their common part.
 func (p *page) rulingBetween(a, b image.Rectangle) bool {
+	return p.rulingsBetween(a, b) > 0
+}
+
+// rulingsBetween counts the rulings crossing the horizontal gap between
+// two rectangles at the height of their common part.
+func (p *page) rulingsBetween(a, b image.Rectangle) int {
 	if a.Min.X > b.Min.X {
 		a, b = b, a
 	}
@@ -485,12 +491,15 @@ func (p *page) rulingBetween(a, b image.Rectangle) bool {
 		y0, y1 = (a.Min.Y+a.Max.Y)/2, (a.Min.Y+a.Max.Y)/2+1
 	}
 	y := (y0 + y1) / 2
+	n, in := 0, false
 	for x := max(a.Max.X, 0); x < min(b.Min.X, p.w); x++ {
-		if p.ruling[y*p.w+x] {
-			return true
+		r := p.ruling[y*p.w+x]
+		if r && !in {
+			n++
 		}
+		in = r
 	}
-	return false
+	return n
 }
 
 // runs groups the words that are not part of a graphic into runs: words
