@@ -146,7 +146,10 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 }
 
 var (
-	headingRE  = regexp.MustCompile(`\bLEGENDS?\b|\bLEGENDE\b|\bABBREVIATIONS?\b|^KEY\b|^SYMBOLS?( LIST)?:?$|ABKÜRZUNGEN|ZEICHENERKLÄRUNG`)
+	headingRE = regexp.MustCompile(`\bLEGENDS?\b|\bLEGENDE\b|\bABBREVIATIONS?\b|^KEY\b|^SYMBOLS?( LIST)?:?$|ABKÜRZUNGEN|ZEICHENERKLÄRUNG`)
+	// nameWord is a word that can name a symbol: letters and digits with
+	// the punctuation of tags ("WP/GFI", "D.O.", "+42\"", "240v").
+	nameWord   = regexp.MustCompile(`^[\p{L}\p{N}+(][\p{L}\p{N}/.,+\-"'#()]*$`)
 	headerWord = map[string]bool{
 		"SYMBOL": true, "SYMBOLS": true, "SYM": true, "TAG": true, "TAGS": true, "LABEL": true, "MARK": true,
 		"DESCRIPTION": true, "DESC": true, "ABBREVIATION": true, "ABBREVIATIONS": true, "ABBR": true,
@@ -179,7 +182,7 @@ func dropHeadings(blocks []*block, graphics []*graphic, em float64) []*block {
 	isHeaderText := func(s string) bool {
 		f := strings.Fields(strings.ToUpper(s))
 		for _, w := range f {
-			if !headerWord[strings.Trim(w, ":.,()")] {
+			if !headerWord[strings.Trim(w, ":.,()|")] {
 				return false
 			}
 		}
@@ -295,6 +298,11 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 			if it.g == nil && (i == 0 || row[i-1].g != nil) {
 				starts = append(starts, it.r.Min.X)
 			}
+		}
+	}
+	if lead > trail {
+		for _, rt := range roots {
+			p.ocrGlyphLeads(bands[rt], bands, roots)
 		}
 	}
 	// a text starting where other rows' entries start begins an entry (a
@@ -525,6 +533,9 @@ func (p *page) textRowEntries(row []item, cols []int) []Entry {
 // names no symbol, and words between the parts of a graphic (the "CPT"
 // and "VCT" of a floor-transition mark) are part of its drawing.
 func (p *page) graphicName(g *graphic) string {
+	if len(g.comps) == 0 {
+		return "" // a mark OCR read as a character
+	}
 	inkEnd := math.MinInt
 	for _, c := range g.comps {
 		inkEnd = max(inkEnd, p.comps[c].r.Max.X)
@@ -553,6 +564,9 @@ func (p *page) graphicName(g *graphic) string {
 	sort.Slice(name, func(a, b int) bool { return p.words[name[a]].Box.XMin < p.words[name[b]].Box.XMin })
 	var parts []string
 	for _, wi := range name {
+		if !nameWord.MatchString(p.words[wi].Text) {
+			return "" // OCR's reading of a mark ("‘S|"), not a name
+		}
 		parts = append(parts, p.words[wi].Text)
 	}
 	return strings.Join(parts, " ")
@@ -576,4 +590,25 @@ func (p *page) rowRuleBeside(it item, other image.Rectangle) bool {
 		}
 	}
 	return false
+}
+
+// ocrGlyphLeads turns the first item of a row into its graphic when it is
+// a lone character OCR read where the other rows have their symbols (a
+// bell's mark read "h"), with the row's text after it: in a legend whose
+// graphics lead their rows, that character is the row's symbol.
+func (p *page) ocrGlyphLeads(row []item, bands map[int][]item, roots []int) {
+	if len(row) < 2 || row[0].b == nil || row[1].g != nil || len(row[0].b.lines) != 1 || len(row[0].b.lines[0]) != 1 {
+		return
+	}
+	wi := row[0].b.lines[0][0]
+	if w := p.words[wi]; w.Conf <= 0 || w.Conf >= 1 || len([]rune(w.Text)) != 1 {
+		return
+	}
+	r := row[0].r
+	for _, rt := range roots {
+		if o := bands[rt]; o[0].g != nil && o[0].r.Min.X <= r.Max.X && r.Min.X <= o[0].r.Max.X {
+			row[0] = item{g: &graphic{words: []int{wi}, r: r}, r: r}
+			return
+		}
+	}
 }
