@@ -13,23 +13,36 @@
 //     inside a component's box (the "S3" in a switch's square, the "AF10" in a
 //     keynote hexagon), or a short run of at most two words touching one
 //     (the "CPT" at the end of an arrow) with more text further along its
-//     row, belongs to the graphic, not to the entry's text;
+//     row, belongs to the graphic, not to the entry's text. Words that are
+//     not text are left out first: OCR's readings of marks (ocrNoise) and
+//     a text layer's symbol-font glyphs, one or two letters in a box far
+//     wider than they need (a switch's stroked "S");
 //  3. components closer than groupEm are one graphic; the remaining words
 //     make text runs (words on one line closer than runGapEm), and a run
 //     directly below another, left-aligned and with the same thing (or
-//     nothing) to its left, continues it (multi-line descriptions);
+//     nothing) to its left, continues it (multi-line descriptions); a text
+//     in the next cell of a table counts as beside it, so a tag column's
+//     lines and a description column's lines stay apart;
 //  4. headings (a run naming a legend or abbreviations, or one in a much
 //     larger font) and column header rows (every word a header word such
 //     as SYMBOL, TAG, DESCRIPTION) are dropped;
 //  5. graphics and text blocks that overlap vertically make a band (a
 //     legend row); a band read left to right splits into entries at each
 //     graphic, so a grid of "graphic | text | graphic | text" cells gives
-//     two entries, and a label column before the graphic stays with it;
+//     two entries, and a label column before the graphic stays with it.
+//     A slender graphic reaching across the rows of other graphics (a
+//     note's arrow down a table) is no entry's, and a text of several
+//     lines does not join rows of another column whose row rules cut
+//     across it. Text-only rows of a list set in several term/meaning
+//     column pairs split at the pairs' shared left edges;
 //  6. an entry's first text block is its Label and the rest its
 //     Description. With a single text block beside a graphic, Label and
 //     Description are both that text (the legend names the symbol only by
-//     its description). A row of text without a graphic is a text-only
-//     entry when it has at least two blocks (tag and meaning); a lone run
+//     its description), unless the graphic carries a name of its own: a
+//     suffix after the symbol in its cell ("WP") or letters inside it
+//     ("SD"; a sample tag with digits such as "101" is no name). A row of
+//     text without a graphic is a text-only entry when it has at least two
+//     blocks (tag and meaning); a lone run
 //     (a note, a sub-heading) and a graphic with no text are not entries.
 //
 // Entries are returned row by row, top to bottom and left to right.
