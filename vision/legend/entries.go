@@ -536,20 +536,20 @@ func (p *page) graphicName(g *graphic) string {
 	if len(g.comps) == 0 {
 		return "" // a mark OCR read as a character
 	}
-	inkEnd := math.MinInt
+	ink := p.comps[g.comps[0]].r
 	for _, c := range g.comps {
-		inkEnd = max(inkEnd, p.comps[c].r.Max.X)
+		ink = ink.Union(p.comps[c].r)
 	}
 	var suffix, inside []int
 	for _, wi := range g.words {
 		r := p.wordRect(p.words[wi])
 		switch {
-		case p.besideW[wi] && r.Min.X >= inkEnd-p.px(0.2):
-			suffix = append(suffix, wi)
-		case p.besideW[wi]:
-			return ""
-		default:
+		case !p.besideW[wi] || image.Pt((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2).In(ink):
 			inside = append(inside, wi)
+		case r.Min.X >= ink.Max.X-p.px(0.2):
+			suffix = append(suffix, wi)
+		default:
+			return ""
 		}
 	}
 	name := suffix
