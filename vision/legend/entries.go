@@ -33,7 +33,9 @@ func (p *page) textBlocks() []*block {
 	}
 	sort.Slice(order, func(a, b int) bool { return rects[order[a]].Min.Y < rects[order[b]].Min.Y })
 	// side finds what lies nearest on a run's line to its left (dir -1) or
-	// right (+1), not beyond a ruling: a run index, -2-component, or -1.
+	// right (+1): a run index, -2-component, or -1. A run may lie in the
+	// next cell of a table (a tag column's tag beside its description), no
+	// further; a component only in the run's own cell.
 	side := func(i, dir int, comps bool) int {
 		r := rects[i]
 		best, bd := -1, math.MaxInt
@@ -45,7 +47,7 @@ func (p *page) textBlocks() []*block {
 			if dir > 0 {
 				d = o.Min.X - r.Max.X
 			}
-			if d < -p.px(0.2) || d >= bd || p.rulingBetween(o, r) {
+			if d < -p.px(0.2) || d >= bd || p.rulingsBetween(o, r) > 1 {
 				return
 			}
 			best, bd = id, d
@@ -57,7 +59,7 @@ func (p *page) textBlocks() []*block {
 		}
 		if comps {
 			for ci, c := range p.comps {
-				if c.significant() {
+				if c.significant() && !p.rulingBetween(c.r, r) {
 					consider(c.r, -2-ci)
 				}
 			}
@@ -144,12 +146,16 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 }
 
 var (
-	headingRE  = regexp.MustCompile(`\bLEGENDS?\b|\bABBREVIATIONS?\b`)
+	headingRE = regexp.MustCompile(`\bLEGENDS?\b|\bLEGENDE\b|\bABBREVIATIONS?\b|^KEY\b|^SYMBOLS?( LIST)?:?$|ABKÜRZUNGEN|ZEICHENERKLÄRUNG`)
+	// nameWord is a word that can name a symbol: letters and digits with
+	// the punctuation of tags ("WP/GFI", "D.O.", "+42\"", "240v").
+	nameWord   = regexp.MustCompile(`^[\p{L}\p{N}+(][\p{L}\p{N}/.,+\-"'#()]*$`)
 	headerWord = map[string]bool{
 		"SYMBOL": true, "SYMBOLS": true, "SYM": true, "TAG": true, "TAGS": true, "LABEL": true, "MARK": true,
 		"DESCRIPTION": true, "DESC": true, "ABBREVIATION": true, "ABBREVIATIONS": true, "ABBR": true,
 		"ITEM": true, "KEY": true, "TYPE": true, "NAME": true, "REMARKS": true, "MEANING": true,
 		"DESIGNATION": true, "GRAPHIC": true, "CODE": true, "NOTES": true, "DEFINITION": true, "&": true, "/": true,
+		"DESCRIPTIONS": true, "QTY": true, "QUANTITY": true, "UNITS": true, "TYP": true, "NO": true,
 	}
 )
 
@@ -176,7 +182,7 @@ func dropHeadings(blocks []*block, graphics []*graphic, em float64) []*block {
 	isHeaderText := func(s string) bool {
 		f := strings.Fields(strings.ToUpper(s))
 		for _, w := range f {
-			if !headerWord[strings.Trim(w, ":.,()")] {
+			if !headerWord[strings.Trim(w, ":.,()|")] {
 				return false
 			}
 		}
@@ -225,7 +231,7 @@ type item struct {
 // entries bands the items into rows and splits each row into entries.
 func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 	var items []item
-	for _, g := range graphics {
+	for _, g := range connectorsDropped(graphics) {
 		items = append(items, item{g: g, r: g.r})
 	}
 	for _, b := range blocks {
@@ -245,6 +251,12 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 				// a graphic's centre within a text block, or the reverse
 				ca, cb := (ra.Min.Y+ra.Max.Y)/2, (rb.Min.Y+rb.Max.Y)/2
 				same = (ca >= rb.Min.Y && ca < rb.Max.Y) || (cb >= ra.Min.Y && cb < ra.Max.Y)
+			}
+			if same && (p.rowRuleBeside(items[a], rb) || p.rowRuleBeside(items[b], ra)) {
+				// a text of several lines in one column of a table does
+				// not join the rows of another column whose row rules cut
+				// across its height (a two-line note beside two rows)
+				same = false
 			}
 			if same {
 				parent[find(a)] = find(b)
@@ -288,6 +300,11 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 			}
 		}
 	}
+	if lead > trail {
+		for _, rt := range roots {
+			p.ocrGlyphLeads(bands[rt], bands, roots)
+		}
+	}
 	// a text starting where other rows' entries start begins an entry (a
 	// text-only entry before a graphic's entry on its row)
 	startsEntry := func(x int) bool {
@@ -298,10 +315,15 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 		}
 		return false
 	}
+	textCols := textColumns(bands, roots, p.px(1))
 	var out []Entry
 	for _, rt := range roots {
 		row := bands[rt]
 		var cur []item
+		if textCols != nil && textOnly(row) {
+			out = append(out, p.textRowEntries(row, textCols)...)
+			continue
+		}
 		flush := func() {
 			if e, ok := p.entry(cur); ok {
 				out = append(out, e)
@@ -375,9 +397,218 @@ func (p *page) entry(items []item) (Entry, bool) {
 	if g != nil {
 		if e.Description == "" {
 			e.Description = e.Label
+			if name := p.graphicName(g); name != "" && len(texts) == 1 {
+				e.Label = name
+			}
 		}
 		e.HasGraphic = true
 		e.Exemplar, e.Graphic = p.exemplar(g)
 	}
 	return e, true
+}
+
+// connectorsDropped leaves out the graphics that reach across the rows of
+// other graphics: an arrow or bracket drawn from a note down several rows
+// of a table ("TAMPER-RESISTANT" with its arrow) is no entry's symbol, and
+// banded with the rows it crosses it would run them into one entry. A tall
+// graphic beside several lines of its own text (a callout's "DETAIL CUT /
+// DETAIL NUMBER / SHEET NUMBER") crosses no other graphic and stays; so
+// does any graphic that is not slender (four times as tall as wide).
+func connectorsDropped(graphics []*graphic) []*graphic {
+	var out []*graphic
+	for _, g := range graphics {
+		if g.r.Dx()*4 >= g.r.Dy() {
+			out = append(out, g)
+			continue
+		}
+		var rows []image.Rectangle // other graphics centred within g's height, one per row
+		for _, o := range graphics {
+			cy := (o.r.Min.Y + o.r.Max.Y) / 2
+			if o == g || o.r.Dy() >= g.r.Dy() || cy < g.r.Min.Y || cy >= g.r.Max.Y {
+				continue
+			}
+			fresh := true
+			for _, r := range rows {
+				fresh = fresh && vOverlap(r, o.r) == 0
+			}
+			if fresh {
+				rows = append(rows, o.r)
+			}
+		}
+		if len(rows) < 2 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func textOnly(row []item) bool {
+	for _, it := range row {
+		if it.g != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// textColumns finds the columns of a text-only list set as several
+// term/meaning column pairs ("AB anchor bolt   IN inch"): the left edges
+// shared by the text blocks of many text-only rows. It returns their x
+// (left to right) when there are at least four such columns and the rows
+// mostly hold an even number of blocks, else nil (a single pair of
+// columns is read by the row rule already).
+func textColumns(bands map[int][]item, roots []int, tol int) []int {
+	var xs []int
+	rows, even := 0, 0
+	for _, rt := range roots {
+		row := bands[rt]
+		if !textOnly(row) || len(row) < 2 {
+			continue
+		}
+		rows++
+		if len(row)%2 == 0 {
+			even++
+		}
+		for _, it := range row {
+			xs = append(xs, it.r.Min.X)
+		}
+	}
+	if rows < 3 || even*4 < rows*3 {
+		return nil
+	}
+	sort.Ints(xs)
+	var cols []int
+	for i := 0; i < len(xs); {
+		j := i
+		for j < len(xs) && xs[j]-xs[i] <= tol {
+			j++
+		}
+		if (j-i)*3 >= rows { // a third of the rows start a block here
+			cols = append(cols, xs[i])
+		}
+		i = j
+	}
+	if len(cols) < 4 || len(cols)%2 != 0 {
+		return nil
+	}
+	return cols
+}
+
+// textRowEntries splits a text-only row of a multi-column list into its
+// term/meaning pairs: an entry starts at each block in an even column
+// (the first, third…).
+func (p *page) textRowEntries(row []item, cols []int) []Entry {
+	col := func(x int) int {
+		c := 0
+		for i, cx := range cols {
+			if cx <= x+p.px(1) {
+				c = i
+			}
+		}
+		return c
+	}
+	var out []Entry
+	var cur []item
+	flush := func() {
+		if e, ok := p.entry(cur); ok {
+			out = append(out, e)
+		}
+		cur = nil
+	}
+	for _, it := range row {
+		if col(it.r.Min.X)%2 == 0 && len(cur) > 0 {
+			flush()
+		}
+		cur = append(cur, it)
+	}
+	flush()
+	return out
+}
+
+// graphicName is the name a graphic carries in its own words, for an entry
+// whose only text is its description: a suffix set after the symbol in
+// its cell (the "WP" of a waterproof socket, the "QUAD" of a quad
+// receptacle), else the letters inside it (the "SD" in a smoke detector's
+// circle). A sample tag with digits inside it ("101" in a door tag, "G2")
+// names no symbol, and words between the parts of a graphic (the "CPT"
+// and "VCT" of a floor-transition mark) are part of its drawing.
+func (p *page) graphicName(g *graphic) string {
+	if len(g.comps) == 0 {
+		return "" // a mark OCR read as a character
+	}
+	ink := p.comps[g.comps[0]].r
+	for _, c := range g.comps {
+		ink = ink.Union(p.comps[c].r)
+	}
+	var suffix, inside []int
+	for _, wi := range g.words {
+		r := p.wordRect(p.words[wi])
+		switch {
+		case !p.besideW[wi] || image.Pt((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2).In(ink):
+			inside = append(inside, wi)
+		case r.Min.X >= ink.Max.X-p.px(0.2):
+			suffix = append(suffix, wi)
+		default:
+			return ""
+		}
+	}
+	name := suffix
+	if len(name) == 0 {
+		name = inside
+		for _, wi := range inside {
+			if strings.ContainsAny(p.words[wi].Text, "0123456789") {
+				return ""
+			}
+		}
+	}
+	sort.Slice(name, func(a, b int) bool { return p.words[name[a]].Box.XMin < p.words[name[b]].Box.XMin })
+	var parts []string
+	for _, wi := range name {
+		if !nameWord.MatchString(p.words[wi].Text) {
+			return "" // OCR's reading of a mark ("‘S|"), not a name
+		}
+		parts = append(parts, p.words[wi].Text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// rowRuleBeside reports a text block of several lines with a horizontal
+// ruling at the other item's middle, strictly within the block's height:
+// the other item's row of the table is shorter than the block.
+func (p *page) rowRuleBeside(it item, other image.Rectangle) bool {
+	if it.b == nil || len(it.b.lines) < 2 {
+		return false
+	}
+	x, d := (other.Min.X+other.Max.X)/2, p.px(0.5)
+	if x-d < 0 || x+d >= p.w {
+		return false
+	}
+	for y := max(it.r.Min.Y+p.px(0.25), 0); y < min(it.r.Max.Y-p.px(0.25), p.h); y++ {
+		// horizontal: ruling on either side of x too (not a column rule)
+		if i := y*p.w + x; p.ruling[i] && p.ruling[i-d] && p.ruling[i+d] {
+			return true
+		}
+	}
+	return false
+}
+
+// ocrGlyphLeads turns the first item of a row into its graphic when it is
+// a lone character OCR read where the other rows have their symbols (a
+// bell's mark read "h"), with the row's text after it: in a legend whose
+// graphics lead their rows, that character is the row's symbol.
+func (p *page) ocrGlyphLeads(row []item, bands map[int][]item, roots []int) {
+	if len(row) < 2 || row[0].b == nil || row[1].g != nil || len(row[0].b.lines) != 1 || len(row[0].b.lines[0]) != 1 {
+		return
+	}
+	wi := row[0].b.lines[0][0]
+	if w := p.words[wi]; w.Conf <= 0 || w.Conf >= 1 || len([]rune(w.Text)) != 1 {
+		return
+	}
+	r := row[0].r
+	for _, rt := range roots {
+		if o := bands[rt]; o[0].g != nil && o[0].r.Min.X <= r.Max.X && r.Min.X <= o[0].r.Max.X {
+			row[0] = item{g: &graphic{words: []int{wi}, r: r}, r: r}
+			return
+		}
+	}
 }

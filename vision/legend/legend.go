@@ -13,23 +13,36 @@
 //     inside a component's box (the "S3" in a switch's square, the "AF10" in a
 //     keynote hexagon), or a short run of at most two words touching one
 //     (the "CPT" at the end of an arrow) with more text further along its
-//     row, belongs to the graphic, not to the entry's text;
+//     row, belongs to the graphic, not to the entry's text. Words that are
+//     not text are left out first: OCR's readings of marks (ocrNoise) and
+//     a text layer's symbol-font glyphs, one or two letters in a box far
+//     wider than they need (a switch's stroked "S");
 //  3. components closer than groupEm are one graphic; the remaining words
 //     make text runs (words on one line closer than runGapEm), and a run
 //     directly below another, left-aligned and with the same thing (or
-//     nothing) to its left, continues it (multi-line descriptions);
+//     nothing) to its left, continues it (multi-line descriptions); a text
+//     in the next cell of a table counts as beside it, so a tag column's
+//     lines and a description column's lines stay apart;
 //  4. headings (a run naming a legend or abbreviations, or one in a much
 //     larger font) and column header rows (every word a header word such
 //     as SYMBOL, TAG, DESCRIPTION) are dropped;
 //  5. graphics and text blocks that overlap vertically make a band (a
 //     legend row); a band read left to right splits into entries at each
 //     graphic, so a grid of "graphic | text | graphic | text" cells gives
-//     two entries, and a label column before the graphic stays with it;
+//     two entries, and a label column before the graphic stays with it.
+//     A slender graphic reaching across the rows of other graphics (a
+//     note's arrow down a table) is no entry's, and a text of several
+//     lines does not join rows of another column whose row rules cut
+//     across it. Text-only rows of a list set in several term/meaning
+//     column pairs split at the pairs' shared left edges;
 //  6. an entry's first text block is its Label and the rest its
 //     Description. With a single text block beside a graphic, Label and
 //     Description are both that text (the legend names the symbol only by
-//     its description). A row of text without a graphic is a text-only
-//     entry when it has at least two blocks (tag and meaning); a lone run
+//     its description), unless the graphic carries a name of its own: a
+//     suffix after the symbol in its cell ("WP") or letters inside it
+//     ("SD"; a sample tag with digits such as "101" is no name). A row of
+//     text without a graphic is a text-only entry when it has at least two
+//     blocks (tag and meaning); a lone run
 //     (a note, a sub-heading) and a graphic with no text are not entries.
 //
 // Entries are returned row by row, top to bottom and left to right.
@@ -89,7 +102,8 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	return splitAbbreviations(p.entries(graphics, blocks), p.words)
 }
 
-// ocrNoise leaves out the words OCR made of graphics: a symbol read as
+// ocrNoise leaves out the words OCR made of graphics, and glyphs of a
+// symbol font (glyphSymbol): a symbol read as
 // "©", "@", "=" or "——" (no letter or digit; a lone "&" is a word), read with low confidence,
 // or drawn solid (a row of filled switch glyphs read as "666": letters are
 // strokes, not filled shapes). Their ink is then a graphic's, as it is.
@@ -101,9 +115,21 @@ func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare) {
 			continue
 		}
+		if glyphSymbol(w) {
+			continue
+		}
 		out = append(out, w)
 	}
 	return out
+}
+
+// glyphSymbol reports a word of one or two characters whose box is far
+// wider than its letters: a symbol drawn with a font (a switch's "$"
+// stroked through, a text layer's "S"; a dimmer's "D" with its lead), or a
+// digit set sideways on a symbol. Its ink is the graphic's.
+func glyphSymbol(w text.Word) bool {
+	n := len([]rune(w.Text))
+	return n <= 2 && w.Box.Height() > 0 && w.Box.Width() > 1.6*float64(n)*w.Box.Height()
 }
 
 // maxSolidShare: a word with more of its ink in solid areas is a graphic.
@@ -194,6 +220,7 @@ type page struct {
 	words    []text.Word
 	graphicW []bool // words[i] is part of a graphic
 	wordComp []int  // component a graphic word belongs to (-1: none)
+	besideW  []bool // a graphic word set beside its component, not inside it
 }
 
 // comp is a connected component of non-text ink.
@@ -403,6 +430,7 @@ func (c comp) significant() bool { return c.n >= 4 && !c.remnant }
 func (p *page) classifyWords() {
 	p.graphicW = make([]bool, len(p.words))
 	p.wordComp = make([]int, len(p.words))
+	p.besideW = make([]bool, len(p.words))
 	maxSym := p.px(maxSymbolEm)
 	for i, w := range p.words {
 		p.wordComp[i] = -1
@@ -451,7 +479,7 @@ func (p *page) classifyWords() {
 			if dx <= attach && vOverlap(rr, c.r)*10 >= 3*min(rr.Dy(), c.r.Dy()) &&
 				!p.rulingBetween(rr, c.r) && c.r.Dx()+c.r.Dy() > rr.Dy() && textBeyond(ri, c.r) {
 				for _, i := range run {
-					p.graphicW[i], p.wordComp[i] = true, ci
+					p.graphicW[i], p.wordComp[i], p.besideW[i] = true, ci, true
 				}
 				break
 			}
@@ -462,6 +490,12 @@ func (p *page) classifyWords() {
 // rulingBetween reports a ruling crossing the horizontal gap between two
 // rectangles at the height of their common part.
 func (p *page) rulingBetween(a, b image.Rectangle) bool {
+	return p.rulingsBetween(a, b) > 0
+}
+
+// rulingsBetween counts the rulings crossing the horizontal gap between
+// two rectangles at the height of their common part.
+func (p *page) rulingsBetween(a, b image.Rectangle) int {
 	if a.Min.X > b.Min.X {
 		a, b = b, a
 	}
@@ -470,12 +504,15 @@ func (p *page) rulingBetween(a, b image.Rectangle) bool {
 		y0, y1 = (a.Min.Y+a.Max.Y)/2, (a.Min.Y+a.Max.Y)/2+1
 	}
 	y := (y0 + y1) / 2
+	n, in := 0, false
 	for x := max(a.Max.X, 0); x < min(b.Min.X, p.w); x++ {
-		if p.ruling[y*p.w+x] {
-			return true
+		r := p.ruling[y*p.w+x]
+		if r && !in {
+			n++
 		}
+		in = r
 	}
-	return false
+	return n
 }
 
 // runs groups the words that are not part of a graphic into runs: words

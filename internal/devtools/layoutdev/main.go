@@ -34,7 +34,8 @@ func main() {
 	dpi := flag.Int("dpi", 150, "render DPI")
 	dump := flag.Bool("dump", false, "print the title-block reader's labels, values and lines")
 	pages := flag.String("pages", "", "comma-separated page numbers (default: all)")
-	legends := flag.Bool("legends", false, "read every Legend block found and print its entries")
+	legends := flag.Bool("legends", false, "read every Legend block found, print its entries and score them against the labels (counts are not run: they show as misses)")
+	replay := flag.String("replay", "", "score the legend crops dumped by -legends with LEGEND_DUMP set (this folder) against the labels, without rendering or segmenting")
 	list := flag.Bool("list", false, "print every block found (boxes in PDF points)")
 	cache := flag.String("cache", "", "keep each page's words (after OCR) here and reuse them: a faster loop while working on blocks")
 	flag.StringVar(&layout.TraceTitle, "trace-title", "", "with -dump, print the view-title evidence of lines containing this")
@@ -43,6 +44,10 @@ func main() {
 	sets, err := labels.Embedded()
 	if err != nil {
 		panic(err)
+	}
+	if *replay != "" {
+		replayLegends(*replay, sets, *only)
+		return
 	}
 	total := bench.RealScore{Set: "overall"}
 	for _, set := range sets {
@@ -93,10 +98,11 @@ func main() {
 				}
 				rs.Blocks = append(rs.Blocks, bench.RealBlock{Type: bl.Type, Title: bl.Title, Scale: bl.Scale, Box: bl.Box})
 			}
-			p.Sheets = append(p.Sheets, rs)
 			if *legends {
-				printLegends(img, blocks, sr.Words, sh.Page)
+				p.Parsed = true
+				rs.Legend = printLegends(img, blocks, sr.Words, strings.TrimSuffix(set.File, ".pdf"), sh.Page)
 			}
+			p.Sheets = append(p.Sheets, rs)
 			if *debug != "" {
 				os.MkdirAll(*debug, 0o755)
 				f, _ := os.Create(filepath.Join(*debug, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(set.File, ".pdf"), sh.Page)))
@@ -152,8 +158,11 @@ func readSheet(cache, name string, img *image.Gray, dpi int, path string, page i
 }
 
 // printLegends reads each Legend block as the parse does (its image and
-// the words inside it, in block pixels) and prints the entries.
-func printLegends(img *image.Gray, blocks []layout.Block, words []text.Word, page int) {
+// the words inside it, in block pixels), prints the entries and returns
+// them. With LEGEND_DUMP set, each block's crop and words are written
+// there (SET-pPAGE-Y-X.png and .json) for -replay.
+func printLegends(img *image.Gray, blocks []layout.Block, words []text.Word, set string, page int) []bench.RealEntry {
+	var out []bench.RealEntry
 	for _, b := range blocks {
 		if b.Type != "Legend" {
 			continue
@@ -173,17 +182,25 @@ func printLegends(img *image.Gray, blocks []layout.Block, words []text.Word, pag
 		}
 		fmt.Printf("  p%d legend %q %v: %d words\n", page, b.Title, b.Box, len(inside))
 		if dir := os.Getenv("LEGEND_DUMP"); dir != "" {
-			name := filepath.Join(dir, fmt.Sprintf("legend-p%d-%d", page, r.Min.Y))
+			name := filepath.Join(dir, fmt.Sprintf("%s-p%d-%d-%d", set, page, r.Min.Y, r.Min.X))
 			f, _ := os.Create(name + ".png")
 			png.Encode(f, crop)
 			f.Close()
 			js, _ := json.Marshal(inside)
 			os.WriteFile(name+".json", js, 0o644)
 		}
-		for _, e := range legend.Parse(crop, inside) {
-			fmt.Printf("    %q | %q graphic=%v %v\n", e.Label, e.Description, e.HasGraphic, e.Graphic)
-		}
+		out = append(out, printEntries(legend.Parse(crop, inside))...)
 	}
+	return out
+}
+
+func printEntries(es []legend.Entry) []bench.RealEntry {
+	var out []bench.RealEntry
+	for _, e := range es {
+		fmt.Printf("    %q | %q graphic=%v %v\n", e.Label, e.Description, e.HasGraphic, e.Graphic)
+		out = append(out, bench.RealEntry{Label: e.Label, Description: e.Description, HasGraphic: e.HasGraphic, Graphic: e.Graphic})
+	}
+	return out
 }
 
 func any(subs []string, s string) bool {
