@@ -107,3 +107,26 @@ func TestViewFromIsImage(t *testing.T) {
 		t.Errorf("kindOf(NORTH ELEVATION) = %q", k)
 	}
 }
+
+// A title is typed by its head noun: a kind word in a qualifier after
+// "TO" / "FOR" names another block, and "SCHEMATIC" qualifying a drawing
+// is a design stage, not a diagram.
+func TestTitleHeadNoun(t *testing.T) {
+	for s, want := range map[string]string{
+		"REMARKS TO DOOR SCHEDULE:":                 "",
+		"GENERAL REQUIREMENTS FOR WINDOW SCHEDULE:": "GeneralNotes",
+		"NOTES FOR FOUNDATION PLAN":                 "GeneralNotes",
+		"TYPICAL DETAIL FOR STAIR SECTION":          "Detail",
+		"KEY TO WINDOW LAYOUT:":                     "Legend",
+		"SCHEMATIC DRAWING":                         "",
+		"PLUMBING SCHEMATIC":                        "Diagram",
+		"SCHEMATIC DIAGRAM":                         "Diagram",
+		"EXTENSION TO REAR - GROUND FLOOR PLAN":     "Plan",
+		"DOOR SCHEDULE":                             "Schedule",
+		"SECTION A-A":                               "Section",
+	} {
+		if k := kindOf(s); k != want {
+			t.Errorf("kindOf(%q) = %q, want %q", s, k, want)
+		}
+	}
+}

@@ -55,12 +55,37 @@ var (
 		{"Section", regexp.MustCompile(`\bSECTIONS?\b|\bSCHNITTE?\b|\bCOUPES?\b|\bCORTES?\b|\bKERATAN\b|断面図|矩計図`)},
 		{"Detail", regexp.MustCompile(`\bDETAILS?\b|\bDETALLES?\b|\bD[ÉE]TAILS?\b|\bBUTIRAN\b|詳細図`)},
 		{"Plan", regexp.MustCompile(`\bPLANS?\b|\bLAYOUT\b|\bGRUNDRISS\b|\bLAGEPLAN\b|\bDRAUFSICHT\b|\bPLANTA\b|\bPELAN\b|平面図|配置図|伏図`)},
-		{"GeneralNotes", regexp.MustCompile(`\bNOTES?\b|\bHINWEISE?\b|\bANMERKUNGEN\b|\bNOTAS\b|\bREMARQUES\b|\bCATATAN\b|注記|特記事項`)},
+		{"GeneralNotes", regexp.MustCompile(`\bNOTES?\b|\bREQUIREMENTS\b|\bHINWEISE?\b|\bANMERKUNGEN\b|\bNOTAS\b|\bREMARQUES\b|\bCATATAN\b|注記|特記事項`)},
 	}
 )
 
+// qualifierRE splits a title at its first "TO" / "FOR": the words before
+// are its head noun, those after qualify it ("REMARKS TO DOOR SCHEDULE",
+// "GENERAL REQUIREMENTS FOR WINDOW SCHEDULE", "NOTES FOR FOUNDATION PLAN").
+var (
+	qualifierRE = regexp.MustCompile(`^(.*?\S)\s+(?:TO|FOR)\s+\S`)
+	clauseRE    = regexp.MustCompile(`\s[-–—]\s|:\s*\S`)
+)
+
+// schematicModRE is "SCHEMATIC" qualifying a noun that is no diagram
+// ("SCHEMATIC DRAWING", "SCHEMATIC DESIGN": a design stage, not a kind).
+var schematicModRE = regexp.MustCompile(`\bSCHEMATIC\s+(DRAWINGS?|DESIGN|LAYOUT)\b`)
+
+// kindOf is the kind a title names: its head noun's kind, so that a kind
+// word in a qualifier ("… TO DOOR SCHEDULE") names another block, not
+// this one; "" when the head names none.
 func kindOf(s string) string {
 	s = strings.ToUpper(s)
+	// a title of two clauses ("EXTENSION TO REAR - GROUND FLOOR PLAN")
+	// is named by its last, so only a single clause is split
+	if m := qualifierRE.FindStringSubmatch(s); m != nil && !clauseRE.MatchString(s) {
+		return headKind(m[1])
+	}
+	return headKind(s)
+}
+
+func headKind(s string) string {
+	s = schematicModRE.ReplaceAllString(s, "$1")
 	for _, k := range kinds {
 		if k.re.MatchString(s) {
 			return k.typ
