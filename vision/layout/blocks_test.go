@@ -96,9 +96,10 @@ func TestNotesBesideAView(t *testing.T) {
 	}
 }
 
-// A perspective titled as a view from somewhere is a picture, not a view.
+// A perspective titled as a view from somewhere, or a vicinity map (a street
+// map pasted in), is a picture, not a drawn view.
 func TestViewFromIsImage(t *testing.T) {
-	for _, s := range []string{"VIEW FROM THE NORTHWEST", "Views from the street"} {
+	for _, s := range []string{"VIEW FROM THE NORTHWEST", "Views from the street", "VICINITY MAP", "Location Map"} {
 		if k := kindOf(s); k != "Image" {
 			t.Errorf("kindOf(%q) = %q, want Image", s, k)
 		}

@@ -49,7 +49,7 @@ var (
 		{"RevisionHistory", regexp.MustCompile(`\bREVISIONS?\b|\bREVISION\s+(HISTORY|INDEX)\b|\bÄNDERUNGS(INDEX|VERZEICHNIS)\b`)},
 		{"Schedule", regexp.MustCompile(`\bSCHEDULES?\b|\bSHEET\s+INDEX\b|\bDRAWING\s+(INDEX|LIST)\b|\bINDEX\s+OF\s+(DRAWINGS|DOCUMENTS|SHEETS)\b|\bJADUAL\b|\bTABELLE\b|\bLISTE\b|機器表|一覧表|リスト`)},
 		{"Legend", regexp.MustCompile(`\bLEGENDS?\b|\bSYMBOLS?\b|\bABBREVIATIONS\b|\bLEGENDE\b|\bZEICHENERKL[ÄA]RUNG\b|\bSYMBOLE\b|\bABK[ÜU]RZUNGEN\b|\bL[ÉE]GENDE\b|\bLEYENDA\b|\bSIMBOLOGIA\b|\bPETUNJUK\b|\bKEY\s+TO\b|^\s*KEY\s*:?\s*$|凡例`)},
-		{"Image", regexp.MustCompile(`\bPERSPECTIVES?\b|\bVIEWS?\s+FROM\b|\bRENDERINGS?\b|\bPHOTO(GRAPH)?S?\b|\bBIRD'?S?\s*EYE\b|\b3D\s+VIEW\b|\bVISUALI[SZ]ATION\b|\bPERSPEKTIVE\b|パース`)},
+		{"Image", regexp.MustCompile(`\bPERSPECTIVES?\b|\b(VICINITY|LOCATION|LOCALITY)\s+MAPS?\b|\bVIEWS?\s+FROM\b|\bRENDERINGS?\b|\bPHOTO(GRAPH)?S?\b|\bBIRD'?S?\s*EYE\b|\b3D\s+VIEW\b|\bVISUALI[SZ]ATION\b|\bPERSPEKTIVE\b|パース`)},
 		{"Diagram", regexp.MustCompile(`\bDIAGRAM(MATIC|ATIC)?S?\b|\bRISERS?\b|\bONE[- ]LINE\b|\bSINGLE[- ]LINE\b|\bSCHEMATIC\b|\bSCHEMA\b|\bSTRANGSCHEMA\b|系統図|結線図`)},
 		{"Elevation", regexp.MustCompile(`\bELEVATIONS?\b|\bANSICHTE?N?\b|\bFA[ÇC]ADES?\b|\bALZADOS?\b|\bPANDANGAN\b|立面図`)},
 		{"Section", regexp.MustCompile(`\bSECTIONS?\b|\bSCHNITTE?\b|\bCOUPES?\b|\bCORTES?\b|\bKERATAN\b|断面図|矩計図`)},
