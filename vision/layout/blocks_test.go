@@ -131,3 +131,30 @@ func TestTitleHeadNoun(t *testing.T) {
 		}
 	}
 }
+
+// An untitled revision table is known by its column-heading row, whose
+// cells a text layer may give as separate lines level with each other.
+func TestRevisionTableHeader(t *testing.T) {
+	line := func(s string, x, y float64) text.Line {
+		n := len(strings.Fields(s))
+		return text.Line{Text: s, Box: geom.Box{XMin: x, YMin: y, XMax: x + 100, YMax: y + 10}, Words: make([]text.Word, n)}
+	}
+	rev := []text.Line{
+		line("a IP 27.11.2010 Änderungen Kernzone", 0, 0),
+		line("INDEX BESCHREIBUNG DER ÄNDERUNG", 0, 20),
+		line("DATUM", 300, 21),
+	}
+	if !revisionTable(rev) {
+		t.Error("INDEX … DATUM header row not read as a revision table")
+	}
+	door := []text.Line{
+		line("MARK SIZE TYPE FRAME HARDWARE", 0, 0),
+		line("D1 3'-0\" x 7'-0\" A HM 1", 0, 20),
+	}
+	if revisionTable(door) {
+		t.Error("a door schedule read as a revision table")
+	}
+	if revisionTable([]text.Line{line("REV", 0, 0), line("DATE", 0, 40)}) {
+		t.Error("words on different rows read as one header row")
+	}
+}
