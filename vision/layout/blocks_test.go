@@ -96,14 +96,65 @@ func TestNotesBesideAView(t *testing.T) {
 	}
 }
 
-// A perspective titled as a view from somewhere is a picture, not a view.
+// A perspective titled as a view from somewhere, or a vicinity map (a street
+// map pasted in), is a picture, not a drawn view.
 func TestViewFromIsImage(t *testing.T) {
-	for _, s := range []string{"VIEW FROM THE NORTHWEST", "Views from the street"} {
+	for _, s := range []string{"VIEW FROM THE NORTHWEST", "Views from the street", "VICINITY MAP", "Location Map"} {
 		if k := kindOf(s); k != "Image" {
 			t.Errorf("kindOf(%q) = %q, want Image", s, k)
 		}
 	}
 	if k := kindOf("NORTH ELEVATION"); k != "Elevation" {
 		t.Errorf("kindOf(NORTH ELEVATION) = %q", k)
+	}
+}
+
+// A title is typed by its head noun: a kind word in a qualifier after
+// "TO" / "FOR" names another block, and "SCHEMATIC" qualifying a drawing
+// is a design stage, not a diagram.
+func TestTitleHeadNoun(t *testing.T) {
+	for s, want := range map[string]string{
+		"REMARKS TO DOOR SCHEDULE:":                 "",
+		"GENERAL REQUIREMENTS FOR WINDOW SCHEDULE:": "GeneralNotes",
+		"NOTES FOR FOUNDATION PLAN":                 "GeneralNotes",
+		"TYPICAL DETAIL FOR STAIR SECTION":          "Detail",
+		"KEY TO WINDOW LAYOUT:":                     "Legend",
+		"SCHEMATIC DRAWING":                         "",
+		"PLUMBING SCHEMATIC":                        "Diagram",
+		"SCHEMATIC DIAGRAM":                         "Diagram",
+		"EXTENSION TO REAR - GROUND FLOOR PLAN":     "Plan",
+		"DOOR SCHEDULE":                             "Schedule",
+		"SECTION A-A":                               "Section",
+	} {
+		if k := kindOf(s); k != want {
+			t.Errorf("kindOf(%q) = %q, want %q", s, k, want)
+		}
+	}
+}
+
+// An untitled revision table is known by its column-heading row, whose
+// cells a text layer may give as separate lines level with each other.
+func TestRevisionTableHeader(t *testing.T) {
+	line := func(s string, x, y float64) text.Line {
+		n := len(strings.Fields(s))
+		return text.Line{Text: s, Box: geom.Box{XMin: x, YMin: y, XMax: x + 100, YMax: y + 10}, Words: make([]text.Word, n)}
+	}
+	rev := []text.Line{
+		line("a IP 27.11.2010 Änderungen Kernzone", 0, 0),
+		line("INDEX BESCHREIBUNG DER ÄNDERUNG", 0, 20),
+		line("DATUM", 300, 21),
+	}
+	if !revisionTable(rev) {
+		t.Error("INDEX … DATUM header row not read as a revision table")
+	}
+	door := []text.Line{
+		line("MARK SIZE TYPE FRAME HARDWARE", 0, 0),
+		line("D1 3'-0\" x 7'-0\" A HM 1", 0, 20),
+	}
+	if revisionTable(door) {
+		t.Error("a door schedule read as a revision table")
+	}
+	if revisionTable([]text.Line{line("REV", 0, 0), line("DATE", 0, 40)}) {
+		t.Error("words on different rows read as one header row")
 	}
 }

@@ -49,18 +49,43 @@ var (
 		{"RevisionHistory", regexp.MustCompile(`\bREVISIONS?\b|\bREVISION\s+(HISTORY|INDEX)\b|\bÄNDERUNGS(INDEX|VERZEICHNIS)\b`)},
 		{"Schedule", regexp.MustCompile(`\bSCHEDULES?\b|\bSHEET\s+INDEX\b|\bDRAWING\s+(INDEX|LIST)\b|\bINDEX\s+OF\s+(DRAWINGS|DOCUMENTS|SHEETS)\b|\bJADUAL\b|\bTABELLE\b|\bLISTE\b|機器表|一覧表|リスト`)},
 		{"Legend", regexp.MustCompile(`\bLEGENDS?\b|\bSYMBOLS?\b|\bABBREVIATIONS\b|\bLEGENDE\b|\bZEICHENERKL[ÄA]RUNG\b|\bSYMBOLE\b|\bABK[ÜU]RZUNGEN\b|\bL[ÉE]GENDE\b|\bLEYENDA\b|\bSIMBOLOGIA\b|\bPETUNJUK\b|\bKEY\s+TO\b|^\s*KEY\s*:?\s*$|凡例`)},
-		{"Image", regexp.MustCompile(`\bPERSPECTIVES?\b|\bVIEWS?\s+FROM\b|\bRENDERINGS?\b|\bPHOTO(GRAPH)?S?\b|\bBIRD'?S?\s*EYE\b|\b3D\s+VIEW\b|\bVISUALI[SZ]ATION\b|\bPERSPEKTIVE\b|パース`)},
+		{"Image", regexp.MustCompile(`\bPERSPECTIVES?\b|\b(VICINITY|LOCATION|LOCALITY)\s+MAPS?\b|\bVIEWS?\s+FROM\b|\bRENDERINGS?\b|\bPHOTO(GRAPH)?S?\b|\bBIRD'?S?\s*EYE\b|\b3D\s+VIEW\b|\bVISUALI[SZ]ATION\b|\bPERSPEKTIVE\b|パース`)},
 		{"Diagram", regexp.MustCompile(`\bDIAGRAM(MATIC|ATIC)?S?\b|\bRISERS?\b|\bONE[- ]LINE\b|\bSINGLE[- ]LINE\b|\bSCHEMATIC\b|\bSCHEMA\b|\bSTRANGSCHEMA\b|系統図|結線図`)},
 		{"Elevation", regexp.MustCompile(`\bELEVATIONS?\b|\bANSICHTE?N?\b|\bFA[ÇC]ADES?\b|\bALZADOS?\b|\bPANDANGAN\b|立面図`)},
 		{"Section", regexp.MustCompile(`\bSECTIONS?\b|\bSCHNITTE?\b|\bCOUPES?\b|\bCORTES?\b|\bKERATAN\b|断面図|矩計図`)},
 		{"Detail", regexp.MustCompile(`\bDETAILS?\b|\bDETALLES?\b|\bD[ÉE]TAILS?\b|\bBUTIRAN\b|詳細図`)},
 		{"Plan", regexp.MustCompile(`\bPLANS?\b|\bLAYOUT\b|\bGRUNDRISS\b|\bLAGEPLAN\b|\bDRAUFSICHT\b|\bPLANTA\b|\bPELAN\b|平面図|配置図|伏図`)},
-		{"GeneralNotes", regexp.MustCompile(`\bNOTES?\b|\bHINWEISE?\b|\bANMERKUNGEN\b|\bNOTAS\b|\bREMARQUES\b|\bCATATAN\b|注記|特記事項`)},
+		{"GeneralNotes", regexp.MustCompile(`\bNOTES?\b|\bREQUIREMENTS\b|\bHINWEISE?\b|\bANMERKUNGEN\b|\bNOTAS\b|\bREMARQUES\b|\bCATATAN\b|注記|特記事項`)},
 	}
 )
 
+// qualifierRE splits a title at its first "TO" / "FOR": the words before
+// are its head noun, those after qualify it ("REMARKS TO DOOR SCHEDULE",
+// "GENERAL REQUIREMENTS FOR WINDOW SCHEDULE", "NOTES FOR FOUNDATION PLAN").
+var (
+	qualifierRE = regexp.MustCompile(`^(.*?\S)\s+(?:TO|FOR)\s+\S`)
+	clauseRE    = regexp.MustCompile(`\s[-–—]\s|:\s*\S`)
+)
+
+// schematicModRE is "SCHEMATIC" qualifying a noun that is no diagram
+// ("SCHEMATIC DRAWING", "SCHEMATIC DESIGN": a design stage, not a kind).
+var schematicModRE = regexp.MustCompile(`\bSCHEMATIC\s+(DRAWINGS?|DESIGN|LAYOUT)\b`)
+
+// kindOf is the kind a title names: its head noun's kind, so that a kind
+// word in a qualifier ("… TO DOOR SCHEDULE") names another block, not
+// this one; "" when the head names none.
 func kindOf(s string) string {
 	s = strings.ToUpper(s)
+	// a title of two clauses ("EXTENSION TO REAR - GROUND FLOOR PLAN")
+	// is named by its last, so only a single clause is split
+	if m := qualifierRE.FindStringSubmatch(s); m != nil && !clauseRE.MatchString(s) {
+		return headKind(m[1])
+	}
+	return headKind(s)
+}
+
+func headKind(s string) string {
+	s = schematicModRE.ReplaceAllString(s, "$1")
 	for _, k := range kinds {
 		if k.re.MatchString(s) {
 			return k.typ

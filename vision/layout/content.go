@@ -1,6 +1,9 @@
 package layout
 
 import (
+	"strings"
+	"unicode"
+
 	"github.com/plangraph/plangraph/vision/text"
 )
 
@@ -25,6 +28,9 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 			if kindOf(l.Text) == "Legend" && len(l.Words) <= 4 {
 				return "Legend"
 			}
+		}
+		if revisionTable(rowLines(ws)) {
+			return "RevisionHistory"
 		}
 		return "Schedule"
 	}
@@ -79,4 +85,38 @@ func (p *Page) picture(r rect) bool {
 		}
 	}
 	return 10*n >= 4*r.area()
+}
+
+// revisionTable is whether a table's lines hold a column-heading row (the
+// lines level with one another, cells apart) of a revision table.
+func revisionTable(ls []text.Line) bool {
+	for _, l := range ls {
+		row, n := "", 0
+		for _, o := range ls {
+			if cy := (o.Box.YMin + o.Box.YMax) / 2; cy >= l.Box.YMin && cy <= l.Box.YMax {
+				row += " " + o.Text
+				n += len(o.Words)
+			}
+		}
+		if n <= 10 && revisionHeader(row) {
+			return true
+		}
+	}
+	return false
+}
+
+// revisionHeader is a table's column-heading row naming a revision (or
+// index, issue, change) and its date: a revision table untitled
+// ("REV DESCRIPTION DATE", "INDEX BESCHREIBUNG DER ÄNDERUNG DATUM").
+func revisionHeader(s string) bool {
+	var rev, date bool
+	for _, w := range strings.FieldsFunc(strings.ToUpper(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "REV", "REVISION", "REVISIONS", "INDEX", "ISSUE", "ÄNDERUNG", "REVISIÓN":
+			rev = true
+		case "DATE", "DATUM", "FECHA", "TARIKH":
+			date = true
+		}
+	}
+	return rev && date
 }
