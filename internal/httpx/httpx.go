@@ -150,6 +150,8 @@ func jsonKind(goKind string) string {
 type Info struct {
 	Org   string
 	Route string
+	// Client is the client's address (host of the connection's remote end).
+	Client string
 }
 
 const infoKey ctxKey = 1

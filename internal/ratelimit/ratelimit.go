@@ -49,6 +49,9 @@ func (l Limit) valid() bool { return l.Rate > 0 && l.Burst > 0 && l.Period > 0 }
 type Config struct {
 	Management Limit
 	Vision     Limit
+	// AuthFailures is the budget of failed authentications (unknown,
+	// malformed or revoked keys) per client address.
+	AuthFailures Limit
 	// Prefix namespaces the Redis keys; empty means DefaultPrefix. Every
 	// process that must share budgets uses the same prefix.
 	Prefix string
@@ -72,8 +75,11 @@ func Defaults() Config {
 	return Config{
 		Management: Limit{Rate: 50, Burst: 100, Period: time.Second},
 		Vision:     Limit{Rate: 5, Burst: 10, Period: time.Second},
-		Prefix:     DefaultPrefix,
-		Timeout:    500 * time.Millisecond,
+		// 30 a minute, in bursts of up to 30: a client that mistyped its key
+		// is not hindered, one trying keys at random is slowed to a crawl
+		AuthFailures: Limit{Rate: 30, Burst: 30, Period: time.Minute},
+		Prefix:       DefaultPrefix,
+		Timeout:      500 * time.Millisecond,
 	}
 }
 
@@ -94,6 +100,9 @@ func New(rdb redis.UniversalClient, cfg Config) *Limiter {
 	if !cfg.Vision.valid() {
 		cfg.Vision = d.Vision
 	}
+	if !cfg.AuthFailures.valid() {
+		cfg.AuthFailures = d.AuthFailures
+	}
 	if cfg.Prefix == "" {
 		cfg.Prefix = d.Prefix
 	}
@@ -111,10 +120,50 @@ func New(rdb redis.UniversalClient, cfg Config) *Limiter {
 func (l *Limiter) Config() Config { return l.cfg }
 
 func (l *Limiter) limit(class string) Limit {
-	if class == Vision {
+	switch class {
+	case Vision:
 		return l.cfg.Vision
+	case authFailures:
+		return l.cfg.AuthFailures
 	}
 	return l.cfg.Management
+}
+
+// authFailures is the class of the failed-authentication budgets.
+const authFailures = "auth_failures"
+
+// AuthBlocked returns a RATE_LIMITED problem when the client address addr
+// has used up its budget of failed authentications (Config.AuthFailures),
+// else nil; it takes nothing from the budget. While blocked, the address's
+// requests are refused before their key is looked up, except those with a
+// key known valid (see auth.Authenticator.Known): random keys from one
+// address cost the database nothing. It fails open when Redis does not answer.
+func (l *Limiter) AuthBlocked(ctx context.Context, addr string) error {
+	res, lim, err := l.allow(ctx, authFailures, "ip:"+addr, 0)
+	if err != nil {
+		l.log.WarnContext(ctx, "failed-authentication limit check failed; request allowed", "err", err, "client", addr)
+		return nil
+	}
+	if res.Remaining >= 1 {
+		return nil
+	}
+	return refusal(res, lim, "client address's failed authentications")
+}
+
+// AuthFailed takes one failed authentication from addr's budget.
+func (l *Limiter) AuthFailed(ctx context.Context, addr string) {
+	if _, _, err := l.allow(ctx, authFailures, "ip:"+addr, 1); err != nil {
+		l.log.WarnContext(ctx, "failed authentication not counted", "err", err, "client", addr)
+	}
+}
+
+// ClientAddr is the host of r's remote address.
+func ClientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // Classify puts the vision operations the API serves in class "vision":
@@ -150,11 +199,7 @@ func subject(r *http.Request) (id, what string) {
 	if id, what, ok := ctxSubject(r.Context()); ok {
 		return id, what
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	return "ip:" + host, "client address"
+	return "ip:" + ClientAddr(r), "client address"
 }
 
 // ctxSubject is the API key (else the organization) ctx is authenticated as.

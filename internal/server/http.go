@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -94,7 +95,7 @@ func (a *App) graphQL(origins *wsgorilla.Origins) http.Handler {
 func (a *App) authenticated(next http.Handler) http.Handler {
 	limited := a.Limiter.Middleware(ratelimit.Classify)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := a.Auth.Check(r.Context(), auth.FromRequest(r))
+		p, err := a.checkKey(r.Context(), auth.FromRequest(r))
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="plangraph"`)
 			httpx.Problem(w, r, err)
@@ -112,6 +113,7 @@ func (a *App) middleware(next http.Handler) http.Handler {
 		start := time.Now()
 		rid := httpx.NewRequestID()
 		ctx, info := httpx.WithInfo(httpx.WithRequestID(r.Context(), rid))
+		info.Client = ratelimit.ClientAddr(r)
 		r = r.WithContext(ctx)
 		rw := &responseWriter{ResponseWriter: w, status: http.StatusOK}
 		rw.Header().Set("X-Request-Id", rid)
@@ -260,4 +262,22 @@ func errorDoc(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	httpx.Problem(w, r, apierr.NotFoundf("no problem type %q", kind))
+}
+
+// checkKey authenticates key for the client of ctx's request: a client
+// address that has failed authentication too often is refused (429) unless
+// its key is one known valid, and each failure counts against it.
+func (a *App) checkKey(ctx context.Context, key string) (auth.Principal, error) {
+	addr := httpx.InfoOf(ctx).Client
+	if err := a.Limiter.AuthBlocked(ctx, addr); err != nil {
+		if p, ok := a.Auth.Known(key); ok {
+			return p, nil
+		}
+		return auth.Principal{}, err
+	}
+	p, err := a.Auth.Check(ctx, key)
+	if e := (*apierr.Error)(nil); errors.As(err, &e) && e.Kind == apierr.Unauthorized {
+		a.Limiter.AuthFailed(ctx, addr)
+	}
+	return p, err
 }

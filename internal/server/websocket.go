@@ -109,7 +109,7 @@ func (a *App) websocketInit(ctx context.Context, p transport.InitPayload) (conte
 		}
 	}
 	if key != "" {
-		pr, err := a.Auth.Check(ctx, key)
+		pr, err := a.checkKey(ctx, key)
 		if err != nil {
 			return wsRefuse(ctx, err)
 		}
