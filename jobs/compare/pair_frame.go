@@ -47,10 +47,16 @@ func SheetTransform(ctx context.Context, a, b *image.Gray, sheetA, sheetB [2]flo
 		ResidualPx: t.ResidualPx / kb}, true
 }
 
+// minRegisteredShare is the least share of the smaller of two blocks that
+// must lie inside the other, in the registered frame, for them to pair.
+const minRegisteredShare = 0.3
+
 // PairBlocksIn is PairBlocks with the older sheet's blocks first mapped
 // into the newer sheet's pixels by t (SheetTransform): each box is the box
-// around its mapped corners, on a sheet of the newer one's size. The pairs
-// and lists it returns hold the blocks as given (boxes in their own sheet).
+// around its mapped corners, on a sheet of the newer one's size; blocks
+// sharing less than minRegisteredShare of their place there do not pair.
+// The pairs and lists it returns hold the blocks as given (boxes in their
+// own sheet).
 func PairBlocksIn(old, new []BlockInfo, t engine.Transform) (pairs []BlockPair, added, removed []BlockInfo) {
 	mapped := make([]BlockInfo, len(old))
 	orig := make(map[string]BlockInfo, len(old))
@@ -63,7 +69,12 @@ func PairBlocksIn(old, new []BlockInfo, t engine.Transform) (pairs []BlockPair, 
 		}
 		mapped[i] = m
 	}
-	pairs, added, removed = PairBlocks(mapped, new)
+	// registered, a block keeps its place: blocks sharing too little of it
+	// are not one block, whatever their type and words (a layout that cut
+	// the turned page otherwise typed another strip the title block)
+	pairs, added, removed = pairBlocks(mapped, new, func(a, b BlockInfo) bool {
+		return placeShare(a.Box, b.Box) >= minRegisteredShare
+	})
 	for i := range pairs {
 		pairs[i].Old = orig[pairs[i].Old.ID]
 	}

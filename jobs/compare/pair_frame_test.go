@@ -82,9 +82,17 @@ func TestPairBlocksTurnedSheet(t *testing.T) {
 	if x, y := tr.Apply(0, 0); math.Hypot(x-sh, y) > 10 {
 		t.Errorf("the older sheet's origin maps to (%.1f, %.1f), want (%.0f, 0)", x, y, sh)
 	}
+	// a title block strip at the older sheet's right, and on the turned
+	// sheet a strip typed a title block, with the same words, at the right
+	// again: not where the older one went, so not the same block
+	words := []string{"ACME", "ARCHITECTS", "A2.1", "REV"}
+	old = append(old, BlockInfo{ID: "tb", Type: "TitleBlock", Box: geom.Box{XMin: 1920, YMin: 100, XMax: 1990, YMax: 1100},
+		SheetW: sw, SheetH: sh, Words: words})
+	new = append(new, BlockInfo{ID: "strip'", Type: "TitleBlock", Box: geom.Box{XMin: 1130, YMin: 100, XMax: 1190, YMax: 1900},
+		SheetW: sh, SheetH: sw, Words: words})
 	pairs, added, removed := PairBlocksIn(old, new, tr)
-	if got := ids(pairs); !slices.Equal(got, want) || len(added) != 0 || len(removed) != 0 {
-		t.Errorf("pairs %v added %v removed %v, want %v", got, added, removed, want)
+	if got := ids(pairs); !slices.Equal(got, want) || len(added) != 1 || added[0].ID != "strip'" || len(removed) != 1 || removed[0].ID != "tb" {
+		t.Errorf("pairs %v added %v removed %v, want %v, the strip added and the title block removed", got, added, removed, want)
 	}
 	for _, p := range pairs {
 		if p.Old.Box != boxes[slices.Index(names, p.Old.ID)] {
