@@ -284,6 +284,12 @@ const MinBlockPairScore = 0.35
 // pairs in the newer sheet's block order, the newer blocks matching none
 // (added) and the older ones matching none (removed).
 func PairBlocks(old, new []BlockInfo) (pairs []BlockPair, added, removed []BlockInfo) {
+	return pairBlocks(old, new, nil)
+}
+
+// pairBlocks is PairBlocks where only the pairs accept takes (all when nil)
+// are candidates.
+func pairBlocks(old, new []BlockInfo, accept func(a, b BlockInfo) bool) (pairs []BlockPair, added, removed []BlockInfo) {
 	type cand struct {
 		i, j  int
 		score float64
@@ -291,6 +297,9 @@ func PairBlocks(old, new []BlockInfo) (pairs []BlockPair, added, removed []Block
 	var cands []cand
 	for j := range new {
 		for i := range old {
+			if accept != nil && !accept(old[i], new[j]) {
+				continue
+			}
 			if s := BlockPairScore(old[i], new[j]); s >= MinBlockPairScore {
 				cands = append(cands, cand{i, j, s})
 			}
@@ -339,7 +348,7 @@ func BlockPairScore(a, b BlockInfo) float64 {
 	// schedule beside it read as one region)
 	overlap := na.IoU(nb)
 	if in := na.Intersect(nb).Area(); in > 0 {
-		overlap = max(overlap, 0.8*in/min(na.Area(), nb.Area()))
+		overlap = max(overlap, 0.8*placeShare(na, nb))
 	}
 	ax, ay := (na.XMin+na.XMax)/2, (na.YMin+na.YMax)/2
 	bx, by := (nb.XMin+nb.XMax)/2, (nb.YMin+nb.YMax)/2
@@ -365,6 +374,16 @@ func BlockPairScore(a, b BlockInfo) float64 {
 		s /= 2
 	}
 	return s
+}
+
+// placeShare is the share of the smaller of two boxes that lies inside the
+// other, 0..1 (0 when either is empty).
+func placeShare(a, b geom.Box) float64 {
+	m := min(a.Area(), b.Area())
+	if m <= 0 {
+		return 0
+	}
+	return a.Intersect(b).Area() / m
 }
 
 // normBox is a block's box as shares of its sheet's size.

@@ -65,18 +65,7 @@ func (c *Compare) plan(ctx context.Context, in Input) (*engine.Report, error) {
 				byID[s.ID] = s
 			}
 		}
-		org, _ := tenant.Org(ctx)
-		thumb := func(s SheetInfo) *image.Gray {
-			sh := byID[s.ID]
-			img, err := blobs.GetPNG(ctx, c.Blobs, blobs.SheetKey(org, sh.DrawingID, sh.PageNumber)+"-thumb.png")
-			if err != nil {
-				if !errors.Is(err, blobs.ErrNoImage) {
-					c.log().Warn("sheet thumbnail unreadable; not compared by its image", "sheet", sh.ID, "err", err)
-				}
-				return nil
-			}
-			return img
-		}
+		thumb := func(s SheetInfo) *image.Gray { return c.sheetThumb(ctx, byID[s.ID]) }
 		pairing := PairSheets(sheetInfos(sheets[0]), sheetInfos(sheets[1]), thumb)
 		for _, p := range pairing.Pairs {
 			sp, err := c.sheetPair(ctx, byID[p.Old.ID], byID[p.New.ID])
@@ -151,7 +140,17 @@ func (c *Compare) sheetPair(ctx context.Context, a, b *ent.Sheet) (engine.Report
 				SheetW: float64(s.Width), SheetH: float64(s.Height), Words: words})
 		}
 	}
-	pairs, added, removed := PairBlocks(infos[0], infos[1])
+	// pair in the newer sheet's frame when the two sheets register (a page
+	// reprinted turned or rescaled), else by places as shares of the sheet
+	var pairs []BlockPair
+	var added, removed []BlockInfo
+	if t, ok := SheetTransform(ctx, c.sheetThumb(ctx, a), c.sheetThumb(ctx, b),
+		[2]float64{float64(a.Width), float64(a.Height)}, [2]float64{float64(b.Width), float64(b.Height)}); ok {
+		pairs, added, removed = PairBlocksIn(infos[0], infos[1], t)
+	} else {
+		c.log().Info("sheets do not register; blocks paired by their places on the sheets", "old", a.ID, "new", b.ID)
+		pairs, added, removed = PairBlocks(infos[0], infos[1])
+	}
 	for _, p := range pairs {
 		sp.Overlays = append(sp.Overlays, engine.ReportOverlay{Old: reportBlock(byID[p.Old.ID]), New: reportBlock(byID[p.New.ID])})
 	}
@@ -162,6 +161,20 @@ func (c *Compare) sheetPair(ctx context.Context, a, b *ent.Sheet) (engine.Report
 		sp.BlocksRemoved = append(sp.BlocksRemoved, reportBlock(byID[x.ID]))
 	}
 	return sp, nil
+}
+
+// sheetThumb reads a sheet's thumbnail, nil when it has none or it is
+// unreadable.
+func (c *Compare) sheetThumb(ctx context.Context, sh *ent.Sheet) *image.Gray {
+	org, _ := tenant.Org(ctx)
+	img, err := blobs.GetPNG(ctx, c.Blobs, blobs.SheetKey(org, sh.DrawingID, sh.PageNumber)+"-thumb.png")
+	if err != nil {
+		if !errors.Is(err, blobs.ErrNoImage) {
+			c.log().Warn("sheet thumbnail unreadable; not compared by its image", "sheet", sh.ID, "err", err)
+		}
+		return nil
+	}
+	return img
 }
 
 func sheetInfos(ss []*ent.Sheet) []SheetInfo {
