@@ -114,7 +114,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	a.Events = events.New(a.Store.Client, a.Redis.Client, log)
 	a.Webhooks, err = webhooks.New(a.Store.Client, a.Queue, a.Redis.Client, log, webhooks.Options{
 		AllowPrivate: cfg.WebhookAllowPrivateURLs, Timeout: cfg.WebhookTimeout, RetryBase: cfg.WebhookRetryBase,
-		Concurrency: cfg.WebhookConcurrency, CAFile: cfg.WebhookCAFile, Box: box})
+		Concurrency: cfg.WebhookConcurrency, CAFile: cfg.WebhookCAFile, Box: box,
+		MaxEndpoints: cfg.WebhookMaxEndpoints})
 	if err != nil {
 		return nil, err
 	}

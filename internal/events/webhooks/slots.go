@@ -10,25 +10,46 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// slots bounds the attempts in flight to one endpoint across every worker
-// process, so that an endpoint that is slow or never answers holds at most
-// that many of the webhook pool's slots while the others keep sending.
-// Each endpoint has a Redis sorted set of tokens scored by when they lapse
-// (a crashed worker's token lapses by itself).
+// slots bounds the attempts in flight to one endpoint, and for one
+// organization's endpoints together, across every worker process, so that
+// an endpoint that is slow or never answers — or an organization with
+// many such endpoints — holds at most that many of the webhook pool's
+// slots while the others keep sending. Each endpoint and each organization
+// has a Redis sorted set of tokens scored by when they lapse (a crashed
+// worker's token lapses by itself).
 type slots struct {
-	rdb   redis.UniversalClient
-	limit int
-	ttl   time.Duration
+	rdb         redis.UniversalClient
+	perEndpoint int
+	perOrg      int
+	ttl         time.Duration
 }
 
-// acquire takes a slot of endpoint; ok is false when all are taken. A
-// Redis failure lets the attempt go ahead (the limit is a courtesy to the
-// other endpoints, not a guarantee to anyone).
-func (s slots) acquire(ctx context.Context, endpoint string) (release func(), ok bool) {
-	if s.rdb == nil || s.limit <= 0 {
+// acquire takes a slot of endpoint and one of its organization org; ok is
+// false when either has all its slots taken (and then neither is held). A
+// Redis failure lets the attempt go ahead (the limits are a courtesy to
+// the other endpoints and organizations, not a guarantee to anyone).
+func (s slots) acquire(ctx context.Context, org, endpoint string) (release func(), ok bool) {
+	if s.rdb == nil {
 		return func() {}, true
 	}
-	key := "plangraph:webhooks:inflight:" + endpoint
+	releaseEndpoint, ok := s.take(ctx, "plangraph:webhooks:inflight:"+endpoint, s.perEndpoint)
+	if !ok {
+		return nil, false
+	}
+	releaseOrg, ok := s.take(ctx, "plangraph:webhooks:inflight-org:"+org, s.perOrg)
+	if !ok {
+		releaseEndpoint()
+		return nil, false
+	}
+	return func() { releaseOrg(); releaseEndpoint() }, true
+}
+
+// take adds a token to the set key unless it holds limit live ones
+// already (no limit when limit <= 0).
+func (s slots) take(ctx context.Context, key string, limit int) (release func(), ok bool) {
+	if limit <= 0 {
+		return func() {}, true
+	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	token := hex.EncodeToString(b)
@@ -47,7 +68,7 @@ func (s slots) acquire(ctx context.Context, endpoint string) (release func(), ok
 	}
 	// this token included; of two taking the last slot at once both may
 	// step back, never both go ahead
-	if taken.Val() > int64(s.limit) {
+	if taken.Val() > int64(limit) {
 		release()
 		return nil, false
 	}
