@@ -3,7 +3,6 @@ package webhooks
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -50,7 +49,7 @@ const (
 
 // errBusy defers an attempt to an endpoint, or for an organization, that
 // has all its slots taken.
-var errBusy = errors.New("the endpoint or its organization already has as many attempts in flight as it may have")
+var errBusy = fmt.Errorf("the endpoint or its organization already has as many attempts in flight as it may have: %w", jobs.ErrBusy)
 
 // DefaultMaxEndpoints is how many endpoints an organization may have
 // unless the operator says otherwise (--webhook-max-endpoints).
