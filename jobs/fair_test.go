@@ -98,3 +98,43 @@ func TestFloodingOrganizationDoesNotStarveAnother(t *testing.T) {
 		}
 	}
 }
+
+// The limit is work-conserving: an organization alone on the service runs
+// on every slot, beyond its limit.
+func TestOrganizationAloneUsesEverySlot(t *testing.T) {
+	e := newRunnerEnv(t)
+	e.runner.OrgSlots, e.runner.OrgLimit = Slots{RDB: e.rd.Client, TTL: time.Minute}, 2
+	var mu sync.Mutex
+	running, most := 0, 0
+	e.runner.Handle(e.w, "alone", func(ctx context.Context, j *ent.Job) (any, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		time.Sleep(300 * time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return nil, nil
+	})
+	e.ctx = tenant.WithOrg(context.Background(), "org_a")
+	var ids []string
+	for range 8 {
+		j, err := Start(e.ctx, e.db, e.q, NewJob{Type: "alone"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, j.ID)
+	}
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if got := e.wait(t, id); got.Status != job.StatusCompleted {
+			t.Fatalf("job %s: %s", id, got.Status)
+		}
+	}
+	if most <= 2 {
+		t.Errorf("an organization alone ran at most %d tasks at once on 4 slots, limit 2", most)
+	}
+}

@@ -75,8 +75,9 @@ type Runner struct {
 	// one organization's job tasks run OrgLimit at a time across every
 	// worker process on the Redis; a task of an organization that has all
 	// its slots taken goes to the back of the queue (ErrBusy, not counted
-	// as an attempt), so the tasks of others behind it run first. No limit
-	// when OrgLimit <= 0.
+	// as an attempt) while another organization has queued jobs, so the
+	// tasks of others behind it run first; with none waiting it runs. No
+	// limit when OrgLimit <= 0.
 	OrgSlots    Slots
 	OrgLimit    int
 	finalizers  map[string]Finalizer
@@ -117,7 +118,15 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 	ctx = tenant.WithOrg(ctx, p.OrgID)
 	release, ok := r.OrgSlots.Hold(ctx, orgSlotsKey(p.OrgID), r.OrgLimit)
 	if !ok {
-		return RetryAfter(orgBusyDelay/2+rand.N(orgBusyDelay), ErrBusy)
+		// work-conserving: the limit yields to the others' queued jobs
+		// only; an organization alone on the service uses every slot
+		sys, cancel := context.WithTimeout(tenant.System(context.Background()), 5*time.Second) // every organization's jobs
+		waiting, err := r.DB.Job.Query().Where(job.StatusEQ(job.StatusQueued), job.OrgIDNEQ(p.OrgID)).Exist(sys)
+		cancel()
+		if err != nil || waiting {
+			return RetryAfter(orgBusyDelay/2+rand.N(orgBusyDelay), ErrBusy)
+		}
+		release = func() {}
 	}
 	defer release()
 	j, err := r.DB.Job.Get(ctx, p.JobID)
