@@ -12,6 +12,10 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/tenant"
 )
 
 // Queues and their weights: a worker takes tasks from each queue in
@@ -61,19 +65,48 @@ func (q *Queue) Close() error {
 
 // Collector exports queue sizes to Prometheus at scrape time.
 type Collector struct {
-	q    *Queue
-	size *prometheus.Desc
+	q     *Queue
+	db    *ent.Client
+	size  *prometheus.Desc
+	byOrg *prometheus.Desc
 }
 
-// NewCollector reports the sizes of q's queues.
-func NewCollector(q *Queue) *Collector {
-	return &Collector{q: q, size: prometheus.NewDesc("plangraph_queue_tasks",
-		"Tasks in each asynq queue by state.", []string{"queue", "state"}, nil)}
+// NewCollector reports the sizes of q's queues and, from db, the jobs
+// each organization has queued and started.
+func NewCollector(q *Queue, db *ent.Client) *Collector {
+	return &Collector{q: q, db: db,
+		size: prometheus.NewDesc("plangraph_queue_tasks",
+			"Tasks in each asynq queue by state.", []string{"queue", "state"}, nil),
+		byOrg: prometheus.NewDesc("plangraph_org_jobs",
+			"Unfinished jobs of each organization that has any: Queued (waiting for a worker) or Started.", []string{"org", "status"}, nil)}
 }
 
-func (c *Collector) Describe(ch chan<- *prometheus.Desc) { ch <- c.size }
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) { ch <- c.size; ch <- c.byOrg }
 
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	c.collectQueues(ch)
+	if c.db == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(tenant.System(context.Background()), 5*time.Second)
+	defer cancel()
+	var rows []struct {
+		OrgID  string `json:"org_id"`
+		Status string `json:"status"`
+		Count  int    `json:"count"`
+	}
+	err := c.db.Job.Query().Where(job.StatusIn(job.StatusQueued, job.StatusStarted)).
+		GroupBy(job.FieldOrgID, job.FieldStatus).Aggregate(ent.Count()).Scan(ctx, &rows)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(c.byOrg, err)
+		return
+	}
+	for _, r := range rows {
+		ch <- prometheus.MustNewConstMetric(c.byOrg, prometheus.GaugeValue, float64(r.Count), r.OrgID, r.Status)
+	}
+}
+
+func (c *Collector) collectQueues(ch chan<- prometheus.Metric) {
 	for _, name := range append(slices.Collect(maps.Keys(QueueWeights)), QueueWebhooks) {
 		info, err := c.q.inspector.GetQueueInfo(name)
 		if err != nil {
@@ -129,10 +162,16 @@ func NewWorker(r *Redis, cfg WorkerConfig, log *slog.Logger) *Worker {
 				log.Warn("task failed", "type", t.Type(), "err", err)
 			}),
 			RetryDelayFunc: RetryDelay,
+			// a task put off for want of a slot has not failed
+			IsFailure: func(err error) bool { return !errors.Is(err, ErrBusy) },
 		}
 	}
 	w := &Worker{mux: asynq.NewServeMux(), log: log}
-	w.srv = asynq.NewServer(r.Opt, config(cfg.Concurrency, QueueWeights))
+	c := config(cfg.Concurrency, QueueWeights)
+	// a task put off for its organization's slots (ErrBusy) comes back
+	// through the retry set: move it to the queue promptly
+	c.DelayedTaskCheckInterval = 500 * time.Millisecond
+	w.srv = asynq.NewServer(r.Opt, c)
 	if cfg.WebhookConcurrency > 0 {
 		c := config(cfg.WebhookConcurrency, map[string]int{QueueWebhooks: 1})
 		// retries of deliveries come due on their own schedule (seconds

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -69,11 +70,26 @@ type Runner struct {
 	Log   *slog.Logger
 	// Events, when set, records job events and announces every status and
 	// progress change (see events.go).
-	Events      *events.Bus
+	Events *events.Bus
+	// OrgSlots and OrgLimit make scheduling fair across organizations:
+	// one organization's job tasks run OrgLimit at a time across every
+	// worker process on the Redis; a task of an organization that has all
+	// its slots taken goes to the back of the queue (ErrBusy, not counted
+	// as an attempt) while another organization has queued jobs, so the
+	// tasks of others behind it run first; with none waiting it runs. No
+	// limit when OrgLimit <= 0.
+	OrgSlots    Slots
+	OrgLimit    int
 	finalizers  map[string]Finalizer
 	progress    map[string]ProgressFunc
 	childEvents map[string]ChildEventFunc
 }
+
+// orgBusyDelay is about how long a task of an organization with all its
+// slots taken waits before it is taken from the queue again.
+const orgBusyDelay = time.Second
+
+func orgSlotsKey(org string) string { return "plangraph:jobs:inflight-org:" + org }
 
 // NewRunner makes a runner.
 func NewRunner(db *ent.Client, q *Queue, log *slog.Logger) *Runner {
@@ -100,6 +116,19 @@ func (r *Runner) run(ctx context.Context, t *asynq.Task, h Handler) error {
 		return fmt.Errorf("bad job payload %q: %w", t.Payload(), asynq.SkipRetry)
 	}
 	ctx = tenant.WithOrg(ctx, p.OrgID)
+	release, ok := r.OrgSlots.Hold(ctx, orgSlotsKey(p.OrgID), r.OrgLimit)
+	if !ok {
+		// work-conserving: the limit yields to the others' queued jobs
+		// only; an organization alone on the service uses every slot
+		sys, cancel := context.WithTimeout(tenant.System(context.Background()), 5*time.Second) // every organization's jobs
+		waiting, err := r.DB.Job.Query().Where(job.StatusEQ(job.StatusQueued), job.OrgIDNEQ(p.OrgID)).Exist(sys)
+		cancel()
+		if err != nil || waiting {
+			return RetryAfter(orgBusyDelay/2+rand.N(orgBusyDelay), ErrBusy)
+		}
+		release = func() {}
+	}
+	defer release()
 	j, err := r.DB.Job.Get(ctx, p.JobID)
 	if ent.IsNotFound(err) {
 		return fmt.Errorf("job %s is gone (deleted with its project?): %w", p.JobID, asynq.SkipRetry)

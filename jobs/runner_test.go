@@ -26,6 +26,7 @@ type runnerEnv struct {
 	db     *ent.Client
 	q      *Queue
 	w      *Worker
+	rd     *Redis
 	runner *Runner
 	ctx    context.Context
 }
@@ -47,7 +48,7 @@ func newRunnerEnv(t *testing.T) *runnerEnv {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	q := NewQueue(rd)
 	w := NewWorker(rd, WorkerConfig{Concurrency: 4, ShutdownTimeout: 5 * time.Second}, log)
-	env := &runnerEnv{db: st.Client, q: q, w: w, runner: NewRunner(st.Client, q, log), ctx: tenant.WithOrg(ctx, "org_test")}
+	env := &runnerEnv{db: st.Client, q: q, w: w, rd: rd, runner: NewRunner(st.Client, q, log), ctx: tenant.WithOrg(ctx, "org_test")}
 	t.Cleanup(func() {
 		w.Shutdown()
 		q.Close()

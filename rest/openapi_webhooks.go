@@ -98,7 +98,8 @@ func webhookOps() []op {
 			body: body(object([]string{"url"}, props), true, "The endpoint."),
 			ok:   map[int]node{201: withSecret}, errs: createErrs,
 			errText: map[int]string{400: "The request is invalid (VALIDATION_ERROR with `errors.url`, `errors.events` or `errors.description`: not https, " +
-				"too long, credentials in the URL, a host that resolves to a private address or does not resolve, an unknown event type)."}},
+				"too long, credentials in the URL, a host that resolves to a private address or does not resolve, an unknown event type).",
+				409: "The organization has as many endpoints as it may have (WEBHOOK_ENDPOINT_LIMIT, `--webhook-max-endpoints`, 20 by default), or an Idempotency-Key conflict."}},
 		{method: "PATCH", path: "/v1/webhook_endpoints/{id}", id: "updateWebhookEndpoint", handler: jsonOp((*API).updateWebhookEndpoint), tag: "Webhooks", summary: "Change a webhook endpoint",
 			params: []node{endpointID},
 			body:   body(object(nil, props), true, "Fields to change; absent fields keep their value (`events: []` sends every type)."),

@@ -68,6 +68,12 @@ type Config struct {
 	WebhookRetryBase        time.Duration
 	WebhookConcurrency      int
 	WebhookCAFile           string
+	// OrgJobConcurrency is how many job tasks one organization runs at
+	// once across every worker process (0: three quarters of Concurrency).
+	OrgJobConcurrency int
+	// WebhookMaxEndpoints is how many webhook endpoints one organization
+	// may have.
+	WebhookMaxEndpoints int
 	// MetricsAddr, when set, serves GET /metrics on this address (plain
 	// HTTP) instead of the API port; MetricsToken, when set, makes
 	// /metrics require "Authorization: Bearer TOKEN".
@@ -112,6 +118,8 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", envDuration("webhook-timeout", 10*time.Second), "time limit of one webhook delivery attempt (env "+EnvName("webhook-timeout")+")")
 	fs.DurationVar(&c.WebhookRetryBase, "webhook-retry-base", envDuration("webhook-retry-base", 30*time.Second), "delay before the first webhook retry; it doubles per attempt up to 1h, with jitter, for at least 24h (env "+EnvName("webhook-retry-base")+")")
 	fs.IntVar(&c.WebhookConcurrency, "webhook-concurrency", envInt("webhook-concurrency", 16), "webhook deliveries a worker process sends at once, apart from its job slots; 0 sends none (env "+EnvName("webhook-concurrency")+")")
+	fs.IntVar(&c.OrgJobConcurrency, "org-job-concurrency", envInt("org-job-concurrency", 0), "job tasks one organization runs at once across every worker process on the Redis; 0 means three quarters of --concurrency, at least 1 (env "+EnvName("org-job-concurrency")+")")
+	fs.IntVar(&c.WebhookMaxEndpoints, "webhook-max-endpoints", envInt("webhook-max-endpoints", 20), "webhook endpoints one organization may have; creating one more is refused with 409 WEBHOOK_ENDPOINT_LIMIT (env "+EnvName("webhook-max-endpoints")+")")
 	str(&c.WebhookCAFile, "webhook-ca-file", "", "PEM file of CA certificates webhook receivers' certificates may chain to, besides the system's")
 	str(&c.MetricsAddr, "metrics-addr", "", "serve GET /metrics on this address (plain HTTP, e.g. 127.0.0.1:9090) instead of the API port")
 	str(&c.MetricsToken, "metrics-token", "", "require \"Authorization: Bearer TOKEN\" for GET /metrics")
@@ -185,8 +193,11 @@ func (c *Config) Resolve() error {
 	if c.WebhookRetryBase == 0 {
 		c.WebhookRetryBase = 30 * time.Second
 	}
-	if c.WebhookTimeout < 0 || c.WebhookRetryBase < 0 || c.WebhookConcurrency < 0 {
-		return fmt.Errorf("--webhook-timeout, --webhook-retry-base and --webhook-concurrency must not be negative")
+	if c.WebhookMaxEndpoints == 0 {
+		c.WebhookMaxEndpoints = 20
+	}
+	if c.WebhookTimeout < 0 || c.WebhookRetryBase < 0 || c.WebhookConcurrency < 0 || c.WebhookMaxEndpoints < 0 || c.OrgJobConcurrency < 0 {
+		return fmt.Errorf("--webhook-timeout, --webhook-retry-base, --webhook-concurrency, --webhook-max-endpoints and --org-job-concurrency must not be negative")
 	}
 	return nil
 }

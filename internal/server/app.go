@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -114,7 +115,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	a.Events = events.New(a.Store.Client, a.Redis.Client, log)
 	a.Webhooks, err = webhooks.New(a.Store.Client, a.Queue, a.Redis.Client, log, webhooks.Options{
 		AllowPrivate: cfg.WebhookAllowPrivateURLs, Timeout: cfg.WebhookTimeout, RetryBase: cfg.WebhookRetryBase,
-		Concurrency: cfg.WebhookConcurrency, CAFile: cfg.WebhookCAFile, Box: box})
+		Concurrency: cfg.WebhookConcurrency, CAFile: cfg.WebhookCAFile, Box: box,
+		MaxEndpoints: cfg.WebhookMaxEndpoints})
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +135,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 		Vision:     ratelimit.Limit{Rate: cfg.RateVision, Burst: cfg.BurstVision, Period: time.Second},
 		Log:        log,
 	})
-	a.metrics = newMetrics(a.Queue)
+	a.metrics = newMetrics(a.Queue, a.Store.Client)
 	return a, nil
 }
 
@@ -268,6 +270,14 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 	}
 	runner := jobs.NewRunner(a.Store.Client, a.Queue, a.Log)
 	runner.Events = a.Events
+	runner.OrgSlots, runner.OrgLimit = jobs.Slots{RDB: a.Redis.Client, TTL: time.Minute}, a.Cfg.OrgJobConcurrency
+	if runner.OrgLimit == 0 {
+		n := a.Cfg.Concurrency
+		if n <= 0 {
+			n = runtime.NumCPU() // asynq's default
+		}
+		runner.OrgLimit = max(1, n*3/4)
+	}
 	(&ingest.Ingest{R: runner, Blobs: a.Blobs, Limits: render.Limits{
 		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}).Register(w)
 	(&parse.Parse{R: runner, Blobs: a.Blobs, Budget: a.Cfg.BlockSearchBudget}).Register(w)

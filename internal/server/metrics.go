@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/jobs"
 )
 
@@ -20,7 +21,7 @@ type metrics struct {
 	latency  *prometheus.HistogramVec
 }
 
-func newMetrics(q *jobs.Queue) *metrics {
+func newMetrics(q *jobs.Queue, db *ent.Client) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -31,7 +32,7 @@ func newMetrics(q *jobs.Queue) *metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, jobs.NewCollector(q),
+	m.reg.MustRegister(m.requests, m.latency, jobs.NewCollector(q, db),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

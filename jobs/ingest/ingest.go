@@ -274,6 +274,9 @@ func (in *Ingest) sheet(ctx context.Context, j *ent.Job) (any, error) {
 	}()
 	tr := <-textc
 	err = tr.err
+	if errors.Is(err, text.ErrTextTooLarge) {
+		err = jobs.Fail("TEXT_TOO_LARGE", "page %d's text layer is over %d bytes", p.Page, text.MaxPDFTextBytes)
+	}
 	var sh sheetread.Sheet
 	if err == nil {
 		// a scan, or text drawn as outlines, is read by OCR

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plangraph/plangraph/vision/geom"
 )
@@ -70,27 +71,93 @@ func union(a, b geom.Box) geom.Box {
 // ErrNoPdftotext is returned when poppler's pdftotext is not installed.
 var ErrNoPdftotext = errors.New("text: pdftotext (poppler-utils) is not installed")
 
+// MaxPDFTextBytes bounds pdftotext's output for one page, read as it
+// comes (a page's text layer is some megabytes at most; a hostile one may
+// be far more): past it the page's text is refused with ErrTextTooLarge.
+var MaxPDFTextBytes int64 = 64 << 20
+
+// ErrTextTooLarge is a page whose text layer is over MaxPDFTextBytes.
+var ErrTextTooLarge = errors.New("text: the page's text layer is too large")
+
 // PDFPage reads the text layer of page (1-based) of the PDF at path, with
-// boxes scaled by scale (pixels per point: dpi / 72).
+// boxes scaled by scale (pixels per point: dpi / 72). pdftotext's output
+// is parsed as it is written, never held whole, and at most
+// MaxPDFTextBytes of it is read.
 func PDFPage(ctx context.Context, path string, page int, scale float64) (Page, error) {
 	bin, err := exec.LookPath("pdftotext")
 	if err != nil {
 		return Page{}, ErrNoPdftotext
 	}
-	var out, stderr bytes.Buffer
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stderr := &headBuffer{max: 4 << 10}
 	cmd := exec.CommandContext(ctx, bin, "-q", "-bbox-layout", "-f", strconv.Itoa(page), "-l", strconv.Itoa(page), path, "-")
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		return Page{}, fmt.Errorf("pdftotext page %d: %v: %s", page, err, strings.TrimSpace(stderr.String()))
-	}
-	pages, err := ParseBBoxLayout(&out, scale)
+	cmd.Stderr = stderr
+	cmd.WaitDelay = time.Second // a killed process's pipes are closed even if something holds them
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return Page{}, err
 	}
-	if len(pages) == 0 {
+	if err := cmd.Start(); err != nil {
+		return Page{}, fmt.Errorf("pdftotext page %d: %w", page, err)
+	}
+	capped := &capReader{r: stdout, left: MaxPDFTextBytes}
+	pages, perr := ParseBBoxLayout(capped, scale)
+	if perr != nil || capped.over {
+		cancel() // stop pdftotext rather than read the rest
+	} else {
+		_, _ = io.Copy(io.Discard, capped) // anything after the page's XHTML
+	}
+	werr := cmd.Wait()
+	switch {
+	case capped.over:
+		return Page{}, fmt.Errorf("pdftotext page %d: over %d bytes: %w", page, MaxPDFTextBytes, ErrTextTooLarge)
+	case werr != nil:
+		return Page{}, fmt.Errorf("pdftotext page %d: %v: %s", page, werr, strings.TrimSpace(stderr.String()))
+	case perr != nil:
+		return Page{}, perr
+	case len(pages) == 0:
 		return Page{}, fmt.Errorf("pdftotext page %d: no page in output", page)
 	}
 	return pages[0], nil
+}
+
+// capReader reads at most left bytes of r; past them it reports EOF and
+// marks itself over.
+type capReader struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		// one byte more tells a stream of exactly the limit from a longer one
+		var b [1]byte
+		if n, _ := c.r.Read(b[:]); n > 0 {
+			c.over = true
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+// headBuffer keeps the first max bytes written to it and drops the rest.
+type headBuffer struct {
+	bytes.Buffer
+	max int
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	if room := h.max - h.Len(); room > 0 {
+		h.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }
 
 // ParseBBoxLayout parses pdftotext -bbox-layout XHTML. Coordinates are

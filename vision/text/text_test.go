@@ -1,8 +1,13 @@
 package text
 
 import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const sample = `<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head><title></title></head><body><doc>
@@ -43,4 +48,35 @@ func FuzzParseBBoxLayout(f *testing.F) {
 			}
 		}
 	})
+}
+
+// pdftotext's output is read as it comes and refused past
+// MaxPDFTextBytes: a page with an endless text layer fails promptly
+// instead of filling memory, and a page under the limit still parses.
+func TestPDFPageCapsPdftotextOutput(t *testing.T) {
+	dir := t.TempDir()
+	word := `<word xMin="1" yMin="1" xMax="2" yMax="2">a</word>`
+	script := "#!/bin/sh\nif [ \"$PDFTOTEXT_FAKE\" = endless ]; then\n  echo '<html><body><doc><page width=\"10\" height=\"10\"><flow><block><line>'\n  yes '" + word + "'\nfi\n" +
+		"echo '<html><body><doc><page width=\"10\" height=\"10\"><flow><block><line>" + word + "</line></block></flow></page></doc></body></html>'\n"
+	if err := os.WriteFile(filepath.Join(dir, "pdftotext"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	old := MaxPDFTextBytes
+	MaxPDFTextBytes = 1 << 20
+	t.Cleanup(func() { MaxPDFTextBytes = old })
+
+	p, err := PDFPage(context.Background(), "unused.pdf", 1, 1)
+	if err != nil || len(p.Words) != 1 {
+		t.Fatalf("a small page: %+v, %v", p, err)
+	}
+	t.Setenv("PDFTOTEXT_FAKE", "endless")
+	start := time.Now()
+	_, err = PDFPage(context.Background(), "unused.pdf", 1, 1)
+	if !errors.Is(err, ErrTextTooLarge) {
+		t.Fatalf("an endless text layer: %v, want ErrTextTooLarge", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("refusing it took %s", d)
+	}
 }

@@ -3,7 +3,6 @@ package webhooks
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -48,8 +47,13 @@ const (
 	taskRetries = 100_000
 )
 
-// errBusy defers an attempt to an endpoint that has all its slots taken.
-var errBusy = errors.New("the endpoint already has as many attempts in flight as it may have")
+// errBusy defers an attempt to an endpoint, or for an organization, that
+// has all its slots taken.
+var errBusy = fmt.Errorf("the endpoint or its organization already has as many attempts in flight as it may have: %w", jobs.ErrBusy)
+
+// DefaultMaxEndpoints is how many endpoints an organization may have
+// unless the operator says otherwise (--webhook-max-endpoints).
+const DefaultMaxEndpoints = 20
 
 // Options configure delivery.
 type Options struct {
@@ -61,8 +65,13 @@ type Options struct {
 	// RetryBase is the first retry's delay (30 s when 0).
 	RetryBase time.Duration
 	// Concurrency is the webhook pool's size per worker process; one
-	// endpoint may hold a quarter of it (at least one slot) at a time.
+	// endpoint may hold a quarter of it (at least one slot) at a time, and
+	// the endpoints of one organization three quarters of it (at least one), across
+	// every worker process.
 	Concurrency int
+	// MaxEndpoints is how many endpoints an organization may have
+	// (DefaultMaxEndpoints when 0).
+	MaxEndpoints int
 	// CAFile holds CA certificates receivers' certificates may chain to,
 	// besides the system's.
 	CAFile string
@@ -78,11 +87,15 @@ type Service struct {
 	URLs     URLPolicy
 	Schedule Schedule
 	// Box seals the endpoints' secrets as they are stored and opens them to sign.
-	Box     *secretbox.Box
-	timeout time.Duration
-	slots   slots
-	hc      *http.Client
+	Box          *secretbox.Box
+	timeout      time.Duration
+	slots        slots
+	maxEndpoints int
+	hc           *http.Client
 }
+
+// MaxEndpoints is how many endpoints an organization may have.
+func (s *Service) MaxEndpoints() int { return s.maxEndpoints }
 
 // New makes the service.
 func New(db *ent.Client, q *jobs.Queue, rdb redis.UniversalClient, log *slog.Logger, o Options) (*Service, error) {
@@ -96,14 +109,19 @@ func New(db *ent.Client, q *jobs.Queue, rdb redis.UniversalClient, log *slog.Log
 	if log == nil {
 		log = slog.Default()
 	}
+	if o.MaxEndpoints <= 0 {
+		o.MaxEndpoints = DefaultMaxEndpoints
+	}
 	return &Service{
 		DB: db, Queue: q, Log: log,
 		URLs:     URLPolicy{AllowPrivate: o.AllowPrivate},
 		Schedule: DefaultSchedule(o.RetryBase),
 		Box:      o.Box,
 		timeout:  o.Timeout,
-		slots:    slots{rdb: rdb, limit: max(1, o.Concurrency/4), ttl: o.Timeout + 30*time.Second},
-		hc:       hc,
+		slots: slots{rdb: rdb, perEndpoint: max(1, o.Concurrency/4), perOrg: max(1, o.Concurrency*3/4),
+			ttl: o.Timeout + 30*time.Second},
+		maxEndpoints: o.MaxEndpoints,
+		hc:           hc,
 	}, nil
 }
 
@@ -204,7 +222,7 @@ func (s *Service) deliver(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("bad delivery payload %q: %w", t.Payload(), asynq.SkipRetry)
 	}
 	ctx = tenant.WithOrg(ctx, p.OrgID)
-	release, ok := s.slots.acquire(ctx, p.EndpointID)
+	release, ok := s.slots.acquire(ctx, p.OrgID, p.EndpointID)
 	if !ok {
 		return jobs.RetryAfter(s.timeout/2+rand.N(s.timeout+1), errBusy)
 	}

@@ -2,54 +2,39 @@ package webhooks
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/plangraph/plangraph/jobs"
 )
 
-// slots bounds the attempts in flight to one endpoint across every worker
-// process, so that an endpoint that is slow or never answers holds at most
-// that many of the webhook pool's slots while the others keep sending.
-// Each endpoint has a Redis sorted set of tokens scored by when they lapse
-// (a crashed worker's token lapses by itself).
+// slots bounds the attempts in flight to one endpoint, and for one
+// organization's endpoints together, across every worker process, so that
+// an endpoint that is slow or never answers — or an organization with
+// many such endpoints — holds at most that many of the webhook pool's
+// slots while the others keep sending (jobs.Slots: a crashed worker's
+// token lapses by itself).
 type slots struct {
-	rdb   redis.UniversalClient
-	limit int
-	ttl   time.Duration
+	rdb         redis.UniversalClient
+	perEndpoint int
+	perOrg      int
+	ttl         time.Duration
 }
 
-// acquire takes a slot of endpoint; ok is false when all are taken. A
-// Redis failure lets the attempt go ahead (the limit is a courtesy to the
-// other endpoints, not a guarantee to anyone).
-func (s slots) acquire(ctx context.Context, endpoint string) (release func(), ok bool) {
-	if s.rdb == nil || s.limit <= 0 {
-		return func() {}, true
-	}
-	key := "plangraph:webhooks:inflight:" + endpoint
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	token := hex.EncodeToString(b)
-	now := time.Now()
-	var taken *redis.IntCmd
-	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.ZRemRangeByScore(ctx, key, "-inf", strconv.FormatInt(now.UnixMilli(), 10))
-		p.ZAdd(ctx, key, redis.Z{Score: float64(now.Add(s.ttl).UnixMilli()), Member: token})
-		taken = p.ZCard(ctx, key)
-		p.Expire(ctx, key, s.ttl)
-		return nil
-	})
-	release = func() { s.rdb.ZRem(context.WithoutCancel(ctx), key, token) }
-	if err != nil {
-		return func() {}, true
-	}
-	// this token included; of two taking the last slot at once both may
-	// step back, never both go ahead
-	if taken.Val() > int64(s.limit) {
-		release()
+// acquire takes a slot of endpoint and one of its organization org; ok is
+// false when either has all its slots taken (and then neither is held). A
+// Redis failure lets the attempt go ahead.
+func (s slots) acquire(ctx context.Context, org, endpoint string) (release func(), ok bool) {
+	js := jobs.Slots{RDB: s.rdb, TTL: s.ttl}
+	releaseEndpoint, ok := js.Take(ctx, "plangraph:webhooks:inflight:"+endpoint, s.perEndpoint)
+	if !ok {
 		return nil, false
 	}
-	return release, true
+	releaseOrg, ok := js.Take(ctx, "plangraph:webhooks:inflight-org:"+org, s.perOrg)
+	if !ok {
+		releaseEndpoint()
+		return nil, false
+	}
+	return func() { releaseOrg(); releaseEndpoint() }, true
 }

@@ -3,6 +3,7 @@ package webhooks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -249,21 +250,27 @@ func TestSendOutcomes(t *testing.T) {
 	}
 }
 
-func TestSlotsBoundAnEndpoint(t *testing.T) {
+// testRedis is a miniredis and a client of it.
+func testRedis(t *testing.T) (*miniredis.Miniredis, *redis.Client) {
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	defer rdb.Close()
-	s := slots{rdb: rdb, limit: 2, ttl: time.Minute}
+	t.Cleanup(func() { rdb.Close() })
+	return m, rdb
+}
+
+func TestSlotsBoundAnEndpoint(t *testing.T) {
+	_, rdb := testRedis(t)
+	s := slots{rdb: rdb, perEndpoint: 2, perOrg: 10, ttl: time.Minute}
 	ctx := context.Background()
-	r1, ok1 := s.acquire(ctx, "whe_a")
-	r2, ok2 := s.acquire(ctx, "whe_a")
-	_, ok3 := s.acquire(ctx, "whe_a")
-	rb, okb := s.acquire(ctx, "whe_b")
+	r1, ok1 := s.acquire(ctx, "org_1", "whe_a")
+	r2, ok2 := s.acquire(ctx, "org_1", "whe_a")
+	_, ok3 := s.acquire(ctx, "org_1", "whe_a")
+	rb, okb := s.acquire(ctx, "org_1", "whe_b")
 	if !ok1 || !ok2 || ok3 || !okb {
 		t.Fatalf("acquire: %v %v %v %v", ok1, ok2, ok3, okb)
 	}
 	r1()
-	r4, ok4 := s.acquire(ctx, "whe_a")
+	r4, ok4 := s.acquire(ctx, "org_1", "whe_a")
 	if !ok4 {
 		t.Fatal("a released slot was not free")
 	}
@@ -271,16 +278,51 @@ func TestSlotsBoundAnEndpoint(t *testing.T) {
 	r4()
 	rb()
 	// a token of a worker that died lapses by itself
-	short := slots{rdb: rdb, limit: 1, ttl: time.Second}
-	if _, ok := short.acquire(ctx, "whe_c"); !ok {
+	short := slots{rdb: rdb, perEndpoint: 1, perOrg: 10, ttl: time.Second}
+	if _, ok := short.acquire(ctx, "org_1", "whe_c"); !ok {
 		t.Fatal("first slot")
 	}
-	if _, ok := short.acquire(ctx, "whe_c"); ok {
+	if _, ok := short.acquire(ctx, "org_1", "whe_c"); ok {
 		t.Fatal("second slot while the first is held")
 	}
 	time.Sleep(1100 * time.Millisecond)
-	if _, ok := short.acquire(ctx, "whe_c"); !ok {
+	if _, ok := short.acquire(ctx, "org_1", "whe_c"); !ok {
 		t.Fatal("the lapsed slot was not freed")
+	}
+}
+
+// An organization's endpoints together hold at most perOrg slots, however
+// many endpoints it has; another organization's endpoints still get theirs,
+// and a refusal for the organization leaves the endpoint's slot free.
+func TestSlotsBoundAnOrganization(t *testing.T) {
+	m, rdb := testRedis(t)
+	s := slots{rdb: rdb, perEndpoint: 2, perOrg: 3, ttl: time.Minute}
+	ctx := context.Background()
+	var held []func()
+	for i := range 3 {
+		r, ok := s.acquire(ctx, "org_flood", fmt.Sprintf("whe_f%d", i))
+		if !ok {
+			t.Fatalf("slot %d of the organization refused", i)
+		}
+		held = append(held, r)
+	}
+	if _, ok := s.acquire(ctx, "org_flood", "whe_f9"); ok {
+		t.Fatal("a fourth endpoint of the organization got a slot past its limit of 3")
+	}
+	if n := m.Exists("plangraph:webhooks:inflight:whe_f9"); n {
+		members, _ := m.ZMembers("plangraph:webhooks:inflight:whe_f9")
+		if len(members) != 0 {
+			t.Fatalf("the refused attempt kept its endpoint's slot: %v", members)
+		}
+	}
+	r, ok := s.acquire(ctx, "org_other", "whe_o")
+	if !ok {
+		t.Fatal("another organization was refused while the first held its slots")
+	}
+	r()
+	held[0]()
+	if _, ok := s.acquire(ctx, "org_flood", "whe_f9"); !ok {
+		t.Fatal("a released slot of the organization was not free")
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"time"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
 	"gocloud.dev/blob"
 
 	"github.com/plangraph/plangraph/ent"
@@ -16,8 +18,10 @@ import (
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/ent/organization"
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/predicate"
+	"github.com/plangraph/plangraph/ent/schema"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/blobs"
@@ -93,6 +97,23 @@ func WithTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// LockOrg holds the context's organization until tx ends, so that
+// transactions that count the organization's records before adding one
+// take turns. On PostgreSQL it locks the organization's row; SQLite
+// transactions already take turns (they begin IMMEDIATE).
+func LockOrg(ctx context.Context, tx *ent.Tx) error {
+	org, ok := tenant.Org(ctx)
+	if !ok {
+		return schema.ErrNoTenant
+	}
+	_, err := tx.Organization.Query().Where(organization.ID(org), func(s *sql.Selector) {
+		if s.Dialect() == dialect.Postgres {
+			s.ForUpdate()
+		}
+	}).Only(ctx)
+	return err
 }
 
 // StoredUnder lists what deleting the drawings matching which leaves in

@@ -114,9 +114,25 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*EndpointWithSecr
 		return nil, err
 	}
 	secret := engine.NewSecret()
-	c := s.DB.WebhookEndpoint.Create().SetURL(in.URL).SetEvents(filter).SetSecret(s.Webhooks.Box.Seal(secret)).
-		SetNillableDescription(in.Description).SetNillableEnabled(in.Enabled)
-	ep, err := c.Save(ctx)
+	var ep *ent.WebhookEndpoint
+	err = base.WithTx(ctx, s.DB, func(tx *ent.Tx) error {
+		// counted and created with the organization locked, so that
+		// concurrent creates cannot pass the limit together
+		if err := base.LockOrg(ctx, tx); err != nil {
+			return err
+		}
+		n, err := tx.WebhookEndpoint.Query().Count(ctx)
+		if err != nil {
+			return err
+		}
+		if limit := s.Webhooks.MaxEndpoints(); n >= limit {
+			return apierr.New(apierr.Conflict, "the organization has %d webhook endpoints, the most it may have; delete one to add another", limit).
+				WithCode("WEBHOOK_ENDPOINT_LIMIT")
+		}
+		ep, err = tx.WebhookEndpoint.Create().SetURL(in.URL).SetEvents(filter).SetSecret(s.Webhooks.Box.Seal(secret)).
+			SetNillableDescription(in.Description).SetNillableEnabled(in.Enabled).Save(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
