@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -54,5 +55,47 @@ func TestRunnerRefusesTaskOfAnotherOrganization(t *testing.T) {
 	got, err := e.db.Job.Get(e.ctx, j.ID)
 	if err != nil || got.Status != job.StatusQueued {
 		t.Fatalf("job after the forged task: %+v, %v", got, err)
+	}
+}
+
+// A top-level job left Queued without its task (Redis was down when its
+// request committed it) is queued by the requeue sweep once it is older
+// than the cutoff; a fresh one, and a child, are left alone.
+func TestRequeueStaleJobs(t *testing.T) {
+	e := newRunnerEnv(t)
+	ran := make(chan string, 4)
+	e.runner.Handle(e.w, "test_orphan", func(_ context.Context, j *ent.Job) (any, error) {
+		ran <- j.ID
+		return nil, nil
+	})
+	old, err := e.db.Job.Create().SetType("test_orphan").SetStatus(job.StatusQueued).
+		SetCreatedAt(time.Now().Add(-10 * time.Minute)).Save(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Job.Create().SetType("test_orphan").SetStatus(job.StatusQueued).Save(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Job.Create().SetType("test_orphan").SetStatus(job.StatusQueued).SetParentID(old.ID).
+		SetCreatedAt(time.Now().Add(-10 * time.Minute)).Save(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := RequeueStale(context.Background(), e.db, e.q, time.Now().Add(-RequeueAge))
+	if err != nil || n != 1 {
+		t.Fatalf("requeued %d, %v; want the one old top-level job", n, err)
+	}
+	if got := e.wait(t, old.ID); got.Status != job.StatusCompleted {
+		t.Fatalf("the requeued job: %s", got.Status)
+	}
+	// a second sweep while nothing is stale queues the finished job no more
+	if n, err := RequeueStale(context.Background(), e.db, e.q, time.Now().Add(-RequeueAge)); err != nil || n != 0 {
+		t.Fatalf("second sweep: %d, %v", n, err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if len(ran) != 1 {
+		t.Fatalf("%d jobs ran, want 1", len(ran))
 	}
 }

@@ -262,7 +262,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 func (a *App) StartWorker() (*jobs.Worker, error) {
 	w := jobs.NewWorker(a.Redis, jobs.WorkerConfig{Concurrency: a.Cfg.Concurrency, ShutdownTimeout: a.Cfg.ShutdownTimeout,
 		WebhookConcurrency: a.Cfg.WebhookConcurrency}, a.Log)
-	if err := jobs.RegisterMaintenance(w, a.Store.Client, a.Blobs); err != nil {
+	if err := jobs.RegisterMaintenance(w, a.Store.Client, a.Queue, a.Blobs); err != nil {
 		return nil, err
 	}
 	if err := a.Webhooks.Register(w); err != nil {

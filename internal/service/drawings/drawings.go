@@ -71,8 +71,13 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Processing, erro
 	if err != nil {
 		return nil, err
 	}
+	// the drawing and its Queued job are committed: the request has had its
+	// effect (an Idempotency-Key replay must answer it, not make a second
+	// drawing). When the queue cannot take the task now, the requeue sweep
+	// (jobs.RequeueStale, every minute on every profile) queues it once
+	// Redis answers again.
 	if err := jobs.Enqueue(ctx, s.Queue, out.Job, jobs.QueueDefault); err != nil {
-		return nil, &apierr.Error{Kind: apierr.Unavailable, Detail: "the job queue is unavailable; the drawing was saved and will be processed when it returns", Err: err}
+		s.Log.WarnContext(ctx, "drawing saved; its job will be queued by the requeue sweep", "drawing", out.Drawing.ID, "job", out.Job.ID, "err", err)
 	}
 	return &out, nil
 }
