@@ -136,6 +136,7 @@ func (g *Guard) MutateOperationContext(ctx context.Context, oc *graphql.Operatio
 			}
 		}
 		if e := g.Charge(ctx, c); e != nil {
+			setRetryAfter(ctx, e)
 			return gqlerror.WrapIfUnwrapped(e)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
+	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -102,10 +104,35 @@ func ErrorPresenter(log *slog.Logger, requestID func(context.Context) string) gr
 			out.Message = "an unexpected error occurred; quote request_id " + rid + " when reporting it"
 		}
 		out.Extensions = map[string]any{"code": e.MachineCode(), "status": e.Status(), "request_id": rid}
+		if ra := e.Header.Get("Retry-After"); ra != "" {
+			// a refusal for rate: the seconds to wait (the Guard also sets
+			// the HTTP response's Retry-After header, as REST's 429s carry)
+			if secs, err := strconv.Atoi(ra); err == nil {
+				out.Extensions["retryAfter"] = secs
+			}
+		}
 		if len(e.Fields) > 0 {
 			out.Extensions["fields"] = e.Fields
 		}
 		return out
+	}
+}
+
+type responseHeaderKey struct{}
+
+// WithResponseHeader lets the GraphQL Guard set headers of the HTTP
+// response that carries the operation (Retry-After); a websocket's
+// operations have none.
+func WithResponseHeader(ctx context.Context, h http.Header) context.Context {
+	return context.WithValue(ctx, responseHeaderKey{}, h)
+}
+
+// setRetryAfter copies err's Retry-After onto the HTTP response's headers;
+// it must run before the transport writes the status (the Guard does).
+func setRetryAfter(ctx context.Context, err error) {
+	h, _ := ctx.Value(responseHeaderKey{}).(http.Header)
+	if ra := apierr.From(err).Header.Get("Retry-After"); h != nil && ra != "" {
+		h.Set("Retry-After", ra)
 	}
 }
 

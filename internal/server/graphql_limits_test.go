@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -200,6 +201,20 @@ func graphQLRateClasses(t *testing.T, p testenv.Profile) {
 		}
 		if codes[0] == "RATE_LIMITED" || codes[1] == "RATE_LIMITED" || codes[2] != "RATE_LIMITED" {
 			t.Errorf("three parses in a row with a vision burst of 2: codes %v, want the third RATE_LIMITED", codes)
+		}
+		// the refusal says when to come back, as REST's 429 does
+		res := s.Do(t, testenv.Request{Method: http.MethodPost, Path: "/graphql", Key: key, Body: map[string]any{"query": "mutation { " + parse + " }"}})
+		var g testenv.GraphQLResponse
+		res.JSON(t, &g)
+		if errCode(g) != "RATE_LIMITED" {
+			t.Fatalf("a fourth parse: code %q, want RATE_LIMITED", errCode(g))
+		}
+		ra, err := strconv.Atoi(res.Header.Get("Retry-After"))
+		if err != nil || ra < 1 {
+			t.Errorf("a refused GraphQL operation: Retry-After header %q, want whole seconds ≥ 1", res.Header.Get("Retry-After"))
+		}
+		if secs, _ := g.Errors[0].Extensions["retryAfter"].(float64); int(secs) != ra {
+			t.Errorf("extensions.retryAfter %v, want the header's %d", g.Errors[0].Extensions["retryAfter"], ra)
 		}
 	})
 	t.Run("websocket", func(t *testing.T) {

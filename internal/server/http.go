@@ -87,7 +87,12 @@ func (a *App) graphQL(origins *wsgorilla.Origins) http.Handler {
 		a.Log.ErrorContext(ctx, "graphql panic", "panic", fmt.Sprint(p), "request_id", httpx.RequestID(ctx), "stack", string(debug.Stack()))
 		return apierr.Internalf(fmt.Errorf("panic: %v", p), "internal error")
 	})
-	return srv
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			r = r.WithContext(graph.WithResponseHeader(r.Context(), w.Header()))
+		}
+		srv.ServeHTTP(w, r)
+	})
 }
 
 // authenticated requires an API key, scopes the request to its
