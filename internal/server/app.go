@@ -128,6 +128,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20), Events: a.Events, Webhooks: a.Webhooks}
 	a.Resolver = graph.NewResolver(deps)
 	a.Services = a.Resolver.S
+	// a key's live streams are counted across every api process on this Redis
+	a.Services.Live.Shared = &jobs.Slots{RDB: a.Redis.Client, TTL: time.Minute}
 	a.Auth = auth.NewAuthenticator(a.Store.Client, 30*time.Second)
 	a.REST = rest.New(a.Services, rest.Options{CursorKey: cursorKey, MaxBodyBytes: cfg.MaxBodyBytes, MaxParseBodyBytes: cfg.MaxParseBodyBytes, Log: log})
 	a.Limiter = ratelimit.New(a.Redis.Client, ratelimit.Config{

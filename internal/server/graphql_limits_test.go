@@ -306,6 +306,15 @@ func subscriptionCaps(t *testing.T, p testenv.Profile) {
 	if res.Status != http.StatusTooManyRequests {
 		t.Errorf("an SSE stream beyond the key's 50: %d", res.Status)
 	}
+	if p.Config.Embedded() {
+		return // one process: its database and Redis are its own
+	}
+	// the cap holds across the api processes of one deployment: a second
+	// server on the same database and Redis refuses the key's 51st too
+	s2 := testenv.StartServer(t, cfg)
+	if res := s2.Get(t, key, "/v1/jobs/job_missing/stream"); res.Status != http.StatusTooManyRequests {
+		t.Errorf("an SSE stream on a second api process beyond the key's 50: %d, want 429", res.Status)
+	}
 }
 
 const introspectionQuery = `query IntrospectionQuery {

@@ -31,12 +31,17 @@ import (
 // Service runs the watches.
 type Service struct {
 	*base.Deps
+	// Shared, when set, counts each key's watches across every api process
+	// on one Redis (tokens that lapse when their process is gone); without
+	// it they are counted in this process only.
+	Shared  *jobs.Slots
 	streams streamCount
 }
 
 // MaxStreamsPerKey is the most watches (GraphQL subscriptions and
-// GET /v1/jobs/{id}/stream together) one API key holds open on one api
-// process; one more is refused with 429 RATE_LIMITED until one ends.
+// GET /v1/jobs/{id}/stream together) one API key holds open across the api
+// processes of a deployment; one more is refused with 429 RATE_LIMITED
+// until one ends.
 const MaxStreamsPerKey = 50
 
 // streamCount counts the open watches per API key.
@@ -51,6 +56,15 @@ func (r *Service) admit(ctx context.Context, org string) (release func(), err er
 	if p, ok := auth.From(ctx); ok && p.KeyID != "" {
 		who = "key:" + p.KeyID
 	}
+	refused := apierr.New(apierr.RateLimited, "this API key already has %d live streams and subscriptions open, the most it may; end one first", MaxStreamsPerKey)
+	if r.Shared != nil {
+		release, ok := r.Shared.Hold(context.WithoutCancel(ctx), "plangraph:streams:"+who, MaxStreamsPerKey)
+		if !ok {
+			return nil, refused
+		}
+		var once sync.Once
+		return func() { once.Do(release) }, nil
+	}
 	c := &r.streams
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -58,7 +72,7 @@ func (r *Service) admit(ctx context.Context, org string) (release func(), err er
 		c.n = map[string]int{}
 	}
 	if c.n[who] >= MaxStreamsPerKey {
-		return nil, apierr.New(apierr.RateLimited, "this API key already has %d live streams and subscriptions open on this server, the most it may; end one first", MaxStreamsPerKey)
+		return nil, refused
 	}
 	c.n[who]++
 	var once sync.Once
