@@ -72,13 +72,8 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Processing, erro
 		return nil, err
 	}
 	// the drawing and its Queued job are committed: the request has had its
-	// effect (an Idempotency-Key replay must answer it, not make a second
-	// drawing). When the queue cannot take the task now, the requeue sweep
-	// (jobs.RequeueStale, every minute on every profile) queues it once
-	// Redis answers again.
-	if err := jobs.Enqueue(ctx, s.Queue, out.Job, jobs.QueueDefault); err != nil {
-		s.Log.WarnContext(ctx, "drawing saved; its job will be queued by the requeue sweep", "drawing", out.Drawing.ID, "job", out.Job.ID, "err", err)
-	}
+	// effect (see base.Deps.Enqueue)
+	s.Enqueue(ctx, out.Job)
 	return &out, nil
 }
 
