@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -11,6 +12,7 @@ import (
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/idempotencyrecord"
 	"github.com/plangraph/plangraph/ent/job"
+	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/tenant"
 )
 
@@ -35,14 +37,19 @@ func PurgeIdempotency(db *ent.Client) asynq.HandlerFunc {
 	}
 }
 
-// TypeRequeueJobs queues again the top-level jobs still Queued a while
-// after they were created: their task was never queued (Redis was down
-// when their request committed them) or was lost with a Redis that does
-// not persist. Queuing a job whose task exists is a no-op (task id = job
-// id), so the sweep is harmless to jobs merely waiting in a backlog.
+// TypeRequeueJobs queues again the tasks of unfinished jobs that nothing
+// will run: a job committed while Redis refused its task, tasks lost with a
+// Redis that restarted without persistence (queued, running, or the last
+// child's that would have finalized its parent), a parent whose children
+// were queued into a Redis that then lost them. Queuing a job whose task
+// exists is a no-op (task id = job id), so the sweep is harmless to jobs
+// waiting in a backlog or running; a task left active by a crashed worker
+// is asynq's to recover once its lease lapses.
 const TypeRequeueJobs = "maintenance:requeue_jobs"
 
-// RequeueAge is how old a Queued job must be before the sweep queues it again.
+// RequeueAge is how long a job must have waited (Queued since creation,
+// Started since it started, a parent since its last child ended) before the
+// sweep queues its task again.
 const RequeueAge = 2 * time.Minute
 
 // NewRequeueJobsTask makes the requeue sweep's task.
@@ -50,22 +57,70 @@ func NewRequeueJobsTask() *asynq.Task {
 	return asynq.NewTask(TypeRequeueJobs, nil, asynq.Queue(QueueCritical), asynq.MaxRetry(1), asynq.Timeout(5*time.Minute))
 }
 
-// RequeueStale queues again the top-level jobs Queued since before cutoff
-// (children are queued by their parent once all of them exist, so they are
-// left to it) and returns how many it queued.
+// requeueBatch bounds the jobs one sweep looks at per state.
+const requeueBatch = 10_000
+
+// RequeueStale queues again, for jobs that have waited since before
+// cutoff: every Queued job (top-level, or a child of a Started parent); every
+// Started job with no children (a task re-run is what a retry does); and
+// for a Started parent whose children have all ended, its last child's
+// task, which finding itself ended finalizes the parent (parents with
+// children under way are left to them). It returns how many tasks it
+// queued (no-ops included).
 func RequeueStale(ctx context.Context, db *ent.Client, q *Queue, cutoff time.Time) (int, error) {
 	ctx = tenant.System(ctx)
-	js, err := db.Job.Query().Where(job.StatusEQ(job.StatusQueued), job.ParentIDIsNil(), job.CreatedAtLT(cutoff)).
-		Limit(10_000).All(ctx)
+	queued, err := db.Job.Query().Where(job.StatusEQ(job.StatusQueued), job.CreatedAtLT(cutoff)).Limit(requeueBatch).All(ctx)
 	if err != nil {
 		return 0, err
 	}
-	for _, j := range js {
+	// a child is queued by its parent once its parent has made the whole
+	// stage: only children of a Started parent can have lost their task
+	var parents []string
+	for _, j := range queued {
+		if j.ParentID != "" {
+			parents = append(parents, j.ParentID)
+		}
+	}
+	running, err := db.Job.Query().Where(job.IDIn(parents...), job.StatusEQ(job.StatusStarted)).IDs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	queued = slices.DeleteFunc(queued, func(j *ent.Job) bool { return j.ParentID != "" && !slices.Contains(running, j.ParentID) })
+	started, err := db.Job.Query().Where(job.StatusEQ(job.StatusStarted), job.StartedAtLT(cutoff)).Limit(requeueBatch).All(ctx)
+	if err != nil {
+		return 0, err
+	}
+	todo := queued
+	for _, j := range started {
+		children, err := db.Job.Query().Where(job.ParentID(j.ID)).Order(ent.Desc(job.FieldCompletedAt)).
+			Select(job.FieldID, job.FieldOrgID, job.FieldType, job.FieldStatus, job.FieldCompletedAt).All(ctx)
+		if err != nil {
+			return 0, err
+		}
+		if len(children) == 0 {
+			todo = append(todo, j)
+			continue
+		}
+		last, ended := children[0], true
+		for _, c := range children {
+			if !jobstatus.Terminal(string(c.Status)) {
+				ended = false
+				break
+			}
+			if c.CompletedAt != nil && (last.CompletedAt == nil || c.CompletedAt.After(*last.CompletedAt)) {
+				last = c
+			}
+		}
+		if ended && (last.CompletedAt == nil || last.CompletedAt.Before(cutoff)) {
+			todo = append(todo, last)
+		}
+	}
+	for _, j := range todo {
 		if err := Enqueue(ctx, q, j, ""); err != nil {
 			return 0, err
 		}
 	}
-	return len(js), nil
+	return len(todo), nil
 }
 
 // RequeueJobs is the requeue sweep's handler.

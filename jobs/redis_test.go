@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -58,44 +59,73 @@ func TestRunnerRefusesTaskOfAnotherOrganization(t *testing.T) {
 	}
 }
 
-// A top-level job left Queued without its task (Redis was down when its
-// request committed it) is queued by the requeue sweep once it is older
-// than the cutoff; a fresh one, and a child, are left alone.
+// Jobs whose tasks nothing will run — a top-level job committed while
+// Redis refused its task, a child queued into a Redis that then lost it, a
+// started job whose task was lost, a parent whose last child's task (which
+// would have finalized it) was lost — are queued again by the requeue sweep
+// once they have waited past the cutoff; fresh ones, and children of a
+// parent that has not run, are left alone, and a second sweep finds nothing.
 func TestRequeueStaleJobs(t *testing.T) {
 	e := newRunnerEnv(t)
-	ran := make(chan string, 4)
+	ran := make(chan string, 8)
 	e.runner.Handle(e.w, "test_orphan", func(_ context.Context, j *ent.Job) (any, error) {
 		ran <- j.ID
 		return nil, nil
 	})
-	old, err := e.db.Job.Create().SetType("test_orphan").SetStatus(job.StatusQueued).
-		SetCreatedAt(time.Now().Add(-10 * time.Minute)).Save(e.ctx)
-	if err != nil {
-		t.Fatal(err)
+	long := time.Now().Add(-10 * time.Minute)
+	mk := func(status job.Status, parent string, at time.Time) *ent.Job {
+		t.Helper()
+		c := e.db.Job.Create().SetType("test_orphan").SetStatus(status).SetCreatedAt(at)
+		if parent != "" {
+			c.SetParentID(parent)
+		}
+		switch status {
+		case job.StatusStarted:
+			c.SetStartedAt(at)
+		case job.StatusCompleted:
+			c.SetStartedAt(at).SetCompletedAt(at)
+		}
+		j, err := c.Save(e.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
 	}
-	if _, err := e.db.Job.Create().SetType("test_orphan").SetStatus(job.StatusQueued).Save(e.ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.db.Job.Create().SetType("test_orphan").SetStatus(job.StatusQueued).SetParentID(old.ID).
-		SetCreatedAt(time.Now().Add(-10 * time.Minute)).Save(e.ctx); err != nil {
-		t.Fatal(err)
-	}
+	old := mk(job.StatusQueued, "", long)
+	mk(job.StatusQueued, "", time.Now())       // fresh: its task is on its way
+	mk(job.StatusQueued, old.ID, long)         // its parent has not run: the parent queues it
+	running := mk(job.StatusStarted, "", long) // a leaf whose task was lost
+	waiting := mk(job.StatusStarted, "", long) // a parent: one child lost, one done
+	lostChild := mk(job.StatusQueued, waiting.ID, long)
+	mk(job.StatusCompleted, waiting.ID, long)
+	stuck := mk(job.StatusStarted, "", long) // a parent whose children all ended
+	mk(job.StatusCompleted, stuck.ID, long)
+	last := mk(job.StatusCompleted, stuck.ID, long.Add(time.Minute))
 	if err := e.w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	n, err := RequeueStale(context.Background(), e.db, e.q, time.Now().Add(-RequeueAge))
-	if err != nil || n != 1 {
-		t.Fatalf("requeued %d, %v; want the one old top-level job", n, err)
+	if err != nil || n != 4 {
+		t.Fatalf("requeued %d, %v; want 4: the old top-level job, the lost child, the started leaf, the ended parent's last child — and not the rest", n, err)
 	}
-	if got := e.wait(t, old.ID); got.Status != job.StatusCompleted {
-		t.Fatalf("the requeued job: %s", got.Status)
+	for _, j := range []*ent.Job{old, running, lostChild, waiting, stuck} {
+		if got := e.wait(t, j.ID); got.Status != job.StatusCompleted {
+			t.Fatalf("job %s: %s", j.ID, got.Status)
+		}
 	}
-	// a second sweep while nothing is stale queues the finished job no more
+	// a second sweep while nothing is stale queues nothing more (old's child
+	// is the parent's to queue, and old has ended)
 	if n, err := RequeueStale(context.Background(), e.db, e.q, time.Now().Add(-RequeueAge)); err != nil || n != 0 {
 		t.Fatalf("second sweep: %d, %v", n, err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if len(ran) != 1 {
-		t.Fatalf("%d jobs ran, want 1", len(ran))
+	got := map[string]bool{}
+	for len(ran) > 0 {
+		got[<-ran] = true
+	}
+	// the last child's task finds its job ended and finalizes the parent
+	// without running the handler again
+	if want := map[string]bool{old.ID: true, running.ID: true, lostChild.ID: true}; !maps.Equal(got, want) || got[last.ID] {
+		t.Fatalf("handlers ran for %v, want %v", got, want)
 	}
 }

@@ -152,6 +152,7 @@ func (a *App) Close() {
 	if a.Blobs != nil {
 		_ = a.Blobs.Close()
 	}
+	blobs.DropLocalCopies()
 	if a.Store != nil {
 		_ = a.Store.Close()
 	}

@@ -147,6 +147,12 @@ type process struct {
 // SIGTERM (as a deployment would) and checks that it exited cleanly.
 func startProcess(t *testing.T, name, bin string, args ...string) *process {
 	t.Helper()
+	return startProcessEnv(t, name, bin, nil, args...)
+}
+
+// startProcessEnv is startProcess with env added to the test's environment.
+func startProcessEnv(t *testing.T, name, bin string, env []string, args ...string) *process {
+	t.Helper()
 	out, err := os.CreateTemp(t.TempDir(), name+"-*.log")
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +160,9 @@ func startProcess(t *testing.T, name, bin string, args ...string) *process {
 	t.Cleanup(func() { out.Close() })
 	p := &process{name: name, cmd: exec.Command(bin, args...), out: out, done: make(chan error, 1)}
 	p.cmd.Stdout, p.cmd.Stderr = out, out
+	if env != nil {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
@@ -182,6 +191,15 @@ func (p *process) stop() error {
 		}
 	})
 	return p.err
+}
+
+// kill ends the process with SIGKILL, as a crash or the OOM killer
+// would: nothing of it runs after, no deferred cleanup, no lease released.
+func (p *process) kill() {
+	p.once.Do(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	})
 }
 
 // log is the end of the process's output.

@@ -10,13 +10,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
 	"modernc.org/sqlite"               // registers "sqlite"
 
@@ -41,9 +45,33 @@ func init() {
 			return apierr.Invalid(ve.Name, strings.TrimPrefix(ve.Error(), "ent: "))
 		case ent.IsConstraintError(err):
 			return &apierr.Error{Kind: apierr.Conflict, Detail: "the request conflicts with an existing resource", Err: err}
+		case Unreachable(err):
+			return &apierr.Error{Kind: apierr.Unavailable, Code: "DATABASE_UNAVAILABLE", Detail: "the database cannot be reached; try again shortly", Err: err}
 		}
 		return nil
 	})
+}
+
+// Unreachable is whether err says the database could not be reached or
+// dropped the connection (a restart, a failover, a network cut) rather than
+// refusing the statement: the request may succeed when tried again, so it
+// is answered 503, not 500. The pool opens new connections by itself once
+// the database is back.
+func Unreachable(err error) bool {
+	var (
+		ce *pgconn.ConnectError
+		pe *pgconn.PgError
+		oe *net.OpError
+	)
+	switch {
+	case errors.As(err, &ce), errors.As(err, &oe), errors.Is(err, driver.ErrBadConn), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return true
+	case errors.As(err, &pe):
+		// class 08: connection exception; 57P01-57P03: shut down, crashed, starting up
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	return false
 }
 
 func init() {

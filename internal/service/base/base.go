@@ -17,7 +17,6 @@ import (
 	"github.com/plangraph/plangraph/ent/block"
 	"github.com/plangraph/plangraph/ent/drawing"
 	"github.com/plangraph/plangraph/ent/feature"
-	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/organization"
 	"github.com/plangraph/plangraph/ent/overlay"
 	"github.com/plangraph/plangraph/ent/predicate"
@@ -27,7 +26,6 @@ import (
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/events"
 	"github.com/plangraph/plangraph/internal/events/webhooks"
-	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/safefetch"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/uploads"
@@ -173,13 +171,21 @@ func (d *Deps) ReadyDrawing(ctx context.Context, id, verb string) (*ent.Drawing,
 	return nil, apierr.New(apierr.Conflict, "drawing %s is still being processed (%s); %s it when its job has completed", id, dr.Status, verb).WithCode("DRAWING_NOT_READY")
 }
 
-// Enqueue queues job j, just recorded. When the queue is down the job is
-// failed (nothing would run it) and the caller is told to try again.
-func (d *Deps) Enqueue(ctx context.Context, j *ent.Job) error {
-	if err := jobs.Enqueue(ctx, d.Queue, j, jobs.QueueDefault); err != nil {
-		_ = d.DB.Job.UpdateOne(j).SetStatus(job.StatusFailed).SetCompletedAt(time.Now().UTC().Truncate(time.Microsecond)).
-			SetError(&jobstatus.Error{Code: "QUEUE_UNAVAILABLE", Message: "the job could not be queued"}).Exec(ctx)
-		return &apierr.Error{Kind: apierr.Unavailable, Detail: "the job queue is unavailable; try again shortly", Err: err}
+// Enqueue queues job j, just committed with everything it works on: the
+// request has had its effect and is answered as accepted whatever the queue
+// says, so an Idempotency-Key retry replays it instead of doing it twice.
+// The task is queued apart from the request's cancellation (a client that
+// hangs up does not take it back); when the queue cannot take it now (Redis
+// down), the requeue sweep (jobs.RequeueStale, every minute on every
+// profile) queues it once Redis answers again.
+func (d *Deps) Enqueue(ctx context.Context, j *ent.Job) {
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), enqueueTimeout)
+	defer cancel()
+	if err := jobs.Enqueue(qctx, d.Queue, j, jobs.QueueDefault); err != nil {
+		d.Log.WarnContext(ctx, "job saved; the requeue sweep will queue it", "job", j.ID, "type", j.Type, "err", err)
 	}
-	return nil
 }
+
+// enqueueTimeout bounds how long a request waits for the queue to take a
+// job's task before leaving it to the requeue sweep.
+const enqueueTimeout = 5 * time.Second

@@ -203,7 +203,8 @@ func (s *Service) start(ctx context.Context, r request) (*ent.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j, s.Enqueue(ctx, j)
+	s.Enqueue(ctx, j)
+	return j, nil
 }
 
 // Analyze checks an overlay and queues the analysis of its changes
@@ -227,7 +228,8 @@ func (s *Service) Analyze(ctx context.Context, overlayID string, in AnalyzeInput
 	if err != nil {
 		return nil, err
 	}
-	return j, s.Enqueue(ctx, j)
+	s.Enqueue(ctx, j)
+	return j, nil
 }
 
 // checkAnalyze is whether change analysis runs: analyze absent means the

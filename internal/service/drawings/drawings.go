@@ -72,13 +72,8 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Processing, erro
 		return nil, err
 	}
 	// the drawing and its Queued job are committed: the request has had its
-	// effect (an Idempotency-Key replay must answer it, not make a second
-	// drawing). When the queue cannot take the task now, the requeue sweep
-	// (jobs.RequeueStale, every minute on every profile) queues it once
-	// Redis answers again.
-	if err := jobs.Enqueue(ctx, s.Queue, out.Job, jobs.QueueDefault); err != nil {
-		s.Log.WarnContext(ctx, "drawing saved; its job will be queued by the requeue sweep", "drawing", out.Drawing.ID, "job", out.Job.ID, "err", err)
-	}
+	// effect (see base.Deps.Enqueue)
+	s.Enqueue(ctx, out.Job)
 	return &out, nil
 }
 
@@ -112,6 +107,12 @@ type Patch struct {
 
 // Update renames a drawing.
 func (s *Service) Update(ctx context.Context, id string, in Patch) (*ent.Drawing, error) {
+	// looked up first in the caller's organization: an update that sets
+	// nothing reads the row back without the organization's predicate, and
+	// answered another organization's drawing (found by the authorization drill)
+	if _, err := s.Get(ctx, id); err != nil {
+		return nil, err
+	}
 	u := s.DB.Drawing.UpdateOneID(id)
 	if in.Name != nil {
 		name, err := checkName(*in.Name)
@@ -151,6 +152,9 @@ type SheetPatch struct {
 
 // UpdateSheet corrects a sheet's number, title or discipline.
 func (s *Service) UpdateSheet(ctx context.Context, id string, in SheetPatch) (*ent.Sheet, error) {
+	if _, err := base.Get(ctx, "sheet", id, s.DB.Sheet.Get); err != nil { // see Update
+		return nil, err
+	}
 	u := s.DB.Sheet.UpdateOneID(id)
 	bad := apierr.Fields{}
 	if v := in.SheetNumber; v != nil {

@@ -225,9 +225,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Enqueue(ctx, j); err != nil {
-		return nil, err
-	}
+	s.Enqueue(ctx, j)
 	return j, nil
 }
 
