@@ -3,7 +3,12 @@
 // defaults (SQLite, in-process Redis, files, local CA) in a temporary
 // directory. Sign in (a wrong key first), create a project, upload a
 // synthetic PDF, watch it process, open the sheet, run a parse, and check
-// that the detections the UI counts are those the API lists; export the CSV.
+// that the detections the UI counts are those the API lists; export the CSV;
+// correct a sheet's title inline (and see a refusal's detail); list a count's
+// instances; upload a revision, compare the two and check that the changes
+// the UI counts are those the API lists; the jobs tree; webhook endpoints
+// (secret shown once, rotation, deliveries, redelivery); the 1024×768 tablet
+// layout and keyboard reach; no console errors throughout.
 //
 //   PLANGRAPH_BIN=../bin/plangraph node e2e/run.mjs
 //   E2E_SCREENSHOTS=../docs/screenshots  also saves a PNG of each screen
@@ -16,6 +21,7 @@ import { createServer } from "node:net";
 import https from "node:https";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
+import { compareFlow, jobsAndWebhooks, tablet } from "./flows.mjs";
 
 const bin = resolve(process.env.PLANGRAPH_BIN ?? "../bin/plangraph");
 const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -71,11 +77,13 @@ let failed = false;
 const consoleErrors = [];
 let page;
 try {
-  const pdf = execFileSync(bin, ["synth", "--out", join(dir, "synth"), "--seed", "5", "--sheets", "1", "--page", "24x18"]).toString().split("\n")[0].trim();
-  assert.ok(pdf.endsWith(".pdf"), `synth wrote ${pdf}`);
+  const written = execFileSync(bin, ["synth", "--out", join(dir, "synth"), "--seed", "5", "--sheets", "1", "--page", "24x18", "--revision"]).toString().split("\n");
+  const pdf = written[0].trim();
+  const revised = written.map((l) => l.trim()).find((l) => l.endsWith("-rev.pdf"));
+  assert.ok(pdf.endsWith(".pdf") && revised, `synth wrote ${written}`);
   const port = await freePort();
   const base = `https://127.0.0.1:${port}`;
-  server = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--render-dpi", "150", "--log-level", "warn"], {
+  server = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--render-dpi", "150", "--log-level", "warn", "--webhook-allow-private-urls"], {
     stdio: ["ignore", "inherit", "inherit"],
   });
   const ca = await waitReady(base, dataDir, server);
@@ -92,6 +100,11 @@ try {
     const j = JSON.parse(r.body);
     assert.ok(!j.errors, JSON.stringify(j.errors));
     return j.data;
+  };
+  const rest = async (path) => {
+    const r = await request(`${base}${path}`, { ca, headers: { Authorization: `Bearer ${key}` } });
+    assert.equal(r.status, 200, `GET ${path}: ${r.body}`);
+    return JSON.parse(r.body);
   };
 
   browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
@@ -118,6 +131,24 @@ try {
   await page.getByRole("button", { name: "Sign in" }).click();
   step("signed in");
 
+  // webhook settings: an endpoint (this server itself: its deliveries fail,
+  // which the log shows), its secret shown once, then rotated
+  await page.getByRole("link", { name: "Webhooks" }).click();
+  await page.getByLabel("Endpoint URL").fill(`${base}/e2e-hook`);
+  await page.getByLabel("Description").fill("e2e receiver");
+  await page.getByRole("button", { name: "Create endpoint" }).click();
+  const secret1 = (await page.getByTestId("secret").textContent()) ?? "";
+  assert.match(secret1, /^whsec_/);
+  await page.getByRole("button", { name: "Done" }).click();
+  assert.equal(await page.getByTestId("secret").count(), 0, "the secret is not shown again");
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  const secret2 = (await page.getByTestId("secret").textContent()) ?? "";
+  assert.match(secret2, /^whsec_/);
+  assert.notEqual(secret2, secret1, "rotation makes a new secret");
+  await page.getByText(/previous secret also signs/).waitFor();
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.locator("header").getByRole("link", { name: "Projects" }).click();
+
   // create a project
   await page.getByLabel("New project name").fill("Tower A");
   await page.getByRole("button", { name: "Create project" }).click();
@@ -136,6 +167,24 @@ try {
   const card = page.getByTestId("sheet-card").first();
   await card.locator("img.thumb").waitFor();
   await shot("3-sheets");
+
+  // correct a sheet inline: a refused value shows the server's detail, a good one is saved
+  const gridURL = page.url();
+  await page.getByRole("button", { name: /^Correct / }).first().click();
+  const editForm = page.locator("form.sheet-edit");
+  await editForm.getByLabel("Discipline").fill("astrology");
+  await editForm.getByRole("button", { name: "Save" }).click();
+  const refused = (await editForm.getByRole("alert").textContent()) ?? "";
+  assert.match(refused, /discipline: must be one of/, `refusal: ${refused}`);
+  await editForm.getByLabel("Discipline").fill("electrical");
+  await editForm.getByLabel("Title").fill("LIGHTING PLAN (corrected)");
+  await shot("6-sheet-correction");
+  await editForm.getByRole("button", { name: "Save" }).click();
+  await page.getByTestId("sheet-card").first().getByText("LIGHTING PLAN (corrected)").waitFor();
+  const drawingID = decodeURIComponent(new URL(gridURL).hash.split("/")[2]);
+  const corrected = await gql(`query($id: ID!) { drawing(id: $id) { sheets(first: 1) { edges { node { title discipline } } } } }`, { id: drawingID });
+  assert.deepEqual(corrected.drawing.sheets.edges[0].node, { title: "LIGHTING PLAN (corrected)", discipline: "electrical" });
+  step("sheet corrected inline");
   await card.click();
   const sheetID = decodeURIComponent(new URL(page.url()).hash.split("/")[2]);
 
@@ -169,6 +218,25 @@ try {
   step(`UI counts ${apiTotal} detections, as the API does`);
   await shot("4-viewer-detections");
 
+  // a count lists its instances; each zooms the viewer to it
+  // (the first entry with instances)
+  const counts = (await page.getByTestId("entry-count").allTextContents()).map(Number);
+  const withSome = Math.max(0, counts.findIndex((n) => n > 0));
+  const firstCount = page.getByTestId("entry-count").nth(withSome);
+  const nFirst = counts[withSome];
+  await firstCount.click();
+  const list = page.getByTestId("instances");
+  await list.waitFor();
+  assert.equal(await list.getByTestId("instance").count(), nFirst, "the list holds the count's instances");
+  if (nFirst > 0) {
+    await list.getByTestId("instance").first().click();
+    assert.equal(await list.getByTestId("instance").first().getAttribute("aria-current"), "true");
+    await list.getByRole("button", { name: "Next" }).click();
+    await page.waitForTimeout(1500); // the zoom animation
+    await shot("7-instances");
+  }
+  await list.getByRole("button", { name: "Close the instance list" }).click();
+
   // the CSV export holds the legend's counts
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export CSV" }).click();
@@ -189,6 +257,10 @@ try {
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.locator(".hitgroup, .search .empty").first().waitFor();
   await shot("5-search");
+
+  const compareJobID = await compareFlow({ page, base, rest, shot, revised, projectID });
+  await jobsAndWebhooks({ page, base, shot, projectID });
+  await tablet({ page, base, compareJobID, sheetID, shot });
 
   assert.deepEqual(consoleErrors, [], "console errors");
   step(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -9,6 +9,10 @@ import { Projects } from "./screens/Projects";
 import { ProjectView } from "./screens/ProjectView";
 import { DrawingView } from "./screens/DrawingView";
 import { SheetViewer } from "./screens/SheetViewer";
+import { Compare } from "./screens/Compare";
+import { Comparison } from "./screens/Comparison";
+import { Jobs, JobPage } from "./screens/Jobs";
+import { Webhooks } from "./screens/Webhooks";
 
 export function App() {
   const [conn, setConn] = useState<Connection | null>(() => {
@@ -35,6 +39,21 @@ export function App() {
       break;
     case "sheet":
       screen = <SheetViewer id={route.id} focus={route.focus} />;
+      break;
+    case "compare":
+      screen = <Compare projectID={route.projectID} />;
+      break;
+    case "comparison":
+      screen = <Comparison id={route.id} overlay={route.overlay} />;
+      break;
+    case "jobs":
+      screen = <Jobs projectID={route.projectID} />;
+      break;
+    case "job":
+      screen = <JobPage id={route.id} />;
+      break;
+    case "webhooks":
+      screen = <Webhooks />;
   }
   return (
     <ConnectionContext.Provider value={conn}>
@@ -45,6 +64,7 @@ export function App() {
           </a>
           <nav>
             <a href="#/">Projects</a>
+            <a href="#/webhooks">Webhooks</a>
             <button type="button" className="link" onClick={signOut}>
               Sign out
             </button>

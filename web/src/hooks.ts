@@ -44,3 +44,23 @@ export function useImageURL(path: string | null): { url?: string; error?: string
   }, [conn, path]);
   return state;
 }
+
+/**
+ * download fetches path with the key and saves it as name (the server's
+ * Problem Details detail is thrown when it refuses).
+ */
+export async function download(conn: Connection, path: string, name: string): Promise<void> {
+  const res = await conn.fetch(path);
+  if (!res.ok) throw new Error(await readProblem(res));
+  saveBlob(await res.blob(), name);
+}
+
+/** saveBlob hands a blob to the browser as a download named name. */
+export function saveBlob(b: Blob, name: string) {
+  const url = URL.createObjectURL(b);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

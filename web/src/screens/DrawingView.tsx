@@ -6,6 +6,7 @@ import { errorMessage } from "../api";
 import { graphql } from "../gql";
 import { useImageURL } from "../hooks";
 import { href } from "../route";
+import { SheetEdit } from "./SheetEdit";
 
 const DrawingQuery = graphql(`
   query Drawing($id: ID!) {
@@ -58,6 +59,7 @@ export function DrawingView({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: DrawingQuery, variables: { id } });
   const [discipline, setDiscipline] = useState("");
   const [text, setText] = useState("");
+  const [editing, setEditing] = useState<string | null>(null);
   const sheets = useMemo(() => data?.drawing?.sheets.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [], [data]);
   const disciplines = useMemo(() => [...new Set(sheets.map((s) => s.discipline).filter(Boolean))].sort(), [sheets]);
   if (error) return <p className="error" role="alert">{errorMessage(error)}</p>;
@@ -85,15 +87,26 @@ export function DrawingView({ id }: { id: string }) {
       </div>
       <ul className="sheets">
         {shown.map((s) => (
-          <li key={s.id}>
+          <li key={s.id} className="sheet">
             <a href={href({ screen: "sheet", id: s.id })} data-testid="sheet-card">
               <Thumb id={s.id} alt={`${s.sheetNumber} ${s.title}`} />
-              <span className="num">{s.sheetNumber || `Page ${s.pageNumber}`}</span>
-              <span className="title">{s.title}</span>
-              <small>
-                {s.discipline || "—"} · rev {s.revision || "—"}
-              </small>
+              {editing !== s.id && (
+                <>
+                  <span className="num">{s.sheetNumber || `Page ${s.pageNumber}`}</span>
+                  <span className="title">{s.title}</span>
+                  <small>
+                    {s.discipline || "—"} · rev {s.revision || "—"}
+                  </small>
+                </>
+              )}
             </a>
+            {editing === s.id ? (
+              <SheetEdit id={s.id} meta={s} disciplines={disciplines} onDone={() => setEditing(null)} />
+            ) : (
+              <button type="button" className="edit" onClick={() => setEditing(s.id)} aria-label={`Correct ${s.sheetNumber || `page ${s.pageNumber}`}`}>
+                Edit
+              </button>
+            )}
           </li>
         ))}
       </ul>

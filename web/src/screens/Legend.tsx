@@ -52,16 +52,20 @@ interface LegendProps {
   counts: ReadonlyMap<string, number>;
   hidden: ReadonlySet<string>;
   onToggle: (id: string) => void;
+  /** onCount lists the entry's instances (the count is a button when given). */
+  onCount?: (id: string) => void;
+  /** listed is the entry whose instances are listed. */
+  listed?: string | null;
 }
 
-export function Legend({ entries, colors, counts, hidden, onToggle }: LegendProps) {
+export function Legend({ entries, colors, counts, hidden, onToggle, onCount, listed }: LegendProps) {
   return (
     <aside className="legend" aria-label="Legend">
       <h2>Legend</h2>
       {entries.length === 0 && <p className="empty">No legend entries yet: “Find symbols” reads the legends and counts their symbols.</p>}
       <ul>
         {entries.map((e) => (
-          <li key={e.id} className={hidden.has(e.id) ? "off" : ""}>
+          <li key={e.id} className={(hidden.has(e.id) ? "off" : "") + (listed === e.id ? " listed" : "")}>
             <label>
               <input type="checkbox" checked={!hidden.has(e.id)} onChange={() => onToggle(e.id)} aria-label={`Show ${e.label}`} />
               <span className="swatch" style={{ background: colors.get(e.id) }} />
@@ -70,10 +74,24 @@ export function Legend({ entries, colors, counts, hidden, onToggle }: LegendProp
                 <strong>{e.label}</strong>
                 <small>{e.description}</small>
               </span>
-              <span className="count" data-testid="entry-count">
-                {counts.get(e.id) ?? 0}
-              </span>
+              {!onCount && (
+                <span className="count" data-testid="entry-count">
+                  {counts.get(e.id) ?? 0}
+                </span>
+              )}
             </label>
+            {onCount && (
+              <button
+                type="button"
+                className="count"
+                data-testid="entry-count"
+                aria-pressed={listed === e.id}
+                aria-label={`List the ${counts.get(e.id) ?? 0} ${e.label} instances`}
+                onClick={() => onCount(e.id)}
+              >
+                {counts.get(e.id) ?? 0}
+              </button>
+            )}
           </li>
         ))}
       </ul>

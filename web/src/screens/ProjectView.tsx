@@ -40,6 +40,14 @@ export function ProjectView({ id }: { id: string }) {
         <a href="#/">Projects</a> / <span>{p.name}</span>
       </nav>
       <h1>{p.name}</h1>
+      <nav className="inline actions" aria-label="Project">
+        <a className="button" href={href({ screen: "compare", projectID: p.id })}>
+          Compare revisions
+        </a>
+        <a className="button" href={href({ screen: "jobs", projectID: p.id })}>
+          Jobs
+        </a>
+      </nav>
       <Search projectID={p.id} />
       <Upload projectID={p.id} onReady={() => refetch({ requestPolicy: "network-only" })} />
       <h2>Drawings</h2>

@@ -11,6 +11,9 @@ import { href } from "../route";
 import { countByEntry, countsCSV, drawDetections, entryColor, hitTest, visible, type Box, type Detection, type Transform } from "../detections";
 import { loadDetections, loadEntries, type Entry } from "../sheetdata";
 import { Legend } from "./Legend";
+import { clearCanvas, imageTransform, openViewer, ZoomButtons } from "../viewer";
+import { Instances, readingOrder } from "./Instances";
+import { zoomBox } from "../compare";
 import { JobEvents, JobUpdated } from "../operations";
 
 const SheetQ = graphql(`
@@ -83,6 +86,8 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
   const [showBlocks, setShowBlocks] = useState(true);
   const [jobID, setJobID] = useState<string | null>(null);
   const [parse, startParse] = useMutation(ParseM);
+  const [listed, setListed] = useState<string | null>(null);
+  const [target, setTarget] = useState<Detection | null>(null);
 
   // loads run one after another's start (a block finished, the parse ended,
   // the sheet refetched): only the latest one's answer is kept
@@ -115,6 +120,7 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
   const colors = useMemo(() => new Map(entries.map((e, i) => [e.id, entryColor(i)])), [entries]);
   const shown = useMemo(() => visible(detections, hidden, threshold), [detections, hidden, threshold]);
   const counts = useMemo(() => countByEntry(shown), [shown]);
+  const instances = useMemo(() => (listed ? readingOrder(shown.filter((d) => d.entryID === listed)) : []), [shown, listed]);
 
   function exportCSV() {
     if (!sheet) return;
@@ -179,21 +185,40 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
         />
       )}
       <div className="viewer-body">
-        <DeepZoom sheet={sheet} blocks={showBlocks ? blocks : []} detections={shown} colors={colors} focus={focus} />
-        <Legend
-          entries={entries}
-          colors={colors}
-          counts={counts}
-          hidden={hidden}
-          onToggle={(eid) =>
-            setHidden((h) => {
-              const n = new Set(h);
-              if (n.has(eid)) n.delete(eid);
-              else n.add(eid);
-              return n;
-            })
-          }
-        />
+        <DeepZoom sheet={sheet} blocks={showBlocks ? blocks : []} detections={shown} colors={colors} focus={focus} target={target} />
+        <div className="side-panels">
+          {listed && (
+            <Instances
+              label={entries.find((e) => e.id === listed)?.label ?? ""}
+              instances={instances}
+              current={target?.id ?? null}
+              onZoom={setTarget}
+              onClose={() => {
+                setListed(null);
+                setTarget(null);
+              }}
+            />
+          )}
+          <Legend
+            listed={listed}
+            onCount={(eid) => {
+              setListed(eid === listed ? null : eid);
+              setTarget(null);
+            }}
+            entries={entries}
+            colors={colors}
+            counts={counts}
+            hidden={hidden}
+            onToggle={(eid) =>
+              setHidden((h) => {
+                const n = new Set(h);
+                if (n.has(eid)) n.delete(eid);
+                else n.add(eid);
+                return n;
+              })
+            }
+          />
+        </div>
       </div>
     </section>
   );
@@ -231,10 +256,12 @@ interface DeepZoomProps {
   detections: Detection[];
   colors: ReadonlyMap<string, string>;
   focus?: [number, number, number, number];
+  /** target is the instance zoomed to and outlined (from the instance list). */
+  target?: Detection | null;
 }
 
 /** DeepZoom is the OpenSeadragon viewer with the outlines and detections canvas on top. */
-function DeepZoom({ sheet, blocks, detections, colors, focus }: DeepZoomProps) {
+function DeepZoom({ sheet, blocks, detections, colors, focus, target }: DeepZoomProps) {
   const conn = useConnection();
   const host = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -246,27 +273,12 @@ function DeepZoom({ sheet, blocks, detections, colors, focus }: DeepZoomProps) {
   const transform = useCallback((): Transform | null => {
     const v = viewer.current;
     if (!v || !v.world.getItemCount()) return null;
-    const p0 = v.viewport.imageToViewerElementCoordinates(new OpenSeadragon.Point(0, 0));
-    const p1 = v.viewport.imageToViewerElementCoordinates(new OpenSeadragon.Point(sheet.width, 0));
-    const scale = (p1.x - p0.x) / sheet.width;
-    return { scale, dx: p0.x, dy: p0.y };
+    return imageTransform((p) => v.viewport.imageToViewerElementCoordinates(p), sheet.width);
   }, [sheet.width]);
 
   drawRef.current = () => {
-    const c = canvas.current;
-    const h = host.current;
-    if (!c || !h) return;
-    const dpr = window.devicePixelRatio || 1;
-    const w = h.clientWidth;
-    const ht = h.clientHeight;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(ht * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(ht * dpr);
-    }
-    const ctx = c.getContext("2d");
+    const ctx = clearCanvas(canvas.current, host.current)?.ctx;
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, ht);
     const t = transform();
     if (!t) return;
     ctx.font = "12px system-ui, sans-serif";
@@ -286,26 +298,20 @@ function DeepZoom({ sheet, blocks, detections, colors, focus }: DeepZoomProps) {
       ctx.fillText(label, x + 4, y - 4);
     }
     drawDetections(ctx, detections, t, colors);
+    if (target) {
+      const b = target.box;
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = "#f0a400";
+      ctx.strokeRect(b.xMin * t.scale + t.dx - 4, b.yMin * t.scale + t.dy - 4, (b.xMax - b.xMin) * t.scale + 8, (b.yMax - b.yMin) * t.scale + 8);
+    }
   };
 
   useEffect(() => {
     if (!host.current) return;
     const auth = { Authorization: `Bearer ${conn.key}` };
-    const v = OpenSeadragon({
-      element: host.current,
-      loadTilesWithAjax: true,
-      ajaxHeaders: auth,
-      showNavigationControl: false,
-      showNavigator: false,
-      maxZoomPixelRatio: 2,
-      visibilityRatio: 0.5,
-      gestureSettingsMouse: { clickToZoom: false },
-    });
-    viewer.current = v;
     const redraw = () => drawRef.current();
-    v.addHandler("animation", redraw);
-    v.addHandler("update-viewport", redraw);
-    v.addHandler("resize", redraw);
+    const v = openViewer(host.current, { loadTilesWithAjax: true, ajaxHeaders: auth, maxZoomPixelRatio: 2 }, redraw);
+    viewer.current = v;
     // added with its own headers: OpenSeadragon 5 fetches a descriptor
     // named by URL with the tiled image's headers only, not the viewer's
     v.addTiledImage({
@@ -327,7 +333,15 @@ function DeepZoom({ sheet, blocks, detections, colors, focus }: DeepZoomProps) {
     };
   }, [conn.key, sheet.id, focus]);
 
-  useEffect(() => drawRef.current(), [blocks, detections, colors]);
+  useEffect(() => drawRef.current(), [blocks, detections, colors, target]);
+
+  // an instance chosen in the list: zoomed to, with room around it
+  useEffect(() => {
+    const v = viewer.current;
+    if (!v || !target || !v.world.getItemCount()) return;
+    const z = zoomBox(target.box, 150);
+    v.viewport.fitBounds(v.viewport.imageToViewportRectangle(z.xMin, z.yMin, z.xMax - z.xMin, z.yMax - z.yMin));
+  }, [target]);
 
   function hover(ev: React.MouseEvent) {
     const t = transform();
@@ -340,26 +354,12 @@ function DeepZoom({ sheet, blocks, detections, colors, focus }: DeepZoomProps) {
     setTip(d ? { x: ev.clientX - r.left + 12, y: ev.clientY - r.top + 12, text: `confidence ${(d.confidence * 100).toFixed(0)} %` } : null);
   }
 
-  function zoom(by: number) {
-    const v = viewer.current;
-    if (v) v.viewport.zoomBy(by);
-  }
 
   return (
     <div className="deepzoom" onMouseMove={hover} onMouseLeave={() => setTip(null)}>
       <div ref={host} className="osd" data-testid="viewer" />
       <canvas ref={canvas} className="overlay" />
-      <div className="zoom inline">
-        <button type="button" onClick={() => zoom(1.5)} aria-label="Zoom in">
-          +
-        </button>
-        <button type="button" onClick={() => zoom(1 / 1.5)} aria-label="Zoom out">
-          −
-        </button>
-        <button type="button" onClick={() => viewer.current?.viewport.goHome()} aria-label="Whole sheet">
-          ⤢
-        </button>
-      </div>
+      <ZoomButtons viewer={viewer} home="Whole sheet" />
       {tip && (
         <div className="tip" style={{ left: tip.x, top: tip.y }}>
           {tip.text}

@@ -1,0 +1,72 @@
+// What the two deep-zoom viewers (a sheet with its detections, an overlay
+// with its changes) share: the canvas drawn over OpenSeadragon, sized to its
+// host at the screen's pixel ratio; the mapping from image pixels to that
+// canvas; and the zoom buttons.
+import type { RefObject } from "react";
+import OpenSeadragon from "openseadragon";
+import type { Transform } from "./detections";
+
+/** clearCanvas sizes the canvas to its host (device pixels), clears it and returns it in CSS pixels. */
+export function clearCanvas(c: HTMLCanvasElement | null, host: HTMLElement | null): { ctx: CanvasRenderingContext2D; w: number; h: number } | null {
+  if (!c || !host) return null;
+  const dpr = window.devicePixelRatio || 1;
+  const w = host.clientWidth;
+  const h = host.clientHeight;
+  if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+    c.width = Math.round(w * dpr);
+    c.height = Math.round(h * dpr);
+  }
+  const ctx = c.getContext("2d");
+  if (!ctx) return null;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  return { ctx, w, h };
+}
+
+/**
+ * imageTransform maps an unrotated image of the given width to the viewer
+ * element from two mapped points (one scale and an offset), so that
+ * thousands of boxes are mapped without a call into the viewer each.
+ */
+export function imageTransform(toElement: (p: OpenSeadragon.Point) => OpenSeadragon.Point, width: number): Transform {
+  const p0 = toElement(new OpenSeadragon.Point(0, 0));
+  const p1 = toElement(new OpenSeadragon.Point(width, 0));
+  return { scale: (p1.x - p0.x) / width, dx: p0.x, dy: p0.y };
+}
+
+/** ZoomButtons zoom the viewer in and out and back to the whole image (named home). */
+export function ZoomButtons({ viewer, home }: { viewer: RefObject<OpenSeadragon.Viewer | null>; home: string }) {
+  return (
+    <div className="zoom inline">
+      <button type="button" onClick={() => viewer.current?.viewport.zoomBy(1.5)} aria-label="Zoom in">
+        +
+      </button>
+      <button type="button" onClick={() => viewer.current?.viewport.zoomBy(1 / 1.5)} aria-label="Zoom out">
+        −
+      </button>
+      <button type="button" onClick={() => viewer.current?.viewport.goHome()} aria-label={home}>
+        ⤢
+      </button>
+    </div>
+  );
+}
+
+/**
+ * openViewer makes an OpenSeadragon viewer in host with the app's settings
+ * (no built-in controls, no zoom on click) and extra options, calling redraw
+ * whenever the view moves or resizes.
+ */
+export function openViewer(host: HTMLElement, options: OpenSeadragon.Options, redraw: () => void): OpenSeadragon.Viewer {
+  const v = OpenSeadragon({
+    element: host,
+    showNavigationControl: false,
+    showNavigator: false,
+    visibilityRatio: 0.5,
+    gestureSettingsMouse: { clickToZoom: false },
+    ...options,
+  });
+  v.addHandler("animation", redraw);
+  v.addHandler("update-viewport", redraw);
+  v.addHandler("resize", redraw);
+  return v;
+}
