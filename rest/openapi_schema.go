@@ -299,7 +299,7 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"legend":   {"description": "One item per legend block read (its entries are the symbols searched for), plus one with `block_id` null and `source` `request` holding the symbols the request supplied (options.symbols.legend and exemplars)."},
 		"symbols":  {"description": "One item per symbol type with at least one detection, in legend order."},
 		"summary":  {"description": "Totals."},
-		"warnings": {"description": "Why something was not searched or not found (no legend, a legend without graphics, a blank block, a symbol under 10 px at 300 DPI or larger than a block, a block that could not be searched). Absent when there is nothing to say."},
+		"warnings": {"description": "Why something was not searched or not found: no legend, a legend without graphics, each legend entry not made into a template (`TEXT_ONLY_ENTRY`: no graphic; `SYMBOL_SKIPPED`: a line style — walls, runs: not counted —, a blank graphic, a symbol under 10 px at 300 DPI or larger than a block), a blank block, a block that could not be searched or whose search ran out of time. Absent when there is nothing to say."},
 	},
 	reflect.TypeFor[parsejob.LegendResult](): {
 		"block_id":             {"description": "Legend block id; null for the symbols supplied with the request."},
@@ -307,6 +307,7 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"symbols_detected":     {"description": "Entries found in the legend.", "minimum": 0},
 		"symbols_with_graphic": {"description": "Entries with a symbol graphic (text-only entries are not searched for).", "minimum": 0},
 		"symbols":              {"description": "The entries, in reading order."},
+		"warnings":             {"description": "In a legend job's own result (its parse.child.completed event) only: the entries not made into a template to search for, and why (text only, a line style, a blank or too small graphic). The parse result lists them in its `warnings` instead."},
 	},
 	reflect.TypeFor[parsejob.LegendSymbol](): {
 		"feature_id":  {"description": "Feature id of the legend entry (prefix `ftr_`)."},
@@ -338,7 +339,7 @@ var fieldDocs = map[reflect.Type]map[string]node{
 		"total_instances_found":  {"description": "Detections across all blocks.", "minimum": 0},
 	},
 	reflect.TypeFor[parsejob.ParseWarning](): {
-		"code":       {"description": "Machine code.", "enum": []string{parsejob.WarnNoLegend, parsejob.WarnNoGraphics, parsejob.WarnNoViewBlocks, parsejob.WarnLegendFailed, parsejob.WarnMatchFailed, parsejob.WarnBlockBlank, parsejob.WarnSymbolSkipped, parsejob.WarnExemplarBlank}},
+		"code":       {"description": "Machine code.", "enum": []string{parsejob.WarnNoLegend, parsejob.WarnNoGraphics, parsejob.WarnNoViewBlocks, parsejob.WarnLegendFailed, parsejob.WarnMatchFailed, parsejob.WarnBlockBlank, parsejob.WarnSymbolSkipped, parsejob.WarnTextOnly, parsejob.WarnExemplarBlank, parsejob.WarnSearchIncomplete}},
 		"message":    {"description": "Human-readable explanation."},
 		"block_id":   {"description": "The block concerned, if any."},
 		"feature_id": {"description": "The legend entry concerned, if any."},

@@ -95,6 +95,10 @@ type LegendResult struct {
 	SymbolsDetected    int            `json:"symbols_detected"`
 	SymbolsWithGraphic int            `json:"symbols_with_graphic"`
 	Symbols            []LegendSymbol `json:"symbols"`
+	// Warnings name the entries not made into a template to search for,
+	// and why (a legend job's result only: the parse result moves them to
+	// its own warnings)
+	Warnings []ParseWarning `json:"warnings,omitempty"`
 }
 
 // ParseInstance is one detected symbol instance.
@@ -137,7 +141,8 @@ const (
 	WarnLegendFailed  = "LEGEND_FAILED"      // a legend block could not be read
 	WarnMatchFailed   = "MATCH_FAILED"       // a view block could not be searched
 	WarnBlockBlank    = "BLOCK_BLANK"        // a view block has nothing drawn
-	WarnSymbolSkipped = "SYMBOL_SKIPPED"     // a symbol was not searched (too small, too large, blank)
+	WarnSymbolSkipped = "SYMBOL_SKIPPED"     // a symbol was not searched (a line style, too small, too large, blank)
+	WarnTextOnly      = "TEXT_ONLY_ENTRY"    // a legend entry has no graphic: nothing to search for
 	WarnExemplarBlank = "EXEMPLAR_BLANK"     // an exemplar region of a sheet is empty
 	// a block's search ran out of its time budget (Parse.Budget): part of
 	// the block, or some symbols, were not searched

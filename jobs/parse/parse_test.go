@@ -60,7 +60,11 @@ type fakeVision struct {
 	// as a search stopped in its refinement does
 	stoppedRefining bool
 	panics          bool
-	matched         map[string]int // block width×height → calls
+	// realLegend: the legend is read by legend.Parse, not from entries
+	realLegend bool
+	matched    map[string]int // block width×height → calls
+	// searched: the labels of every template searched for
+	searched map[string]int
 	// withWords: the templates of the last search given words, by label
 	withWords map[string]symbols.Template
 	// words and letters: what the last search given words was told of them
@@ -73,6 +77,9 @@ func (f *fakeVision) read(img *image.Gray, words []text.Word) []legend.Entry {
 	defer f.mu.Unlock()
 	if f.panics {
 		panic("legend reader bug")
+	}
+	if f.realLegend {
+		return legend.Parse(img, words)
 	}
 	return f.entries
 }
@@ -90,6 +97,12 @@ func (f *fakeVision) match(ctx context.Context, img *image.Gray, tmpls []symbols
 		f.matched = map[string]int{}
 	}
 	f.matched[fmt.Sprintf("%dx%d", img.Rect.Dx(), img.Rect.Dy())]++
+	if f.searched == nil {
+		f.searched = map[string]int{}
+	}
+	for _, t := range tmpls {
+		f.searched[t.Label]++
+	}
 	if len(opt.Words) > 0 {
 		f.withWords = map[string]symbols.Template{}
 		f.words, f.letters = opt.Words, opt.Letters
@@ -336,8 +349,12 @@ func TestParseSheet(t *testing.T) {
 	if r.Summary != (parse.ParseSummary{TotalSymbolsSearched: 1, TotalInstancesFound: 4}) {
 		t.Errorf("summary %+v", r.Summary)
 	}
-	if w := warned(r, parse.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "S" {
+	// the tiny symbol and the text-only entry are named once, by the legend
+	if w := warned(r, parse.WarnSymbolSkipped); len(w) != 1 || w[0].Label != "S" || w[0].BlockID != e.legend.ID {
 		t.Errorf("skipped %+v", w)
+	}
+	if w := warned(r, parse.WarnTextOnly); len(w) != 1 || w[0].Label != "NIC" || w[0].FeatureID != r.Legend[0].Symbols[2].FeatureID {
+		t.Errorf("text only %+v", w)
 	}
 	if w := warned(r, parse.WarnBlockBlank); len(w) != 1 || w[0].BlockID != e.blankPlan.ID {
 		t.Errorf("blank %+v", w)
@@ -654,6 +671,10 @@ func TestParseBadInput(t *testing.T) {
 		r := e.result(t, e.start(t, parse.ParseInput{SheetID: e.sheet.ID}, job.TargetTypeSheet, e.sheet.ID).ID)
 		if len(warned(r, parse.WarnNoGraphics)) != 1 || len(r.Symbols) != 0 || r.Legend[0].SymbolsDetected != 2 {
 			t.Errorf("result %+v", r)
+		}
+		// a legend all of text is named once, not entry by entry
+		if w := warned(r, parse.WarnTextOnly); len(w) != 1 || w[0].FeatureID != "" || w[0].BlockID != e.legend.ID || !strings.Contains(w[0].Message, "2 entries") {
+			t.Errorf("text-only warnings %+v", w)
 		}
 	})
 	t.Run("no legend", func(t *testing.T) {

@@ -98,11 +98,21 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 		if lr.Symbols == nil {
 			lr.Symbols = []LegendSymbol{}
 		}
+		// the entries the legend job made no template of (text only, line
+		// styles, …) are said once, here, and not searched
+		skipped := map[string]bool{}
+		for _, w := range lr.Warnings {
+			if w.FeatureID != "" {
+				skipped[w.FeatureID] = true
+			}
+		}
+		warns = append(warns, lr.Warnings...)
+		lr.Warnings = nil
 		plan.legend = append(plan.legend, lr)
 		total += lr.SymbolsDetected
 		for _, s := range lr.Symbols {
 			plan.order[s.FeatureID] = len(plan.order)
-			if !s.HasGraphic {
+			if !s.HasGraphic || skipped[s.FeatureID] {
 				continue
 			}
 			withGraphic++
@@ -122,7 +132,7 @@ func (p *Parse) matchPlan(ctx context.Context, j *ent.Job, in ParseInput, legend
 	}
 	if read > 0 && withGraphic == 0 && len(supplied) == 0 {
 		warns = append(warns, ParseWarning{Code: WarnNoGraphics, Message: fmt.Sprintf(
-			"the legend has no symbol graphics to search for (%d text-only entries)", total)})
+			"the legend has no symbol graphics to search for (%d entries: text only, line styles or graphics that cannot be searched, as the other warnings say)", total)})
 	}
 	views, err := p.viewBlocks(ctx, in)
 	if err != nil {

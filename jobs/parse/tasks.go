@@ -103,6 +103,7 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, err
 	}
+	stored := make([]*image.Gray, len(entries)) // the graphics as stored
 	for i, e := range entries {
 		if e.HasGraphic && e.Exemplar != nil {
 			ex, ok := render.TightCrop(e.Exemplar)
@@ -111,12 +112,14 @@ func (p *Parse) legend(ctx context.Context, j *ent.Job) (_ any, err error) {
 			}
 			// the legend reader cut the graphic to its ink: no line of it
 			// is cut
-			if err := blobs.PutPNG(ctx, p.Blobs, blobs.FeatureKey(org, feats[i].ID)+".png", render.PadWhite(ex, render.CropMargin)); err != nil {
+			stored[i] = render.PadWhite(ex, render.CropMargin)
+			if err := blobs.PutPNG(ctx, p.Blobs, blobs.FeatureKey(org, feats[i].ID)+".png", stored[i]); err != nil {
 				return nil, err
 			}
 		}
 	}
 	res := LegendResult{BlockID: &b.ID, Symbols: []LegendSymbol{}}
+	res.Warnings = entryWarnings(b.ID, entries, feats, stored, minSymbolPx(p.sheetDPI(ctx, b)))
 	for _, f := range feats {
 		res.Symbols = append(res.Symbols, LegendSymbol{FeatureID: f.ID, Label: f.Label, Description: f.Description, HasGraphic: f.HasGraphic})
 		res.SymbolsDetected++
@@ -213,10 +216,6 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, notFoundFail(err, "block "+in.BlockID)
 	}
-	dpi := 300
-	if s, err := p.R.DB.Sheet.Get(ctx, b.SheetID); err == nil && s.Dpi > 0 {
-		dpi = s.Dpi
-	}
 	fs, err := p.R.DB.Feature.Query().Where(feature.IDIn(in.LegendFeatureIDs...)).All(ctx)
 	if err != nil {
 		return nil, err
@@ -235,7 +234,7 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	res := BlockMatchResult{BlockID: b.ID, Symbols: []ParseSymbol{}}
 	br := blockRect(b.Bounds)
 	bw, bh := int(br.X1-br.X0), int(br.Y1-br.Y0)
-	minPx := int(math.Ceil(float64(MinSymbolPixels300) * float64(dpi) / 300))
+	minPx := minSymbolPx(p.sheetDPI(ctx, b))
 	skip := func(f *ent.Feature, why string) {
 		res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSymbolSkipped, FeatureID: f.ID, Label: f.Label, Message: why})
 	}
@@ -387,25 +386,6 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	}
 	res.Summary.TotalSymbolsSearched = len(res.Symbols)
 	return res, nil
-}
-
-// unsearchable says why a legend graphic's stored image ex is not searched
-// for in a block of bw×bh px (minPx: the smallest symbol side), or "".
-func unsearchable(ex *image.Gray, minPx, bw, bh int) string {
-	// the symbol's size is its ink's (stored images keep some paper)
-	ink, drawn := render.InkBounds(ex)
-	w, h := ink.Dx(), ink.Dy()
-	switch {
-	case !drawn:
-		return "the symbol image is blank"
-	case render.LineStyle(ex, ink):
-		return fmt.Sprintf("the entry is a line style (a %d×%d px sample, open at both ends): line styles mark lengths of walls and runs and are measured, not counted", w, h)
-	case w < minPx || h < minPx:
-		return fmt.Sprintf("the symbol is %d×%d px, under the %d px minimum (10 px at 300 DPI)", w, h, minPx)
-	case float64(w)*0.5 > float64(bw) || float64(h)*0.5 > float64(bh):
-		return fmt.Sprintf("the symbol (%d×%d px) is larger than the block (%d×%d px) even at half size", w, h, bw, bh)
-	}
-	return ""
 }
 
 // unsearchedShare is the share of all's area in the unsearched rectangles
