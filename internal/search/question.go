@@ -17,6 +17,10 @@ const (
 	// KindLookup: "where is the panel schedule?", "what is detail 5 on
 	// A3?" — the block, sheet or words that match.
 	KindLookup = "lookup"
+	// KindChanges: "which sheets changed in revision 2?", "what changed on
+	// A101?", "how many changes on A-101?" — from the comparisons' change
+	// rows.
+	KindChanges = "changes"
 	// KindPassage: anything else, answered with the best passages.
 	KindPassage = "passage"
 )
@@ -34,6 +38,12 @@ type Question struct {
 	SheetNumber string
 	// ViewKind and ViewNumber: "detail" and "5" for "detail 5".
 	ViewKind, ViewNumber string
+	// Revision is the revision mark the scope names ("2" for "in revision
+	// 2", "b" for "rev B"), lower case, or "".
+	Revision string
+	// SheetList: a change question asks which sheets changed (else what
+	// changed).
+	SheetList bool
 }
 
 var (
@@ -44,6 +54,13 @@ var (
 	reScope   = regexp.MustCompile(`^(.+?)\s+(?:on|in|at|for|of)\s+(?:the\s+)?(.+)$`)
 	reSheetNo = regexp.MustCompile(`^(?:sheet\s+)?([a-z]{1,3}[ .-]?\d{1,4}(?:\.\d{1,3})?[a-z]?)$`)
 	reSpace   = regexp.MustCompile(`\s+`)
+	// change questions: which sheets changed / what changed / changes on …
+	reChangedSheets = regexp.MustCompile(`^(?:which|what|list|show(?: me)?)(?: all)?(?: the)? (?:sheets|sheet|drawings|pages)(?: have| has| were| was| did| got)? (?:changed|change|revised|modified|updated|have changes|with changes)\b\s*(.*)$`)
+	reChangedList   = regexp.MustCompile(`^(?:list|show(?: me)?)(?: all)?(?: the)? (?:changed|revised|modified|updated) (?:sheets|drawings|pages)\b\s*(.*)$`)
+	reWhatChanged   = regexp.MustCompile(`^(?:what(?: has| have| was| were|'s)?|which changes(?: were| are)?) (?:changed|change|revised|modified|updated|new|different)\b\s*(.*)$`)
+	reChanges       = regexp.MustCompile(`^(?:(?:list|show(?: me)?|what are|find)(?: all)?(?: the)? )?(?:changes|revisions|differences|modifications)\b\s*(.*)$`)
+	reCountChanges  = regexp.MustCompile(`^(?:how many|number of)(?: the)? (?:changes|differences|modifications)\b\s*(?:are there|were made|were there)?\s*(.*)$`)
+	reRevision      = regexp.MustCompile(`(?:^|\s)(?:in|of|for|on|at|since|to)?\s*(?:the\s+)?(?:revision|rev\.?|issue)\s+(?:no\.?\s*|number\s+|#)?([a-z0-9]{1,4})\b`)
 )
 
 // ParseQuestion recognises the kind of q and its parts. Unrecognised
@@ -52,6 +69,9 @@ func ParseQuestion(q string, v *Vocabulary) Question {
 	s := strings.ToLower(strings.TrimSpace(q))
 	s = strings.TrimRight(s, "?.! ")
 	s = reSpace.ReplaceAllString(s, " ")
+	if q, ok := changeQuestion(s, v); ok {
+		return q
+	}
 	if m := reView.FindStringSubmatch(s); m != nil {
 		out := Question{Kind: KindLookup, Subject: m[1] + " " + m[2], ViewKind: m[1], ViewNumber: m[2]}
 		out.scope(m[3], v)
@@ -98,4 +118,41 @@ func (q *Question) scope(s string, v *Vocabulary) bool {
 		return true
 	}
 	return false
+}
+
+// changeQuestion recognises a question about what changed between
+// revisions, with its scope: a revision ("in revision 2") and a sheet ("on
+// A-101").
+func changeQuestion(s string, v *Vocabulary) (Question, bool) {
+	q := Question{Kind: KindChanges}
+	var rest string
+	switch {
+	case reChangedSheets.MatchString(s):
+		q.SheetList, rest = true, reChangedSheets.FindStringSubmatch(s)[1]
+	case reChangedList.MatchString(s):
+		q.SheetList, rest = true, reChangedList.FindStringSubmatch(s)[1]
+	case reCountChanges.MatchString(s):
+		rest = reCountChanges.FindStringSubmatch(s)[1]
+	case reWhatChanged.MatchString(s):
+		rest = reWhatChanged.FindStringSubmatch(s)[1]
+	case reChanges.MatchString(s):
+		rest = reChanges.FindStringSubmatch(s)[1]
+	default:
+		return q, false
+	}
+	if m := reRevision.FindStringSubmatchIndex(rest); m != nil {
+		q.Revision = rest[m[2]:m[3]]
+		rest = rest[:m[0]] + " " + rest[m[1]:]
+	}
+	rest = strings.TrimSpace(rest)
+	for _, p := range []string{"between ", "since ", "from ", "on ", "in ", "at ", "of ", "for ", "to "} {
+		rest = strings.TrimPrefix(rest, p)
+	}
+	rest = strings.TrimSpace(strings.TrimPrefix(rest, "the "))
+	if rest != "" {
+		if !q.scope(rest, v) {
+			q.Subject = rest
+		}
+	}
+	return q, true
 }

@@ -88,6 +88,8 @@ func (s *Service) Ask(ctx context.Context, projectID string, in AskInput) (*Answ
 		err = s.sheets(ctx, sc, pq, in.MaxSources, a)
 	case textsearch.KindLookup:
 		err = s.lookup(ctx, sc, pq, in.MaxSources, a)
+	case textsearch.KindChanges:
+		err = s.changes(ctx, sc, pq, in.MaxSources, a)
 	default:
 		err = s.passages(ctx, sc, pq.Subject, in.MaxSources, a)
 	}
