@@ -34,8 +34,9 @@ type Question struct {
 	// Levels are the floors the scope names (see Vocabulary.Levels).
 	Levels []int
 	// SheetNumber is the sheet the scope names, normalised
-	// (sheetmeta.Normalize: A-3 → A3), or "".
-	SheetNumber string
+	// (sheetmeta.Normalize: A-3 → A3), or ""; SheetText is it as asked
+	// (upper case), for answers.
+	SheetNumber, SheetText string
 	// ViewKind and ViewNumber: "detail" and "5" for "detail 5".
 	ViewKind, ViewNumber string
 	// Revision is the revision mark the scope names ("2" for "in revision
@@ -51,7 +52,6 @@ var (
 	reSheets  = regexp.MustCompile(`^(?:which|what|list|show(?: me)?)(?: all)?(?: the)? (?:sheets|sheet|drawings)\b\s*(?:are|is|have|show|for|in|of|with|cover|contain|belong to)?\s*(.*)$`)
 	reView    = regexp.MustCompile(`^(?:what(?: is|'s)|show(?: me)?|where(?: is|'s))\s+(?:the\s+)?(detail|section|elevation|view|plan)\s+([a-z0-9]{1,4})\s+(?:on|in|of)\s+(?:sheet\s+)?(.+)$`)
 	reWhere   = regexp.MustCompile(`^(?:where(?: is| are|'s| can i find| do i find)|find|locate|show(?: me)?)\s+(?:the\s+|all\s+|every\s+|any\s+)?(.+)$`)
-	reScope   = regexp.MustCompile(`^(.+?)\s+(?:on|in|at|for|of)\s+(?:the\s+)?(.+)$`)
 	reSheetNo = regexp.MustCompile(`^(?:sheet\s+)?([a-z]{1,3}[ .-]?\d{1,4}(?:\.\d{1,3})?[a-z]?)$`)
 	reSpace   = regexp.MustCompile(`\s+`)
 	// change questions: which sheets changed / what changed / changes on …
@@ -95,13 +95,20 @@ func ParseQuestion(q string, v *Vocabulary) Question {
 
 // splitScope moves a trailing "on the second floor" / "on sheet E-101"
 // from Subject into Levels / SheetNumber, when it names one of them.
+// The rightmost preposition that starts a scope wins ("rate of rise on
+// sheet E-201": "on sheet E-201", not "of rise on sheet E-201").
 func (q *Question) splitScope(v *Vocabulary) {
-	m := reScope.FindStringSubmatch(q.Subject)
-	if m == nil {
-		return
-	}
-	if q.scope(m[2], v) {
-		q.Subject = m[1]
+	words := strings.Fields(q.Subject)
+	for i := len(words) - 2; i >= 1; i-- {
+		switch words[i] {
+		case "on", "in", "at", "for", "of":
+		default:
+			continue
+		}
+		if q.scope(strings.Join(words[i+1:], " "), v) {
+			q.Subject = strings.Join(words[:i], " ")
+			return
+		}
 	}
 }
 
@@ -111,6 +118,7 @@ func (q *Question) scope(s string, v *Vocabulary) bool {
 	s = strings.TrimSpace(strings.TrimPrefix(s, "the "))
 	if m := reSheetNo.FindStringSubmatch(s); m != nil && (strings.HasPrefix(s, "sheet ") || len(v.Levels(Tokens(s))) == 0) {
 		q.SheetNumber = sheetmeta.Normalize(m[1])
+		q.SheetText = strings.ToUpper(m[1])
 		return true
 	}
 	if l := v.Levels(Tokens(s)); len(l) > 0 {

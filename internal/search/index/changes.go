@@ -14,8 +14,9 @@ import (
 	"github.com/plangraph/plangraph/vision/geom"
 )
 
-// compareJob is jobs.TypeCompare (jobs imports this package's callers).
-const compareJob = "compare"
+// compareJob and summarizeJob are jobs.TypeCompare and
+// jobs.TypeChangesSummarize (jobs imports this package's callers).
+const compareJob, summarizeJob = "compare", "changes.summarize"
 
 // Change row kinds that are not an overlay change's own kind.
 const (
@@ -89,17 +90,9 @@ func changeDocs(ctx context.Context, db *ent.Client, base Doc, s *ent.Sheet, blk
 		targets = append(targets, b.ID)
 		byID[b.ID] = b
 	}
-	cj, err := db.Job.Query().Where(job.Type(compareJob), job.StatusEQ(job.StatusCompleted), job.TargetIDIn(targets...)).
-		Order(ent.Desc(job.FieldCreatedAt), ent.Desc(job.FieldID)).First(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
+	cj, rep, err := latestReport(ctx, db, targets)
+	if cj == nil || err != nil {
 		return nil, err
-	}
-	var rep compareReport
-	if json.Unmarshal(cj.Result, &rep) != nil {
-		return nil, nil
 	}
 	sum := base
 	sum.SourceType, sum.SourceID = TypeChange, cj.ID
@@ -168,6 +161,35 @@ func changeDocs(ctx context.Context, db *ent.Client, base Doc, s *ent.Sheet, blk
 		sum.Label += " (older revision: " + rep.Old.Name + ")"
 	}
 	return append([]Doc{withTerms(sum, sum.Label, kindWords(sum.Body), "change")}, out...), nil
+}
+
+// latestReport is the newest comparison of targets whose report exists:
+// a completed compare job's result, or — while its finalizer runs (and
+// indexes before completing it) — its completed summary child's.
+func latestReport(ctx context.Context, db *ent.Client, targets []string) (*ent.Job, compareReport, error) {
+	var rep compareReport
+	jobs, err := db.Job.Query().Where(job.Type(compareJob), job.StatusIn(job.StatusCompleted, job.StatusStarted, job.StatusQueued),
+		job.TargetIDIn(targets...)).Order(ent.Desc(job.FieldCreatedAt), ent.Desc(job.FieldID)).Limit(5).All(ctx)
+	if err != nil {
+		return nil, rep, err
+	}
+	for _, j := range jobs {
+		result := j.Result
+		if j.Status != job.StatusCompleted {
+			sum, err := db.Job.Query().Where(job.ParentID(j.ID), job.Type(summarizeJob), job.StatusEQ(job.StatusCompleted)).First(ctx)
+			if ent.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return nil, rep, err
+			}
+			result = sum.Result
+		}
+		if json.Unmarshal(result, &rep) == nil {
+			return j, rep, nil
+		}
+	}
+	return nil, rep, nil
 }
 
 func withTerms(d Doc, texts ...string) Doc {

@@ -44,7 +44,7 @@ func (s *Service) changes(ctx context.Context, sc index.Scope, pq textsearch.Que
 	}
 	where := scopeText(pq)
 	if pq.SheetNumber != "" && len(sheets) == 0 {
-		a.Answer = fmt.Sprintf("I could not find sheet %s in this project.", pq.SheetNumber)
+		a.Answer = fmt.Sprintf("I could not find sheet %s in this project.", asked(pq))
 		return nil
 	}
 	if pq.Revision != "" {
