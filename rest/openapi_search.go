@@ -51,14 +51,14 @@ func init() {
 	}
 	fieldDocs[reflect.TypeFor[search.Answer]()] = map[string]node{
 		"answer":        {"description": "The answer in words, taken from the cited rows only; says so when the drawings do not answer it."},
-		"question_type": {"description": "How the question was understood: `count`, `sheets`, `lookup`, or `passage` (answered with the closest passages).", "enum": []string{"count", "sheets", "lookup", "passage"}},
+		"question_type": {"description": "How the question was understood: `count`, `sheets`, `lookup`, `changes` (what changed between revisions, from compare results), or `passage` (answered with the closest passages).", "enum": []string{"count", "sheets", "lookup", "changes", "passage"}},
 		"sources":       {"description": "The rows the answer is taken from (at most max_sources)."},
 		"confidence":    {"description": "0–1: 0 when nothing was found, under 0.5 when the answer is only the closest match or counts over sheets some of which were never parsed.", "minimum": 0, "maximum": 1},
 		"answered_by":   {"description": "`index`: computed from the search index without a language model.", "enum": []string{search.AnsweredByIndex}},
 	}
 }
 
-const sourceTypesText = "`sheet`, `block`, `legend_entry`, `symbol` (a legend entry's instances on one block, with `count`) or `word` (a line of a sheet's words)."
+const sourceTypesText = "`sheet`, `block`, `legend_entry`, `symbol` (a legend entry's instances on one block, with `count`), `word` (a line of a sheet's words) or `change` (what the sheet's latest comparison with an older revision found: a summary per compared sheet, with `count` changes, whose source_id is the compare job; a described change, source_id the change's id; a view added or removed)."
 
 // searchOps are POST /v1/projects/{id}/search and /ask.
 func searchOps() []op {

@@ -111,8 +111,10 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return benchCompare(ctx, args[1:], stdout, stderr)
 	case "real":
 		return benchReal(ctx, args[1:], stdout, stderr)
+	case "search":
+		return benchSearch(ctx, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("unknown benchmark %q (have: api, compare, real, render, sesyd, synth)", args[0])
+	return fmt.Errorf("unknown benchmark %q (have: api, compare, real, render, search, sesyd, synth)", args[0])
 }
 
 // benchSynth scores the parse pipeline on synthetic sheets: each seed's

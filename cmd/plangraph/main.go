@@ -55,6 +55,11 @@ Usage:
   plangraph bench compare [--seeds N] [--motion small|large|turn] [--page SIZE]
                       plangraph compare on synthetic revision pairs: change recall/precision,
                       alignment error, false changes on a moved-only pair, time against render
+  plangraph bench search [--seeds N] [--sheets K] [--latency-sheets N]
+                      ask over parsed and compared synthetic sets with known answers: exact
+                      answers, citations, invented numbers per question type; with
+                      --latency-sheets, search/ask p50/p95 on a project of N seeded sheets
+                      (no rendering) on SQLite and PostgreSQL, and index build per sheet
   plangraph version   print the version
 
 Run 'plangraph COMMAND --help' for the flags of a command. Every flag has a

@@ -61,15 +61,23 @@ func TestVocabulary(t *testing.T) {
 func TestParseQuestion(t *testing.T) {
 	v := Default
 	for q, want := range map[string]Question{
-		"How many exhaust fans on the second floor?": {Kind: KindCount, Subject: "exhaust fans", Levels: []int{2}},
-		"how many GFCI receptacles are there":        {Kind: KindCount, Subject: "gfci receptacles"},
-		"How many EF on sheet M-101?":                {Kind: KindCount, Subject: "ef", SheetNumber: "M101"},
-		"how many fans in the lobby":                 {Kind: KindCount, Subject: "fans in the lobby"},
-		"Which sheets are electrical?":               {Kind: KindSheets, Subject: "electrical"},
-		"list all sheets":                            {Kind: KindSheets, Subject: ""},
-		"Where is the panel schedule?":               {Kind: KindLookup, Subject: "panel schedule"},
-		"What is detail 5 on A3?":                    {Kind: KindLookup, Subject: "detail 5", ViewKind: "detail", ViewNumber: "5", SheetNumber: "A3"},
-		"what does note 3 say":                       {Kind: KindPassage, Subject: "what does note 3 say"},
+		"How many exhaust fans on the second floor?":           {Kind: KindCount, Subject: "exhaust fans", Levels: []int{2}},
+		"how many GFCI receptacles are there":                  {Kind: KindCount, Subject: "gfci receptacles"},
+		"How many EF on sheet M-101?":                          {Kind: KindCount, Subject: "ef", SheetNumber: "M101", SheetText: "M-101"},
+		"how many fans in the lobby":                           {Kind: KindCount, Subject: "fans in the lobby"},
+		"How many heat detector, rate of rise on sheet E-201?": {Kind: KindCount, Subject: "heat detector, rate of rise", SheetNumber: "E201", SheetText: "E-201"},
+		"Which sheets are electrical?":                         {Kind: KindSheets, Subject: "electrical"},
+		"list all sheets":                                      {Kind: KindSheets, Subject: ""},
+		"Where is the panel schedule?":                         {Kind: KindLookup, Subject: "panel schedule"},
+		"What is detail 5 on A3?":                              {Kind: KindLookup, Subject: "detail 5", ViewKind: "detail", ViewNumber: "5", SheetNumber: "A3", SheetText: "A3"},
+		"what does note 3 say":                                 {Kind: KindPassage, Subject: "what does note 3 say"},
+		"Which sheets changed in revision 2?":                  {Kind: KindChanges, Revision: "2", SheetList: true},
+		"which sheets were revised in rev. B":                  {Kind: KindChanges, Revision: "b", SheetList: true},
+		"list the changed sheets":                              {Kind: KindChanges, SheetList: true},
+		"What changed on A101?":                                {Kind: KindChanges, SheetNumber: "A101", SheetText: "A101"},
+		"what has changed on sheet E-2.1 in revision 3":        {Kind: KindChanges, SheetNumber: "E21", SheetText: "E-2.1", Revision: "3"},
+		"How many changes on M-101?":                           {Kind: KindChanges, SheetNumber: "M101", SheetText: "M-101"},
+		"show me the changes in the door schedule":             {Kind: KindChanges, Subject: "door schedule"},
 	} {
 		if got := ParseQuestion(q, v); !reflect.DeepEqual(got, want) {
 			t.Errorf("ParseQuestion(%q) = %+v, want %+v", q, got, want)

@@ -168,6 +168,9 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 			}
 			return nil, jobs.Fail(code, "%s", msg)
 		}
+		if err := c.indexReport(ctx, s.Result); err != nil {
+			return nil, err // the search rows; rebuilt whole on a retry
+		}
 		return json.RawMessage(s.Result), nil
 	}
 	// 1. one overlay per block pair

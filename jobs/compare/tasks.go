@@ -188,6 +188,9 @@ func (c *Compare) analyze(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err := c.R.DB.Overlay.UpdateOneID(o.ID).SetChanges(changes).SetHasChanges(true).Exec(ctx); err != nil {
 		return nil, gone(err, "overlay", o.ID)
 	}
+	if err := c.indexOverlay(ctx, j, o); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,8 @@ const symbolMatchJob = "vision.symbols.match"
 // RebuildSheet replaces the rows of one sheet (of the context's
 // organization) with rows built from what is stored now: the sheet, its
 // blocks, the legend entries on them, its symbol instances counted per
-// legend entry and block, and the lines of its words. Running it again
+// legend entry and block, what its latest comparison with an older revision
+// found (changeDocs) and the lines of its words. Running it again
 // gives the same rows, so ingestion and parse call it at their end, retries
 // included. A sheet that no longer exists leaves no rows.
 func (x *Index) RebuildSheet(ctx context.Context, sheetID string) error {
@@ -121,6 +123,12 @@ func (x *Index) RebuildBlocks(ctx context.Context, blockIDs []string) error {
 		return err
 	}
 	return x.rebuild(ctx, ids)
+}
+
+// RebuildSheets rebuilds the rows of the given sheets (a comparison's
+// newer sheets once it completes).
+func (x *Index) RebuildSheets(ctx context.Context, sheetIDs []string) error {
+	return x.rebuild(ctx, slices.Clone(sheetIDs))
 }
 
 func (x *Index) rebuild(ctx context.Context, sheetIDs []string) error {
@@ -238,6 +246,11 @@ func (x *Index) sheetDocs(ctx context.Context, db *ent.Client, org string, s *en
 		sym.Bounds = union(groups[k])
 		add(sym, e.Label, e.Description)
 	}
+	changes, err := changeDocs(ctx, db, base, s, blks)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, changes...)
 	lines, err := x.wordLines(ctx, org, s)
 	if err != nil {
 		return nil, err

@@ -26,10 +26,16 @@ const (
 	// TypeWord is a line of a sheet's words (PDF text layer or OCR), with
 	// its box.
 	TypeWord = "word"
+	// TypeChange is what the sheet's latest comparison with an older
+	// revision found (see changeDocs): a summary row per compared sheet
+	// (SourceID: the compare job), a row per described change (SourceID:
+	// the change's id; BlockID: the newer block), per block added or
+	// removed (SourceID: the block). ChangeKind reads a row's kind.
+	TypeChange = "change"
 )
 
 // Types lists the source types in the order results prefer on equal rank.
-var Types = []string{TypeSheet, TypeBlock, TypeLegendEntry, TypeSymbol, TypeWord}
+var Types = []string{TypeSheet, TypeBlock, TypeLegendEntry, TypeSymbol, TypeWord, TypeChange}
 
 // Doc is one index row. Bounds are sheet pixels (a block's and a legend
 // entry's, an instance union's or a line's box on its sheet).

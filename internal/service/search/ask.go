@@ -88,6 +88,8 @@ func (s *Service) Ask(ctx context.Context, projectID string, in AskInput) (*Answ
 		err = s.sheets(ctx, sc, pq, in.MaxSources, a)
 	case textsearch.KindLookup:
 		err = s.lookup(ctx, sc, pq, in.MaxSources, a)
+	case textsearch.KindChanges:
+		err = s.changes(ctx, sc, pq, in.MaxSources, a)
 	default:
 		err = s.passages(ctx, sc, pq.Subject, in.MaxSources, a)
 	}
@@ -165,7 +167,7 @@ func inScope(d index.Doc, pq textsearch.Question) bool {
 func scopeText(pq textsearch.Question) string {
 	var parts []string
 	if pq.SheetNumber != "" {
-		parts = append(parts, "on sheet "+pq.SheetNumber)
+		parts = append(parts, "on sheet "+asked(pq))
 	}
 	for _, l := range pq.Levels {
 		parts = append(parts, "on "+levelName(l))
@@ -194,12 +196,25 @@ func (s *Service) count(ctx context.Context, sc index.Scope, pq textsearch.Quest
 		a.Answer = "I could not tell what to count."
 		return nil
 	}
+	// the legend entries and symbol rows that hold a word of the subject or
+	// of its vocabulary forms (every row naming it does), and the sheets and
+	// blocks for the scope
+	phrases := slices.Clone(subj)
+	for _, m := range textsearch.Default.Find(subj) {
+		phrases = append(phrases, m.Forms...)
+	}
 	rows := sc
-	rows.Types = []string{index.TypeLegendEntry, index.TypeSymbol, index.TypeSheet, index.TypeBlock}
-	docs, err := s.Index().Docs(ctx, rows, 100000)
+	rows.Types = []string{index.TypeLegendEntry, index.TypeSymbol}
+	docs, err := s.Index().Match(ctx, rows, phrases, 100000)
 	if err != nil {
 		return err
 	}
+	rows.Types = []string{index.TypeSheet, index.TypeBlock}
+	places, err := s.Index().Docs(ctx, rows, 100000)
+	if err != nil {
+		return err
+	}
+	docs = append(docs, places...)
 	type kind struct{ label, desc string }
 	var kinds []kind
 	var entries, syms []index.Doc
@@ -422,7 +437,7 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 			return err
 		}
 		if n == 0 {
-			a.Answer = fmt.Sprintf("I could not find sheet %s in this project.", pq.SheetNumber)
+			a.Answer = fmt.Sprintf("I could not find sheet %s in this project.", asked(pq))
 			return nil
 		}
 	}
@@ -528,4 +543,13 @@ func (s *Service) passages(ctx context.Context, sc index.Scope, q string, max in
 		a.Sources = append(a.Sources, sourceOfHit(h))
 	}
 	return nil
+}
+
+// asked is the sheet number a question names, as asked ("PL1.1", not its
+// normalised "PL11").
+func asked(pq textsearch.Question) string {
+	if pq.SheetText != "" {
+		return pq.SheetText
+	}
+	return pq.SheetNumber
 }

@@ -9,7 +9,6 @@ package search_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,9 +20,6 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/plangraph/plangraph/ent"
-	"github.com/plangraph/plangraph/ent/block"
-	"github.com/plangraph/plangraph/ent/feature"
-	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/search/index"
@@ -34,8 +30,7 @@ import (
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/internal/tools/synth"
-	"github.com/plangraph/plangraph/vision/geom"
-	"github.com/plangraph/plangraph/vision/text"
+	"github.com/plangraph/plangraph/internal/tools/synthdb"
 )
 
 // fixture is a seeded project and what the truth says about it.
@@ -81,65 +76,13 @@ func seed(t *testing.T, st *store.Store, bucket *blob.Bucket, org string, set *s
 	db := st.Client
 	f := &fixture{svc: &search.Service{Deps: &base.Deps{DB: db, Blobs: bucket}}, ctx: ctx, truth: set.Truth}
 	p := db.Project.Create().SetName("synthetic").SaveX(ctx)
-	d := db.Drawing.Create().SetProjectID(p.ID).SetName("set.pdf").SetStatus("ready").SetPageCount(len(set.Truth.Sheets)).SaveX(ctx)
-	f.project, f.drawing = p.ID, d.ID
+	f.project = p.ID
 	f.unparsed = len(set.Truth.Sheets) - 1
-	for pi, st := range set.Truth.Sheets {
-		sh := db.Sheet.Create().SetProjectID(p.ID).SetDrawingID(d.ID).SetPageNumber(st.Page).SetSheetNumber(st.SheetNumber).
-			SetSheetNumberNorm(sheetmeta.Normalize(st.SheetNumber)).SetTitle(st.Title).SetDiscipline(st.Discipline).
-			SetWidth(set.Truth.WidthPx).SetHeight(set.Truth.HeightPx).SaveX(ctx)
-		f.sheets = append(f.sheets, sh)
-		var blks []*ent.Block
-		var words []text.Word
-		word := func(s string, b geom.Box) {
-			if s != "" && b.Valid() {
-				words = append(words, text.Word{Text: s, Box: b, Line: len(words), Conf: 1})
-			}
-		}
-		entries := map[[2]int]*ent.Feature{}
-		for bi, bt := range st.Blocks {
-			b := db.Block.Create().SetProjectID(p.ID).SetSheetID(sh.ID).SetType(block.Type(bt.Type)).SetTitle(bt.Title).
-				SetScale(bt.Scale).SetBounds(bt.Box).SaveX(ctx)
-			blks = append(blks, b)
-			if bt.TitleBox != nil {
-				word(bt.Title, *bt.TitleBox)
-			}
-			for ei, e := range bt.Entries {
-				entries[[2]int{bi, ei}] = db.Feature.Create().SetBlockID(b.ID).SetKind(feature.KindLegendEntry).SetLabel(e.Label).
-					SetDescription(e.Description).SetHasGraphic(e.HasGraphic).SetBounds(e.Box.Translate(-bt.Box.XMin, -bt.Box.YMin)).
-					SetDedupeKey(fmt.Sprintf("%s:%d:%d", sh.ID, bi, ei)).SaveX(ctx)
-				word(e.Label, e.LabelBox)
-				word(e.Description, e.DescriptionBox)
-			}
-			for _, fl := range bt.Fields {
-				word(fl.Value, fl.ValueBox)
-			}
-			for _, r := range bt.Rooms {
-				word(r.Name+" "+r.Number, r.LabelBox)
-			}
-		}
-		f.blocks = append(f.blocks, blks)
-		wb, _ := json.Marshal(words)
-		if err := bucket.WriteAll(ctx, blobs.SheetKey(org, d.ID, st.Page)+"-words.json", wb, nil); err != nil {
-			t.Fatal(err)
-		}
-		if pi == f.unparsed {
-			continue
-		}
-		for ii, in := range st.Instances {
-			b := blks[in.Block]
-			e := entries[[2]int{in.LegendBlock, in.LegendEntry}]
-			db.Feature.Create().SetBlockID(b.ID).SetKind(feature.KindSymbolInstance).SetLabel(e.Label).SetDescription(e.Description).
-				SetHasGraphic(true).SetBounds(in.Box.Translate(-st.Blocks[in.Block].Box.XMin, -st.Blocks[in.Block].Box.YMin)).
-				SetDefinedByID(e.ID).SetDedupeKey(fmt.Sprintf("%s:i%d", sh.ID, ii)).SaveX(ctx)
-		}
-		for bi, bt := range st.Blocks {
-			if bt.Type == "Plan" {
-				db.Job.Create().SetProjectID(p.ID).SetType("vision.symbols.match").SetStatus(job.StatusCompleted).
-					SetTargetType(job.TargetTypeBlock).SetTargetID(blks[bi].ID).SaveX(ctx)
-			}
-		}
+	d, err := synthdb.Drawing(ctx, db, bucket, p.ID, "set.pdf", set.Truth, f.unparsed)
+	if err != nil {
+		t.Fatal(err)
 	}
+	f.drawing, f.sheets, f.blocks = d.ID, d.Sheets, d.Blocks
 	if err := f.svc.Index().RebuildProject(ctx, p.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -169,6 +112,7 @@ func TestSearchAndAsk(t *testing.T) {
 			t.Run("bad input", func(t *testing.T) { testBadInput(t, f) })
 			t.Run("isolation", func(t *testing.T) { testIsolation(t, st, bucket, f) })
 			t.Run("revisions", func(t *testing.T) { testRevisions(t, f) })
+			t.Run("changes", func(t *testing.T) { testChanges(t, f) })
 		})
 	}
 }
