@@ -3,7 +3,6 @@ package symbols
 import (
 	"context"
 	"math"
-	"slices"
 	"sort"
 	"sync"
 )
@@ -264,7 +263,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			per[c.t]++
 		}
 	}
-	return placeCut(nearBest(kept)), nil
+	return nearBest(kept), nil
 }
 
 // bestWindow: a symbol's candidates scoring more than this under its best
@@ -288,59 +287,6 @@ func nearBest(cands []candidate) []candidate {
 		if c.score >= b-bestWindow {
 			out = append(out, c)
 		}
-	}
-	return out
-}
-
-// placeKeep is how many symbols' candidates one place keeps.
-const placeKeep = 3
-
-// placeCut keeps, at each place, the candidates of the placeKeep symbols
-// that score best there (cands in falling score order). A place holds the
-// candidates whose centres lie within 0.35 of the smaller radius of each
-// other at radii within 1.5× (the symbols' sizes there agree): on a dense
-// plan every mark looks somewhat like most symbols of a legend that draws
-// them alike, and each mark made candidates of a dozen symbols, of which
-// refinement keeps at most one; the ring pass already ranks them, and the
-// right symbol is among the best few (similar symbols, told apart by
-// refinement, stay together in the few).
-func placeCut(cands []candidate) []candidate {
-	if len(cands) == 0 {
-		return cands
-	}
-	g := math.Inf(1)
-	for _, c := range cands {
-		g = min(g, 0.35*c.radius)
-	}
-	g = max(g, 2)
-	type cell struct{ x, y int }
-	grid := map[cell][]int{}
-	var out []candidate
-	var others []*prepared
-	for _, c := range cands {
-		reach := int(math.Ceil(0.35 * c.radius / g))
-		cx, cy := int(math.Floor(c.x/g)), int(math.Floor(c.y/g))
-		others = others[:0]
-		for y := cy - reach; y <= cy+reach && len(others) < placeKeep; y++ {
-			for x := cx - reach; x <= cx+reach && len(others) < placeKeep; x++ {
-				for _, i := range grid[cell{x, y}] {
-					k := out[i]
-					if k.t == c.t || slices.Contains(others, k.t) || max(k.radius/c.radius, c.radius/k.radius) >= 1.5 ||
-						math.Hypot(k.x-c.x, k.y-c.y) >= 0.35*min(k.radius, c.radius) {
-						continue
-					}
-					others = append(others, k.t)
-					if len(others) >= placeKeep {
-						break
-					}
-				}
-			}
-		}
-		if len(others) >= placeKeep {
-			continue
-		}
-		grid[cell{cx, cy}] = append(grid[cell{cx, cy}], len(out))
-		out = append(out, c)
 	}
 	return out
 }

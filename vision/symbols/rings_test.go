@@ -2,7 +2,6 @@ package symbols
 
 import (
 	"context"
-	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
@@ -341,38 +340,6 @@ func TestComputeRingsSkipsOnlyPaper(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestPlaceCutKeepsTheBestSymbolsOfAPlace: five symbols' candidates at one
-// place keep the three best; a candidate of one of those at another scale,
-// one of a much larger size at the same centre, and one elsewhere stay.
-func TestPlaceCutKeepsTheBestSymbolsOfAPlace(t *testing.T) {
-	var ts []*prepared
-	for i := range 6 {
-		ts = append(ts, &prepared{idx: i, radius: 20})
-	}
-	c := func(t *prepared, x, y, scale, score float64) candidate {
-		return candidate{t: t, x: x, y: y, scale: scale, score: score, radius: t.radius * scale}
-	}
-	in := []candidate{ // falling score, as ringPass sorts them
-		c(ts[0], 100, 100, 1, 0.95),
-		c(ts[1], 103, 101, 1, 0.93),
-		c(ts[2], 98, 102, 1.1, 0.90),
-		c(ts[0], 101, 100, 1.3, 0.89), // the best symbol again, larger
-		c(ts[3], 100, 99, 1, 0.88),    // a fourth symbol: cut
-		c(ts[4], 102, 100, 0.9, 0.80), // a fifth: cut
-		c(ts[5], 100, 100, 2, 0.78),   // twice the size: another place
-		c(ts[3], 400, 100, 1, 0.75),   // elsewhere
-	}
-	got := placeCut(slices.Clone(in))
-	var kept []string
-	for _, k := range got {
-		kept = append(kept, fmt.Sprintf("%d@%.0f,%.0f×%.1f", k.t.idx, k.x, k.y, k.scale))
-	}
-	want := []string{"0@100,100×1.0", "1@103,101×1.0", "2@98,102×1.1", "0@101,100×1.3", "5@100,100×2.0", "3@400,100×1.0"}
-	if !slices.Equal(kept, want) {
-		t.Fatalf("kept %v, want %v", kept, want)
 	}
 }
 
