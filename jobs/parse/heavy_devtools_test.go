@@ -37,6 +37,7 @@ import (
 	"github.com/plangraph/plangraph/vision/sheetread"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
+	"github.com/plangraph/plangraph/vision/vecsym"
 )
 
 type heavySheet struct {
@@ -109,7 +110,7 @@ func TestHeavyBlock(t *testing.T) {
 	// the legend's graphics, as the legend job stores them
 	type graphic struct {
 		tmpl symbols.Template
-		box  geom.Box
+		box  geom.Box // on the legend's sheet
 	}
 	var graphics []graphic
 	for _, b := range ls.blocks {
@@ -129,7 +130,8 @@ func TestHeavyBlock(t *testing.T) {
 			}
 			tm := symbols.Template{Label: e.Label, Image: render.PadWhite(ex, render.CropMargin)}
 			markText(&tm, e.Graphic, lwords, veto, func() *image.Gray { return crop })
-			graphics = append(graphics, graphic{tm, e.Graphic})
+			o := blockRect(b.Box)
+			graphics = append(graphics, graphic{tm, e.Graphic.Translate(float64(o.X0), float64(o.Y0))})
 		}
 	}
 	var views []layout.Block
@@ -155,6 +157,12 @@ func TestHeavyBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lpg := pg
+	if legendPage != viewPage {
+		if lpg, _, err = render.Vectors(context.Background(), doc, legendPage-1); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var total time.Duration
 	for _, b := range pick {
 		img, words := vs.cut(b)
@@ -164,11 +172,26 @@ func TestHeavyBlock(t *testing.T) {
 				100*pg.ImageArea(r)/(float64(r.X1-r.X0)*float64(r.Y1-r.Y0)), !pg.Truncated && drawnAsGeometry(pg, r))
 		}
 		bw, bh := img.Bounds().Dx(), img.Bounds().Dy()
+		// as the match job: a block and graphic drawn as geometry are
+		// matched as geometry, the rest as pixels
+		var drawing *vecsym.Drawing
+		if pg != nil && !pg.Truncated && drawnAsGeometry(pg, blockRect(b.Box)) {
+			drawing = vecsym.NewDrawing(pg, blockRect(b.Box))
+		}
 		var tmpls []symbols.Template
+		var vtmpls []*vecsym.Template
 		for _, g := range graphics {
 			if why := unsearchable(g.tmpl.Image, MinSymbolPixels300, bw, bh); why != "" {
 				t.Logf("skip %q: %s", g.tmpl.Label, why)
 				continue
+			}
+			if drawing != nil && lpg != nil && !lpg.Truncated && drawnAsGeometry(lpg, boxRect(g.box).Grow(2)) {
+				vt, err := vecsym.NewTemplate(g.tmpl.Label, lpg, boxRect(g.box))
+				if err == nil {
+					vtmpls = append(vtmpls, vt)
+					continue
+				}
+				t.Logf("%q: %v", g.tmpl.Label, err)
 			}
 			tm := g.tmpl
 			tm.TextBoxes = slices.Clone(tm.TextBoxes)
@@ -181,6 +204,21 @@ func TestHeavyBlock(t *testing.T) {
 			veto, letters = drawingText(words, float64(dx), float64(dy))
 		}
 		t1 := time.Now()
+		if len(vtmpls) > 0 {
+			vd, err := vecsym.Match(context.Background(), drawing, vtmpls, vecsym.Options{Deadline: t1.Add(budget)})
+			fmt.Printf("p%d %s %q geometry: %d symbols, %.1f s, err %v\n", viewPage, b.Type, b.Title, len(vtmpls), time.Since(t1).Seconds(), err)
+			vcount := map[int]int{}
+			for _, d := range vd {
+				vcount[d.Template]++
+			}
+			for i, vt := range vtmpls {
+				fmt.Printf("    %-40q %d\n", vt.Label, vcount[i])
+			}
+			t1 = time.Now()
+		}
+		if len(tmpls) == 0 {
+			continue
+		}
 		last := t1
 		progress := func(v float64) { // the search's progress every 15 s
 			if time.Since(last) >= 15*time.Second {

@@ -22,6 +22,9 @@ const (
 	ringThreshold     = 0.7
 	harmonicThreshold = 0.4
 	maxCandidates     = 3000 // per template
+	// harmBandRows is the height of the bands of level rows whose peaks
+	// share their harmonics (see ringPass)
+	harmBandRows = 32
 )
 
 func (m *matcher) scales() []float64 {
@@ -147,10 +150,37 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			words = perLevel(m, &m.textMasks, l, func() []bool { return m.text.mask(raw.w, raw.h, f) })
 		}
 		ink := newInkBits(lv)
-		err = parallel(ctx, len(qs), func(qi int) {
-			j, d := jobs[qjob[qi]], dr[qjob[qi]]
+		// a pixel's harmonics depend on the pixel and the ring count only,
+		// and the queries of a level peak at many of the same pixels (the
+		// symbols of one legend look alike to the ring pass): the peaks
+		// are taken band of rows by band, each pixel's harmonics computed
+		// once per band and ring count
+		type peakRef struct{ q, p int32 }
+		bands := make([][]peakRef, (lv.h+harmBandRows-1)/harmBandRows)
+		for qi := range qs {
+			for pi, p := range peaks[qi] {
+				b := p.y / harmBandRows
+				bands[b] = append(bands[b], peakRef{int32(qi), int32(pi)})
+			}
+		}
+		err = parallel(ctx, len(bands), func(bi int) {
+			if len(bands[bi]) == 0 {
+				return
+			}
+			cache := map[int64]*harmDesc{}
+			harm := func(x, y, n int) *harmDesc {
+				k := int64(y*(lv.w+2)+x+1)*ringCount + int64(n)
+				if h, ok := cache[k]; ok {
+					return h
+				}
+				h := ink.harmonics(x, y, n)
+				cache[k] = &h
+				return &h
+			}
 			var keep []candidate
-			for _, p := range peaks[qi] {
+			for _, r := range bands[bi] {
+				j, d := jobs[qjob[r.q]], dr[qjob[r.q]]
+				p := peaks[r.q][r.p]
 				if m.text != nil && (m.opt.noText[j.t.idx] && m.text.onText(float64(p.x)/f, float64(p.y)/f, j.t.radius*j.scale) ||
 					m.opt.onWords[j.t.idx] > 0 && inkOnWords(raw, words, p.x, p.y, int(math.Round(j.t.radius*j.scale*f))) >= m.opt.onWords[j.t.idx]) {
 					m.onText.Add(1)
@@ -159,7 +189,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 				best, bx, by := -1.0, 0, 0
 				for dy := -1; dy <= 1; dy++ {
 					for dx := -1; dx <= 1; dx++ {
-						if v := harmonicScore(ink.harmonics(p.x+dx, p.y+dy, d.n), d.th); v > best {
+						if v := harmonicScore(*harm(p.x+dx, p.y+dy, d.n), d.th); v > best {
 							best, bx, by = v, p.x+dx, p.y+dy
 						}
 					}
@@ -233,7 +263,32 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			per[c.t]++
 		}
 	}
-	return kept, nil
+	return nearBest(kept), nil
+}
+
+// bestWindow: a symbol's candidates scoring more than this under its best
+// one are dropped (see nearBest).
+const bestWindow = 0.2
+
+// nearBest keeps the candidates of each symbol that score within
+// bestWindow of its best (cands in falling score order). The instances
+// of a symbol on one drawing are drawn alike, so they score alike; what
+// scores far under the best is a mark that resembles the symbol somewhat
+// (the scores run from 0.55, the two tests' thresholds, to 1). A symbol
+// whose best is weak keeps all of its candidates.
+func nearBest(cands []candidate) []candidate {
+	best := map[*prepared]float64{}
+	out := cands[:0]
+	for _, c := range cands {
+		b, ok := best[c.t]
+		if !ok {
+			best[c.t], b = c.score, c.score
+		}
+		if c.score >= b-bestWindow {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // solidity is the share of a rendered template's ink box that is inked:

@@ -342,3 +342,17 @@ func TestComputeRingsSkipsOnlyPaper(t *testing.T) {
 		}
 	}
 }
+
+// TestNearBestKeepsEachSymbolsBestScores: a symbol keeps its candidates
+// within bestWindow of its own best, whatever another symbol scores.
+func TestNearBestKeepsEachSymbolsBestScores(t *testing.T) {
+	a, b := &prepared{idx: 0}, &prepared{idx: 1}
+	in := []candidate{{t: a, score: 0.97}, {t: a, score: 0.80}, {t: b, score: 0.74}, {t: a, score: 0.76}, {t: b, score: 0.56}, {t: a, score: 0.70}}
+	var got []float64
+	for _, c := range nearBest(in) {
+		got = append(got, c.score)
+	}
+	if want := []float64{0.97, 0.80, 0.74, 0.56}; !slices.Equal(got, want) {
+		t.Fatalf("kept %v, want %v", got, want)
+	}
+}
