@@ -49,7 +49,12 @@ func (p *Page) containerParts(f rect, fs []rect) (parts, containers []rect, ok b
 			ws = append(ws, w)
 		}
 	}
-	own := kindOf(firstLine(all))
+	// the panel's own kind: its headline's (a legend's sub-headings of
+	// legends part nothing)
+	own := classify(f, p.mw, em).Type
+	if k := kindOf(firstLine(all)); k != "" {
+		own = k
+	}
 	ls := rowLines(ws)
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Box.YMin < ls[j].Box.YMin })
 	bodies := 0
