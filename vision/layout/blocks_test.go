@@ -114,7 +114,8 @@ func TestViewFromIsImage(t *testing.T) {
 // is a design stage, not a diagram.
 func TestTitleHeadNoun(t *testing.T) {
 	for s, want := range map[string]string{
-		"REMARKS TO DOOR SCHEDULE:":                 "",
+		"REMARKS TO DOOR SCHEDULE:": "KeyNotes",
+		"REMARKS":                   "",
 		"GENERAL REQUIREMENTS FOR WINDOW SCHEDULE:": "GeneralNotes",
 		"NOTES FOR FOUNDATION PLAN":                 "GeneralNotes",
 		"TYPICAL DETAIL FOR STAIR SECTION":          "Detail",

@@ -69,6 +69,8 @@ var (
 
 // schematicModRE is "SCHEMATIC" qualifying a noun that is no diagram
 // ("SCHEMATIC DRAWING", "SCHEMATIC DESIGN": a design stage, not a kind).
+var remarksRE = regexp.MustCompile(`^\s*REMARKS\s+(TO|FOR|ON)\s+\S`)
+
 var schematicModRE = regexp.MustCompile(`\bSCHEMATIC\s+(DRAWINGS?|DESIGN|LAYOUT)\b`)
 
 // kindOf is the kind a title names: its head noun's kind, so that a kind
@@ -76,6 +78,11 @@ var schematicModRE = regexp.MustCompile(`\bSCHEMATIC\s+(DRAWINGS?|DESIGN|LAYOUT)
 // this one; "" when the head names none.
 func kindOf(s string) string {
 	s = strings.ToUpper(s)
+	// "REMARKS TO DOOR SCHEDULE": the numbered notes a table's remarks
+	// column refers to (a column headed REMARKS names no block)
+	if remarksRE.MatchString(s) {
+		return "KeyNotes"
+	}
 	// a title of two clauses ("EXTENSION TO REAR - GROUND FLOOR PLAN")
 	// is named by its last, so only a single clause is split
 	if m := qualifierRE.FindStringSubmatch(s); m != nil && !clauseRE.MatchString(s) {
@@ -193,6 +200,14 @@ func classify(r rect, words []text.Word, em float64) Block {
 		if kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) {
 			title = i
 			break
+		}
+	}
+	// of lines of one size naming a kind, the topmost: a table's title
+	// row over its column headers ("WINDOW SCHEDULE" over "… LAYOUT
+	// REMARKS LOCATION")
+	for j := title + 1; title >= 0 && j < len(cs) && cs[j].score >= cs[title].score-0.1; j++ {
+		if c := cs[j]; c.l.Box.YMax <= cs[title].l.Box.YMin && kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) {
+			title = j
 		}
 	}
 	if title >= 0 {

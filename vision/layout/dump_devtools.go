@@ -133,7 +133,8 @@ func (p *Page) DumpFrames(out io.Writer) {
 	}
 	kept := map[rect]bool{}
 	work = rect{p.frame.x0 - 1, p.frame.y0 - 1, p.frame.x1 + 1, p.frame.y1 + 1}
-	for _, f := range p.standaloneFrames(work, ag) {
+	fr, _ := p.standaloneFrames(work, ag)
+	for _, f := range fr {
 		kept[f] = true
 	}
 	g := ag

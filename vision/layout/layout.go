@@ -147,9 +147,14 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		reach = rect{reach.x0 - (inner.x0 - frame.x0) - 2, reach.y0 - (inner.y0 - frame.y0) - 2,
 			reach.x1 + (frame.x1 - inner.x1) + 2, reach.y1 + (frame.y1 - inner.y1) + 2}
 	}
-	for _, fr := range p.standaloneFrames(reach, ag) {
+	frames, containers := p.standaloneFrames(reach, ag)
+	for _, fr := range frames {
 		regions = append(regions, region{r: fr, framed: true, boxed: true})
 		m.clearRect(rect{fr.x0 - 1, fr.y0 - 1, fr.x1 + 2, fr.y1 + 2})
+	}
+	for _, c := range containers {
+		// its lines, however thick they are drawn (the content stands clear)
+		p.clearPanel(m, c, max(2, int(0.4*em)))
 	}
 	mw := p.mw
 	for _, c := range parts {
@@ -182,6 +187,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	trace("small", regions)
 	regions = dropStrips(regions, em)
 	regions = p.splitNotes(regions)
+	regions = p.joinNumberedColumns(regions, titles)
 
 	// a region holding several view titles holds several views: cut it
 	// between them, where dark ink leaves gaps (faint context — a site's

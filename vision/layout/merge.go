@@ -3,6 +3,7 @@ package layout
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -16,6 +17,23 @@ var headingKinds = map[string]bool{"KeyNotes": true, "GeneralNotes": true, "Shee
 // heading: a short line of headline-sized type naming such a kind.
 func isHeading(l text.Line, em float64) bool {
 	return len(l.Words) <= 8 && hasLetters(l.Text) && headingKinds[kindOf(l.Text)] && lineHeight(l) >= 1.3*em
+}
+
+// labelHeading reports whether l is a heading set in the body's type but
+// written as a label ("KEY TO DOOR TYPE:", "REMARKS TO DOOR SCHEDULE:"):
+// a short line ending in a colon that names a notes', legend's or
+// schedule's kind other than own, the kind of the block it is found in (a
+// notes column's sub-headings of notes do not part it).
+func labelHeading(l text.Line, own string) bool {
+	t := strings.TrimSpace(l.Text)
+	k := kindOf(t)
+	// its head noun phrase is short ("KEY", "GENERAL REQUIREMENTS"): a
+	// sentence ending in a colon ("INSTALLED PER CEC REQUIREMENTS:") is none
+	head := strings.TrimSuffix(t, ":")
+	if m := qualifierRE.FindStringSubmatch(strings.ToUpper(head)); m != nil {
+		head = m[1]
+	}
+	return len(l.Words) <= 8 && len(strings.Fields(head)) <= 3 && strings.HasSuffix(t, ":") && headingKinds[k] && k != own
 }
 
 // splitHeadings splits cells that hold more than their own block: a
@@ -33,8 +51,28 @@ func (m *mask) splitHeadings(cells []rect, words []text.Word, em float64, gap in
 		ls := text.Lines(wordsIn(c, words))
 		sort.SliceStable(ls, func(i, j int) bool { return ls[i].Box.YMin < ls[j].Box.YMin })
 		hi := -1
+		// the kind of the cell's top-left line
+		own, first := "", -1
 		for i, l := range ls {
-			if !used[l.Box] && isHeading(l, em) && l.Box.YMin-float64(c.y0) > 3*em {
+			if l.Box.YMin <= ls[0].Box.YMin+em && (first < 0 || l.Box.XMin < ls[first].Box.XMin) {
+				first = i
+			}
+		}
+		if first >= 0 {
+			own = kindOf(ls[first].Text)
+		}
+		// label-style headings part text, not a drawing's notes ("STAIR
+		// NOTE:" in a plan)
+		ta := 0.0
+		for _, l := range ls {
+			for _, w := range l.Words {
+				ta += w.Box.Area()
+			}
+		}
+		textual := ta >= 0.08*float64(c.area())
+		for i, l := range ls {
+			below := l.Box.YMin-float64(c.y0) > 3*em
+			if !used[l.Box] && (isHeading(l, em) && below || textual && i != first && labelHeading(l, own) && (below || l.Box.XMin-float64(c.x0) > 10*em)) {
 				hi = i
 				break
 			}

@@ -490,8 +490,11 @@ func runToEnd(ss []seg, pos, tol, end, gap int) (int, bool) {
 // stand alone: the linework joined to a frame (its connected piece) is the
 // frame itself, or frames side by side (tables touching) — not a room's
 // outline joined to the walls and grid of a plan — and no line runs through
-// their sides. Specks and most of the sheet are not blocks.
-func (p *Page) standaloneFrames(work rect, g *mask) []rect {
+// their sides. Specks and most of the sheet are not blocks. A panel
+// holding blocks of its own (containerParts) gives the tables framed in it
+// instead, and is returned among the containers, whose frames are no ink
+// of any block.
+func (p *Page) standaloneFrames(work rect, g *mask) (out, containers []rect) {
 	em := p.em
 	fs := p.rules.frames(work, 2)
 	// a box drawn against the border shares the border's line as a side:
@@ -521,10 +524,9 @@ func (p *Page) standaloneFrames(work rect, g *mask) []rect {
 		}
 	}
 	if len(outer) == 0 {
-		return nil
+		return nil, nil
 	}
 	lab, boxes := g.components()
-	var out []rect
 	for _, f := range outer {
 		// the piece of linework the frame's top side belongs to
 		id := int32(-1)
@@ -549,9 +551,16 @@ func (p *Page) standaloneFrames(work rect, g *mask) []rect {
 		if 10*covered < 9*c.area() || crossings(g, f) > max(4, (f.w()+f.h())/50) {
 			continue
 		}
+		if inner, cs, ok := p.containerParts(f, fs); ok {
+			containers = append(containers, cs...)
+			for _, in := range inner {
+				out = append(out, p.splitStacked(in)...)
+			}
+			continue
+		}
 		out = append(out, p.splitStacked(f)...)
 	}
-	return out
+	return out, containers
 }
 
 // splitStacked parts a frame holding two boxes stacked full width, the

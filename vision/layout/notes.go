@@ -1,0 +1,92 @@
+package layout
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// itemRE is a numbered note's number leading its line ("9.", "20)").
+var itemRE = regexp.MustCompile(`^(\d{1,3})[.)]`)
+
+// items are the numbers of the numbered notes in r, and r grown by them:
+// the lines whose first word is an item number, the numbers printed just
+// left of r included (a column's hanging numbers); none unless r is text
+// set apart as notes are (no view title, lettering a good share of it).
+func (p *Page) items(r rect, titles []viewTitle) ([]int, rect) {
+	if len(titlesIn(r, titles)) > 0 || p.textArea(r) < 0.08*float64(r.area()) {
+		return nil, r
+	}
+	var out []int
+	ext := r
+	wide := rect{r.x0 - int(4*p.em), r.y0, r.x1, r.y1}
+	for _, l := range rowLines(wordsIn(wide, p.mw)) {
+		w := l.Words[0]
+		if m := itemRE.FindStringSubmatch(strings.TrimSpace(w.Text)); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, n)
+			ext = ext.union(rect{int(w.Box.XMin), int(w.Box.YMin), int(math.Ceil(w.Box.XMax)), int(math.Ceil(w.Box.YMax))})
+		}
+	}
+	sort.Ints(out)
+	return out, ext
+}
+
+// joinNumberedColumns joins notes set in columns side by side whose
+// numbering runs on from one column to the next (1–8, 9–19, 20–22): one
+// list of notes flowed into columns, one block, whatever the gutter
+// between them. Columns that each start at 1, or under headings of their
+// own, stay apart.
+func (p *Page) joinNumberedColumns(rs []region, titles []viewTitle) []region {
+	em := p.em
+	for changed := true; changed; {
+		changed = false
+		for i := range rs {
+			a := rs[i]
+			if a.tb || a.boxed || a.framed || headingKind(a.r, p.mw, em) != "" {
+				continue
+			}
+			na, ea := p.items(a.r, titles)
+			if len(na) < 2 {
+				continue
+			}
+			last := na[len(na)-1]
+			for j := range rs {
+				b := rs[j]
+				if j == i || b.tb || b.boxed || b.framed || b.r.x0 <= a.r.x1 || float64(b.r.x0-a.r.x1) > 12*em ||
+					math.Abs(float64(b.r.y0-a.r.y0)) > 3*em || headingKind(b.r, p.mw, em) != "" {
+					continue
+				}
+				nb, eb := p.items(b.r, titles)
+				if len(nb) == 0 || nb[0] != last+1 || !firstIsItem(eb, p.mw) {
+					continue
+				}
+				rs[i].r = ea.union(eb)
+				rs = append(rs[:j], rs[j+1:]...)
+				changed = true
+				break
+			}
+			if changed {
+				break
+			}
+		}
+	}
+	return rs
+}
+
+// firstIsItem reports whether r's top line starts with an item number: the
+// column begins with a note, not a heading or a table.
+func firstIsItem(r rect, words []text.Word) bool {
+	ls := rowLines(wordsIn(r, words))
+	top := -1
+	for i, l := range ls {
+		if top < 0 || l.Box.YMin < ls[top].Box.YMin {
+			top = i
+		}
+	}
+	return top >= 0 && itemRE.MatchString(strings.TrimSpace(ls[top].Words[0].Text))
+}
