@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/service/compare"
@@ -29,11 +30,12 @@ func benchSearch(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	latency := fs.Int("latency-sheets", 0, "instead: seed a project of N synthetic sheets through the database (no rendering) and time search and ask")
 	rounds := fs.Int("rounds", 3, "with --latency-sheets: times each query is run")
 	adminURL := fs.String("admin-url", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "with --latency-sheets: PostgreSQL URL that may create and drop the benchmark's database (empty: embedded only)")
+	profiles := fs.String("profiles", "embedded,postgres", "with --latency-sheets: the profiles to measure, comma-separated (postgres needs --admin-url)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("usage: plangraph bench search [--seeds N] [--first-seed S] [--sheets K] [--out DIR] | --latency-sheets N [--rounds R] [--admin-url URL]")
+		return fmt.Errorf("usage: plangraph bench search [--seeds N] [--first-seed S] [--sheets K] [--out DIR] | --latency-sheets N [--rounds R] [--admin-url URL] [--profiles embedded,postgres]")
 	}
 	if *latency > 0 {
 		stop, err := startCPUProfile(*cpuProfile)
@@ -41,7 +43,7 @@ func benchSearch(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		defer stop()
-		_, err = bench.SearchLatency(ctx, *latency, *rounds, *adminURL, stdout)
+		_, err = bench.SearchLatency(ctx, *latency, *rounds, *adminURL, strings.Split(*profiles, ","), stdout)
 		return err
 	}
 	const dpi = 300

@@ -5960,7 +5960,7 @@ input SearchFilters {
 input SearchInput {
   """Words, abbreviations (EF, GFI, RCP) or sheet numbers; full-text syntax is searched as plain words. 1–500 characters."""
   query: String!
-  """Only results of these types: sheet, block, legend_entry, symbol, word."""
+  """Only results of these types: sheet, block, legend_entry, symbol, word, change."""
   types: [String!]
   filters: SearchFilters
   """At most this many results, 1–100 (default 20)."""
@@ -5969,9 +5969,9 @@ input SearchInput {
 
 """One search result (REST components.schemas.SearchResult)."""
 type SearchHit {
-  """sheet, block, legend_entry, symbol (a legend entry's instances on one block, with count) or word (a line of a sheet's words)."""
+  """sheet, block, legend_entry, symbol (a legend entry's instances on one block, with count), word (a line of a sheet's words) or change (what the sheet's latest comparison with an older revision found: a summary per compared sheet with count changes, a described change, a view added or removed)."""
   sourceType: String!
-  """The sheet, block or legend entry id, or {sheetID}:{n} for a line of words."""
+  """The sheet, block or legend entry id, {sheetID}:{n} for a line of words; for a change: the compare job's id (a sheet's summary), the change's id, or the block added or removed."""
   sourceID: String!
   sheetID: ID!
   drawingID: ID!
@@ -6023,6 +6023,7 @@ input AskInput {
 
 """A row an answer is taken from."""
 type AnswerSource {
+  """As SearchHit.sourceType: sheet, block, legend_entry, symbol, word or change."""
   sourceType: String!
   sourceID: String!
   sheetID: ID!

@@ -138,6 +138,7 @@ func (x *Index) rebuild(ctx context.Context, sheetIDs []string) error {
 			return err
 		}
 	}
+	x.keepFresh(ctx)
 	return nil
 }
 

@@ -49,10 +49,16 @@ func commonColumns(text string) string {
 	parsed BOOLEAN NOT NULL DEFAULT FALSE`
 }
 
-var sqliteDDL = []string{
-	`CREATE TABLE IF NOT EXISTS search_docs (seq INTEGER PRIMARY KEY AUTOINCREMENT, ` + commonColumns("TEXT") + `)`,
+// indexes both databases keep
+var btreeDDL = []string{
 	`CREATE INDEX IF NOT EXISTS search_docs_sheet ON search_docs(sheet_id)`,
 	`CREATE INDEX IF NOT EXISTS search_docs_project ON search_docs(org_id, project_id, source_type)`,
+	// sheets named by number (the structure retriever, ask's scope)
+	`CREATE INDEX IF NOT EXISTS search_docs_sheet_number ON search_docs(org_id, project_id, sheet_number_norm)`,
+}
+
+var sqliteDDL = []string{
+	`CREATE TABLE IF NOT EXISTS search_docs (seq INTEGER PRIMARY KEY AUTOINCREMENT, ` + commonColumns("TEXT") + `)`,
 	// external content: the text lives once, in search_docs; triggers keep the index in step
 	`CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(terms, content='search_docs', content_rowid='seq', tokenize='unicode61')`,
 	`CREATE TRIGGER IF NOT EXISTS search_docs_ai AFTER INSERT ON search_docs BEGIN
@@ -67,9 +73,14 @@ var sqliteDDL = []string{
 var postgresDDL = []string{
 	`CREATE TABLE IF NOT EXISTS search_docs (seq BIGSERIAL PRIMARY KEY, ` + commonColumns("TEXT") + `,
 		tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', terms)) STORED)`,
-	`CREATE INDEX IF NOT EXISTS search_docs_sheet ON search_docs(sheet_id)`,
-	`CREATE INDEX IF NOT EXISTS search_docs_project ON search_docs(org_id, project_id, source_type)`,
-	`CREATE INDEX IF NOT EXISTS search_docs_tsv ON search_docs USING GIN (tsv)`,
+	// fastupdate off: GIN's default pending list (up to gin_pending_list_limit,
+	// 4 MB) is scanned linearly by every query until a vacuum merges it, which
+	// made each full-text match 3–5× slower after a project's indexing (see
+	// BENCHMARKS.md, search latency); the index is written once per sheet
+	// and read by every search, so inserts pay instead. ALTER covers indexes
+	// made before.
+	`CREATE INDEX IF NOT EXISTS search_docs_tsv ON search_docs USING GIN (tsv) WITH (fastupdate = off)`,
+	`ALTER INDEX search_docs_tsv SET (fastupdate = off)`,
 }
 
 // Ensure creates the index's tables (idempotent; run by the store's
@@ -81,6 +92,8 @@ func Ensure(ctx context.Context, db *sql.DB, dialect string) error {
 	if dialect == Postgres {
 		ddl = postgresDDL
 	}
+	// the table first, then the indexes
+	ddl = append(append(ddl[:1:1], btreeDDL...), ddl[1:]...)
 	for _, s := range ddl {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("search index: %s: %w", strings.Fields(s)[0:3], err)
@@ -88,8 +101,13 @@ func Ensure(ctx context.Context, db *sql.DB, dialect string) error {
 	}
 	if dialect == Postgres {
 		if _, err := db.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm`); err == nil {
-			if _, err := db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS search_docs_text_trgm ON search_docs USING GIN (lower(label || ' ' || body) gin_trgm_ops)`); err != nil {
-				return fmt.Errorf("search index: trigram index: %w", err)
+			for _, s := range []string{
+				`CREATE INDEX IF NOT EXISTS search_docs_text_trgm ON search_docs USING GIN (lower(label || ' ' || body) gin_trgm_ops) WITH (fastupdate = off)`,
+				`ALTER INDEX search_docs_text_trgm SET (fastupdate = off)`,
+			} {
+				if _, err := db.ExecContext(ctx, s); err != nil {
+					return fmt.Errorf("search index: trigram index: %w", err)
+				}
 			}
 		}
 	}

@@ -209,7 +209,16 @@ func (s *Service) count(ctx context.Context, sc index.Scope, pq textsearch.Quest
 	if err != nil {
 		return err
 	}
-	rows.Types = []string{index.TypeSheet, index.TypeBlock}
+	// the places in scope: sheets (a sheet's rows share its parsed flag), and
+	// blocks only when a level is asked for (a view's title can name a level
+	// its sheet's does not)
+	rows.Types = []string{index.TypeSheet}
+	if len(pq.Levels) > 0 {
+		rows.Types = append(rows.Types, index.TypeBlock)
+	}
+	if pq.SheetNumber != "" {
+		rows.SheetNumberNorm = pq.SheetNumber
+	}
 	places, err := s.Index().Docs(ctx, rows, 100000)
 	if err != nil {
 		return err

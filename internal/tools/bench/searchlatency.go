@@ -34,16 +34,18 @@ type SearchLatencyResult struct {
 	AskP50, AskP95       time.Duration
 }
 
-// SearchLatency seeds sheets sheets on each profile (embedded; PostgreSQL
-// through adminURL unless empty) and measures searches and asks, each
-// query rounds times, printing a table to out.
-func SearchLatency(ctx context.Context, sheets, rounds int, adminURL string, out io.Writer) ([]SearchLatencyResult, error) {
-	profiles := []string{"embedded"}
-	if adminURL != "" {
-		profiles = append(profiles, "postgres")
-	}
+// SearchLatency seeds sheets sheets on each of profiles ("embedded";
+// "postgres" through adminURL, skipped when it is empty) and measures
+// searches and asks, each query rounds times, printing a table to out.
+func SearchLatency(ctx context.Context, sheets, rounds int, adminURL string, profiles []string, out io.Writer) ([]SearchLatencyResult, error) {
 	var res []SearchLatencyResult
 	for _, p := range profiles {
+		switch p = strings.TrimSpace(p); {
+		case p == "postgres" && adminURL == "":
+			continue
+		case p != "embedded" && p != "postgres":
+			return nil, fmt.Errorf("unknown profile %q (embedded, postgres)", p)
+		}
 		r, err := searchLatency(ctx, p, sheets, rounds, adminURL, out)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
