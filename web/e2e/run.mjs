@@ -251,6 +251,16 @@ try {
   const shownAtOne = Number(await counter.getAttribute("data-shown"));
   assert.ok(shownAtOne <= apiTotal);
 
+  // the drawing's export: every sheet's counts in one CSV (this drawing has one sheet)
+  await page.goto(gridURL);
+  const drawingDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export counts (CSV)" }).click();
+  const drawingCSV = readFileSync(await (await drawingDownload).path()).toString().trim().split(/\r\n/);
+  assert.equal(drawingCSV[0], "sheet,sheet_title,label,description,count");
+  assert.equal(drawingCSV.slice(1).reduce((a, line) => a + Number(line.split(",").pop()), 0), apiTotal);
+  assert.ok(drawingCSV.slice(1).every((line) => line.startsWith(csv[1].split(",")[0] + ",")), "every row names the sheet");
+  step("drawing counts exported");
+
   // search over the project, from the project page
   await page.goto(`${base}/#/p/${encodeURIComponent(projectID)}`);
   await page.getByLabel("Search or ask").fill("legend");

@@ -39,8 +39,14 @@ describe("detections", () => {
     expect(csvField('a "b", c')).toBe('"a ""b"", c"');
     expect(csvField("=1+1")).toBe("'=1+1");
     expect(csvField(-3)).toBe("-3");
-    const out = countsCSV({ sheetNumber: "E-101", title: "Lighting, level 1" }, [{ id: "x", label: "A", description: "Duplex outlet", count: 4 }]);
+    const out = countsCSV([{ sheet: { sheetNumber: "E-101", title: "Lighting, level 1" }, rows: [{ id: "x", label: "A", description: "Duplex outlet", count: 4 }] }]);
     expect(out).toBe('sheet,sheet_title,label,description,count\r\nE-101,"Lighting, level 1",A,Duplex outlet,4\r\n');
+    const two = countsCSV([
+      { sheet: { sheetNumber: "E-101", title: "Level 1" }, rows: [{ id: "x", label: "A", description: "Duplex outlet", count: 4 }] },
+      { sheet: { sheetNumber: "E-102", title: "Level 2" }, rows: [] },
+      { sheet: { sheetNumber: "E-103", title: "Level 3" }, rows: [{ id: "x", label: "A", description: "Duplex outlet", count: 0 }] },
+    ]);
+    expect(two).toBe("sheet,sheet_title,label,description,count\r\nE-101,Level 1,A,Duplex outlet,4\r\nE-103,Level 3,A,Duplex outlet,0\r\n");
   });
 
   it("strokes every box with its entry's colour, one path per colour run", () => {

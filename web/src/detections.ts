@@ -81,11 +81,29 @@ export function csvField(v: string | number): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** countsCSV is the export of a sheet's counts: one row per legend entry. */
-export function countsCSV(sheet: { sheetNumber: string; title: string }, rows: EntryCount[]): string {
+/** SheetCounts is one sheet's rows of a counts export. */
+export interface SheetCounts {
+  sheet: { sheetNumber: string; title: string };
+  rows: EntryCount[];
+}
+
+/** countsCSV is the export of sheets' counts: one row per sheet and legend entry, in the order given. */
+export function countsCSV(sheets: SheetCounts[]): string {
   const lines = [["sheet", "sheet_title", "label", "description", "count"].join(",")];
-  for (const r of rows) lines.push([sheet.sheetNumber, sheet.title, r.label, r.description, r.count].map(csvField).join(","));
+  for (const { sheet, rows } of sheets) {
+    for (const r of rows) lines.push([sheet.sheetNumber, sheet.title, r.label, r.description, r.count].map(csvField).join(","));
+  }
   return lines.join("\r\n") + "\r\n";
+}
+
+/** downloadText offers text as a file download. */
+export function downloadText(text: string, type: string, filename: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /**

@@ -3,7 +3,7 @@
 // belong to another sheet's legend (a drawing's legend serves its sheets).
 import type { Client } from "urql";
 import { graphql } from "./gql";
-import type { Box, Detection } from "./detections";
+import type { Box, Detection, SheetCounts } from "./detections";
 import { toSheet } from "./detections";
 
 const InstancesQ = graphql(`
@@ -86,6 +86,80 @@ export async function loadEntries(client: Client, ids: string[]): Promise<Entry[
     const r = await client.query(EntriesQ, { ids: ids.slice(i, i + maxNodeIDs) }, { requestPolicy: "network-only" }).toPromise();
     if (r.error) throw r.error;
     out.push(...(r.data?.nodes ?? []).flatMap((n) => (n && n.__typename === "Feature" ? [n as Entry] : [])));
+  }
+  return out;
+}
+
+const SheetCountsQ = graphql(`
+  query SheetCounts($id: ID!, $after: Cursor) {
+    sheet(id: $id) {
+      legendEntries(first: 100) {
+        edges {
+          node {
+            id
+            label
+            description
+          }
+        }
+      }
+      symbolInstances(first: 100, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        edges {
+          node {
+            definedByID
+          }
+        }
+      }
+    }
+  }
+`);
+
+/**
+ * loadCounts reads each sheet's symbol instances and counts them per legend
+ * entry, for a drawing's export: a sheet's rows are its own legend's entries
+ * (counted or not) and the entries of other sheets' legends that define its
+ * instances; sheets keep the order given.
+ */
+export async function loadCounts(client: Client, sheets: { id: string; sheetNumber: string; title: string }[]): Promise<SheetCounts[]> {
+  const out: SheetCounts[] = [];
+  const known = new Map<string, { label: string; description: string }>();
+  const perSheet: { sheet: (typeof sheets)[number]; own: string[]; counts: Map<string, number> }[] = [];
+  for (const sheet of sheets) {
+    const own: string[] = [];
+    const counts = new Map<string, number>();
+    let after: string | null | undefined;
+    for (;;) {
+      const r = await client.query(SheetCountsQ, { id: sheet.id, after }, { requestPolicy: "network-only" }).toPromise();
+      if (r.error) throw r.error;
+      const s = r.data?.sheet;
+      if (!s) break;
+      if (!after) {
+        for (const e of s.legendEntries.edges ?? []) {
+          if (!e?.node) continue;
+          own.push(e.node.id);
+          known.set(e.node.id, e.node);
+        }
+      }
+      for (const e of s.symbolInstances.edges ?? []) {
+        const id = e?.node?.definedByID;
+        if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+      if (!s.symbolInstances.pageInfo.hasNextPage) break;
+      after = s.symbolInstances.pageInfo.endCursor;
+    }
+    perSheet.push({ sheet, own, counts });
+  }
+  const missing = [...new Set(perSheet.flatMap((p) => [...p.counts.keys()]))].filter((id) => !known.has(id));
+  for (const e of await loadEntries(client, missing)) known.set(e.id, e);
+  for (const { sheet, own, counts } of perSheet) {
+    const ids = [...own, ...[...counts.keys()].filter((id) => !own.includes(id))];
+    out.push({
+      sheet,
+      rows: ids.map((id) => ({ id, label: known.get(id)?.label ?? "", description: known.get(id)?.description ?? "", count: counts.get(id) ?? 0 })),
+    });
   }
   return out;
 }

@@ -1,12 +1,14 @@
 // A drawing's sheets as a grid of thumbnails: number, title, discipline and
 // revision; filtered by discipline and searched by number or title.
 import { useMemo, useState } from "react";
-import { useQuery } from "urql";
+import { useClient, useQuery } from "urql";
 import { errorMessage } from "../api";
 import { graphql } from "../gql";
 import { useImageURL } from "../hooks";
 import { href } from "../route";
 import { SheetEdit } from "./SheetEdit";
+import { countsCSV, downloadText } from "../detections";
+import { loadCounts } from "../sheetdata";
 
 const DrawingQuery = graphql(`
   query Drawing($id: ID!) {
@@ -60,6 +62,9 @@ export function DrawingView({ id }: { id: string }) {
   const [discipline, setDiscipline] = useState("");
   const [text, setText] = useState("");
   const [editing, setEditing] = useState<string | null>(null);
+  const client = useClient();
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState("");
   const sheets = useMemo(() => data?.drawing?.sheets.edges?.flatMap((e) => (e?.node ? [e.node] : [])) ?? [], [data]);
   const disciplines = useMemo(() => [...new Set(sheets.map((s) => s.discipline).filter(Boolean))].sort(), [sheets]);
   if (error) return <p className="error" role="alert">{errorMessage(error)}</p>;
@@ -67,6 +72,20 @@ export function DrawingView({ id }: { id: string }) {
   const d = data.drawing;
   if (!d) return <p className="error" role="alert">No such drawing.</p>;
   const shown = filterSheets(sheets, discipline, text);
+  const name = d.name;
+  // every sheet's counts, in page order, as one CSV (the sheets shown by the filter, or all)
+  async function exportCounts() {
+    setExporting(true);
+    setExportError("");
+    try {
+      const rows = await loadCounts(client, shown);
+      downloadText(countsCSV(rows), "text/csv", `${name.replace(/\.pdf$/i, "") || id}-counts.csv`);
+    } catch (e) {
+      setExportError(errorMessage(e as Error));
+    } finally {
+      setExporting(false);
+    }
+  }
   return (
     <section>
       <nav className="crumbs">
@@ -84,7 +103,15 @@ export function DrawingView({ id }: { id: string }) {
         <span className="hint">
           {shown.length} of {sheets.length} sheets
         </span>
+        <button type="button" onClick={exportCounts} disabled={exporting || shown.length === 0}>
+          {exporting ? "Exporting…" : "Export counts (CSV)"}
+        </button>
       </div>
+      {exportError && (
+        <p className="error" role="alert">
+          {exportError}
+        </p>
+      )}
       <ul className="sheets">
         {shown.map((s) => (
           <li key={s.id} className="sheet">

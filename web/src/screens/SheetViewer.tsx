@@ -8,7 +8,7 @@ import { errorMessage } from "../api";
 import { graphql } from "../gql";
 import { useConnection } from "../hooks";
 import { href } from "../route";
-import { countByEntry, countsCSV, drawDetections, entryColor, hitTest, visible, type Box, type Detection, type Transform } from "../detections";
+import { countByEntry, countsCSV, downloadText, drawDetections, entryColor, hitTest, visible, type Box, type Detection, type Transform } from "../detections";
 import { loadDetections, loadEntries, type Entry } from "../sheetdata";
 import { Legend } from "./Legend";
 import { clearCanvas, imageTransform, openViewer, ZoomButtons } from "../viewer";
@@ -125,12 +125,7 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
   function exportCSV() {
     if (!sheet) return;
     const rows = entries.map((e) => ({ id: e.id, label: e.label, description: e.description, count: counts.get(e.id) ?? 0 }));
-    const url = URL.createObjectURL(new Blob([countsCSV(sheet, rows)], { type: "text/csv" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = `${sheet.sheetNumber || sheet.id}-counts.csv`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadText(countsCSV([{ sheet, rows }]), "text/csv", `${sheet.sheetNumber || sheet.id}-counts.csv`);
   }
 
   async function findSymbols() {
