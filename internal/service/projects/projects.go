@@ -33,6 +33,12 @@ func (s *Service) Create(ctx context.Context, in ent.CreateProjectInput) (*ent.P
 
 // Update changes a project's name.
 func (s *Service) Update(ctx context.Context, id string, in ent.UpdateProjectInput) (*ent.Project, error) {
+	// looked up first in the caller's organization, as drawings.Update: an
+	// update that sets nothing would read the row back without the
+	// organization's predicate
+	if _, err := s.Get(ctx, id); err != nil {
+		return nil, err
+	}
 	if in.Name != nil {
 		name, err := checkName(*in.Name)
 		if err != nil {
