@@ -178,6 +178,9 @@ func serve(ctx context.Context, name string, args []string, stderr io.Writer, ap
 		return err
 	}
 	defer app.Close()
+	for _, w := range app.Store.ServerWarnings(ctx) {
+		log.Warn(w)
+	}
 
 	if worker {
 		w, err := app.StartWorker()

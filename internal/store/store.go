@@ -220,3 +220,19 @@ func redact(u string) string {
 	}
 	return u
 }
+
+// ServerWarnings are settings of the database server that hurt the service,
+// for the operator (logged at start): PostgreSQL with autovacuum off keeps
+// neither table statistics nor dead rows in check, so query plans degrade as
+// tables grow (the search index analyzes itself; other tables do not).
+func (s *Store) ServerWarnings(ctx context.Context) []string {
+	if s.Dialect != dialect.Postgres {
+		return nil
+	}
+	var v string
+	if err := s.DB.QueryRowContext(ctx, `SHOW autovacuum`).Scan(&v); err != nil || v != "off" {
+		return nil
+	}
+	return []string{"PostgreSQL autovacuum is off: table statistics and dead rows are not maintained, so query plans " +
+		"degrade as tables grow; turn it on (autovacuum = on in postgresql.conf) or run VACUUM ANALYZE regularly"}
+}
