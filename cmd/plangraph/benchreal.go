@@ -12,6 +12,7 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/service/drawings"
+	"github.com/plangraph/plangraph/internal/service/search"
 	"github.com/plangraph/plangraph/internal/tools/bench"
 	"github.com/plangraph/plangraph/jobs"
 )
@@ -92,6 +93,10 @@ func (l *local) realParser(progress io.Writer) bench.RealParse {
 		}
 		if err := l.readBack(drawingID, &p); err != nil {
 			return p, err
+		}
+		project := l.project
+		p.Ask = func(ctx context.Context, q string) (*search.Answer, error) {
+			return l.app.Services.Search.Ask(l.ctx, project, search.AskInput{Question: q, DrawingID: drawingID, MaxSources: search.MaxSources})
 		}
 		return p, nil
 	}

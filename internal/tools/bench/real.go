@@ -28,6 +28,8 @@ type RealParsed struct {
 	// Warnings are the parse's warnings, as "CODE: message".
 	Warnings []string
 	Parsed   bool
+	// Ask answers questions over this drawing (nil: none asked).
+	Ask RealAsk
 }
 
 // RealSheet is one sheet as the pipeline read it; boxes in sheet pixels at DPI.
@@ -95,6 +97,7 @@ type RealScore struct {
 	Counts, CountsRight                        int // hand counts; within 10 %
 	Ingest, Parse, Render                      time.Duration
 	Pages                                      int
+	Ask                                        RealAskScore
 	// Errors lists what was wrong, one line each.
 	Errors []string
 }
@@ -125,6 +128,7 @@ func (s *RealScore) Add(o RealScore) {
 	s.Parse += o.Parse
 	s.Render += o.Render
 	s.Pages += o.Pages
+	s.Ask.Add(o.Ask)
 }
 
 // Real runs the pipeline on every labelled set found in o.Dir and scores it,
@@ -162,6 +166,11 @@ func Real(ctx context.Context, o RealOptions, out io.Writer) ([]RealScore, error
 		}
 		sc := ScoreReal(set, p)
 		sc.Render = render
+		if p.Ask != nil {
+			if sc.Ask, err = askReal(ctx, set, p.Ask, func(f string, a ...any) { sc.Errors = append(sc.Errors, fmt.Sprintf(f, a...)) }); err != nil {
+				return nil, fmt.Errorf("%s: ask: %w", set.File, err)
+			}
+		}
 		scores = append(scores, sc)
 		total.Add(sc)
 		PrintReal(out, sc, p, o.Verbose)
@@ -356,6 +365,9 @@ func printRealRow(out io.Writer, s RealScore, parsed bool) {
 	if parsed {
 		fmt.Fprintf(out, "  legend %s (desc %s, extra %d)  counts %d/%d", pct(s.LegendRight, s.LegendEntries),
 			pct(s.LegendDescribe, s.LegendEntries), s.LegendExtra, s.CountsRight, s.Counts)
+	}
+	if s.Ask.Lookups+s.Ask.Lists > 0 {
+		fmt.Fprintf(out, "  ask: where %d/%d, which sheets %d/%d", s.Ask.LookupsRight, s.Ask.Lookups, s.Ask.ListsRight, s.Ask.Lists)
 	}
 	fmt.Fprintf(out, "  ingest %.1f s", s.Ingest.Seconds())
 	if parsed && s.Render > 0 {

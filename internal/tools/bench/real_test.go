@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
+	"github.com/plangraph/plangraph/internal/service/search"
 	"github.com/plangraph/plangraph/internal/tools/bench/labels"
 	"github.com/plangraph/plangraph/vision/geom"
 )
@@ -47,5 +50,43 @@ func TestScoreReal(t *testing.T) {
 	}
 	if sc.Counts != 2 || sc.CountsRight != 1 {
 		t.Errorf("counts: %d of %d right", sc.CountsRight, sc.Counts)
+	}
+}
+
+// TestAskReal: a lookup is right when its first source is the labelled
+// sheet (A-101 = A101), a list when its sources' sheets are exactly the
+// discipline's.
+func TestAskReal(t *testing.T) {
+	set := labels.Set{File: "x.pdf", Sheets: []labels.Sheet{
+		{Page: 1, SheetNumber: "A-101", Title: "FLOOR  PLAN", Discipline: "architectural"},
+		{Page: 2, SheetNumber: "A-201", Title: "ELEVATIONS", Discipline: "architectural"},
+		{Page: 3, SheetNumber: "E-101", Title: "LIGHTING PLAN", Discipline: "electrical"},
+	}}
+	src := func(n ...string) []search.Source {
+		var out []search.Source
+		for _, x := range n {
+			out = append(out, search.Source{SheetNumber: x})
+		}
+		return out
+	}
+	answers := map[string][]search.Source{
+		"Where is the floor plan?":        src("A101"),
+		"Where is the elevations?":        src("E-101", "A-201"), // right sheet, but not first
+		"Where is the lighting plan?":     src("E 101"),
+		"Which sheets are architectural?": src("A-101", "A-201", "A-101"),
+		"Which sheets are electrical?":    src("E-101", "A-101"),
+	}
+	var asked []string
+	ask := func(_ context.Context, q string) (*search.Answer, error) {
+		asked = append(asked, q)
+		return &search.Answer{Answer: "…", Sources: answers[q]}, nil
+	}
+	var errs []string
+	sc, err := askReal(context.Background(), set, ask, func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc != (RealAskScore{Lookups: 3, LookupsRight: 2, Lists: 2, ListsRight: 1}) || len(errs) != 2 {
+		t.Errorf("score %+v, errors %q (asked %q)", sc, errs, asked)
 	}
 }
