@@ -89,3 +89,86 @@ func TestSuffixNamesTheSymbol(t *testing.T) {
 		t.Errorf("glyph: %+v", e)
 	}
 }
+
+// Two ruled sub-tables set side by side, their rows offset by a quarter
+// of a row: each row's items stay with their own table's row, not with
+// the overlapping row of the table beside it.
+func TestOffsetSubTablesKeepTheirRows(t *testing.T) {
+	img := blankImage(1000, 200)
+	hline := func(y, x0, x1 int) {
+		for x := x0; x <= x1; x++ {
+			img.Pix[y*img.Stride+x] = 0
+		}
+	}
+	vline := func(x, y0, y1 int) {
+		for y := y0; y <= y1; y++ {
+			img.Pix[y*img.Stride+x] = 0
+		}
+	}
+	var words []text.Word
+	put := func(x, y float64, s string) {
+		words = append(words, text.Word{Text: s, Conf: 1, Box: geom.Box{XMin: x, YMin: y, XMax: x + 10*float64(len(s)), YMax: y + 20}})
+	}
+	left := []string{"SWITCH", "DIMMER", "OUTLET", "JACK"}
+	right := [][2]string{{"DAMP", "RATED"}, {"HE", "EFFICACY"}, {"LENS", "LENSED"}, {"WP", "WATERPROOF"}}
+	for i := 0; i <= 4; i++ {
+		hline(10+40*i, 5, 480)
+		hline(20+40*i, 520, 995)
+	}
+	for _, x := range []int{5, 80, 480} {
+		vline(x, 10, 170)
+	}
+	for _, x := range []int{520, 995} {
+		vline(x, 20, 180)
+	}
+	for i := range 4 {
+		cy := 30 + 40*i
+		for y := cy - 8; y <= cy+8; y++ {
+			for x := 32; x <= 48; x++ {
+				if d := (x-40)*(x-40) + (y-cy)*(y-cy); d <= 64 && d >= 42 {
+					img.Pix[y*img.Stride+x] = 0
+				}
+			}
+		}
+		put(100, float64(cy-10), left[i])
+		put(540, float64(cy), right[i][0])
+		put(700, float64(cy), right[i][1])
+	}
+	got := map[string]Entry{}
+	for _, e := range Parse(img, words) {
+		got[e.Label] = e
+	}
+	for _, l := range left {
+		if e, ok := got[l]; !ok || e.Description != l || !e.HasGraphic {
+			t.Errorf("%s: read %+v, want the symbol described by its own text only (all: %v)", l, e, got)
+		}
+	}
+	for _, r := range right {
+		if e, ok := got[r[0]]; !ok || e.Description != r[1] || e.HasGraphic {
+			t.Errorf("%s: read %+v, want the text entry %q", r[0], e, r[1])
+		}
+	}
+}
+
+// A symbol's name set after it labels its entry even when a note follows
+// its description in the row ("TAMPER-RESISTANT" beside "WATERPROOF BOX").
+func TestSuffixNameBeforeANote(t *testing.T) {
+	img := blankImage(700, 60)
+	for y := 18; y <= 42; y++ {
+		for x := 18; x <= 42; x++ {
+			if d := (x-30)*(x-30) + (y-30)*(y-30); d <= 144 && d >= 100 {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+	words := []text.Word{
+		{Text: "WP/GFI", Conf: 1, Box: geom.Box{XMin: 48, YMin: 22, XMax: 100, YMax: 38}},
+		{Text: "WATERPROOF", Conf: 1, Box: geom.Box{XMin: 150, YMin: 22, XMax: 250, YMax: 38}},
+		{Text: "BOX", Conf: 1, Box: geom.Box{XMin: 258, YMin: 22, XMax: 290, YMax: 38}},
+		{Text: "TAMPER-RESISTANT", Conf: 1, Box: geom.Box{XMin: 450, YMin: 22, XMax: 610, YMax: 38}},
+	}
+	es := Parse(img, words)
+	if len(es) != 1 || es[0].Label != "WP/GFI" || !es[0].HasGraphic || es[0].Description != "WATERPROOF BOX TAMPER-RESISTANT" {
+		t.Errorf("read %+v, want one entry WP/GFI described as WATERPROOF BOX TAMPER-RESISTANT", es)
+	}
+}
