@@ -16,6 +16,17 @@ func blankImage(w, h int) *image.Gray {
 	return img
 }
 
+// drawRing draws a circle's outline 2 px wide, centred at (cx, cy).
+func drawRing(img *image.Gray, cx, cy, r int) {
+	for y := cy - r; y <= cy+r; y++ {
+		for x := cx - r; x <= cx+r; x++ {
+			if d := (x-cx)*(x-cx) + (y-cy)*(y-cy); d <= r*r && d >= (r-2)*(r-2) {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+}
+
 // An abbreviation list set in two term/meaning column pairs (no "="):
 // each term is its own entry, not the whole row.
 func TestTwoColumnPairsOfTerms(t *testing.T) {
@@ -53,16 +64,7 @@ func TestTwoColumnPairsOfTerms(t *testing.T) {
 // it) is the graphic's ink, not a label.
 func TestSuffixNamesTheSymbol(t *testing.T) {
 	img := blankImage(500, 120)
-	circle := func(cx, cy, r int) {
-		for y := cy - r; y <= cy+r; y++ {
-			for x := cx - r; x <= cx+r; x++ {
-				if d := (x-cx)*(x-cx) + (y-cy)*(y-cy); d <= r*r && d >= (r-2)*(r-2) {
-					img.Pix[y*img.Stride+x] = 0
-				}
-			}
-		}
-	}
-	circle(30, 30, 12)
+	drawRing(img, 30, 30, 12)
 	// row 2: a wide glyph "S" drawn over a stroke, read from the text layer
 	for y := 70; y < 90; y++ {
 		for x := 15; x < 55; x++ {
@@ -123,13 +125,7 @@ func TestOffsetSubTablesKeepTheirRows(t *testing.T) {
 	}
 	for i := range 4 {
 		cy := 30 + 40*i
-		for y := cy - 8; y <= cy+8; y++ {
-			for x := 32; x <= 48; x++ {
-				if d := (x-40)*(x-40) + (y-cy)*(y-cy); d <= 64 && d >= 42 {
-					img.Pix[y*img.Stride+x] = 0
-				}
-			}
-		}
+		drawRing(img, 40, cy, 8)
 		put(100, float64(cy-10), left[i])
 		put(540, float64(cy), right[i][0])
 		put(700, float64(cy), right[i][1])
@@ -154,13 +150,7 @@ func TestOffsetSubTablesKeepTheirRows(t *testing.T) {
 // its description in the row ("TAMPER-RESISTANT" beside "WATERPROOF BOX").
 func TestSuffixNameBeforeANote(t *testing.T) {
 	img := blankImage(700, 60)
-	for y := 18; y <= 42; y++ {
-		for x := 18; x <= 42; x++ {
-			if d := (x-30)*(x-30) + (y-30)*(y-30); d <= 144 && d >= 100 {
-				img.Pix[y*img.Stride+x] = 0
-			}
-		}
-	}
+	drawRing(img, 30, 30, 12)
 	words := []text.Word{
 		{Text: "WP/GFI", Conf: 1, Box: geom.Box{XMin: 48, YMin: 22, XMax: 100, YMax: 38}},
 		{Text: "WATERPROOF", Conf: 1, Box: geom.Box{XMin: 150, YMin: 22, XMax: 250, YMax: 38}},
