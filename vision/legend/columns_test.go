@@ -162,3 +162,41 @@ func TestSuffixNameBeforeANote(t *testing.T) {
 		t.Errorf("read %+v, want one entry WP/GFI described as WATERPROOF BOX TAMPER-RESISTANT", es)
 	}
 }
+
+// A symbol drawn as hatching from rule to rule in its table cell (a
+// covered walkway's vertical lines) is the entry's graphic, not the
+// table's column lines.
+func TestHatchedCellIsAGraphic(t *testing.T) {
+	img := blankImage(600, 130)
+	line := func(x0, y0, x1, y1 int) {
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+	for _, y := range []int{10, 60, 110} {
+		line(5, y, 590, y)
+	}
+	for _, x := range []int{5, 100, 590} {
+		line(x, 10, x, 110)
+	}
+	for x := 20; x <= 85; x += 8 { // row 2: the hatch
+		line(x, 60, x, 110)
+	}
+	line(20, 35, 85, 36) // row 1: a line style
+	words := []text.Word{
+		{Text: "FENCE", Conf: 1, Box: geom.Box{XMin: 120, YMin: 25, XMax: 170, YMax: 45}},
+		{Text: "WALKWAY", Conf: 1, Box: geom.Box{XMin: 120, YMin: 75, XMax: 200, YMax: 95}},
+	}
+	got := map[string]Entry{}
+	for _, e := range Parse(img, words) {
+		got[e.Label] = e
+	}
+	if e, ok := got["WALKWAY"]; !ok || !e.HasGraphic || e.Graphic.Width() < 50 {
+		t.Errorf("WALKWAY read %+v, want its hatch as the graphic (all: %v)", e, got)
+	}
+	if e, ok := got["FENCE"]; !ok || !e.HasGraphic {
+		t.Errorf("FENCE read %+v, want its line as the graphic", e)
+	}
+}
