@@ -59,8 +59,10 @@ func (p *Page) containerParts(f rect, fs []rect) (parts, containers []rect, ok b
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Box.YMin < ls[j].Box.YMin })
 	bodies := 0
 	for i, l := range ls {
+		// a line pointing elsewhere ("… CONTROLLER- SEE SCHEDULE", an
+		// entry of a legend) heads nothing
 		k := kindOf(l.Text)
-		if !headingKinds[k] || k == own || len(l.Words) > 8 {
+		if !headingKinds[k] || k == own || len(l.Words) > 8 || annotationRE.MatchString(l.Text) {
 			continue
 		}
 		// lines of text under it, in its column, each close to the last

@@ -156,6 +156,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		// its lines, however thick they are drawn (the content stands clear)
 		p.clearPanel(m, c, max(2, int(0.4*em)))
 	}
+	m.clearEdgeRules(work, em)
 	mw := p.mw
 	for _, c := range parts {
 		cells = append(cells, m.xycut(c, gap)...)

@@ -70,6 +70,11 @@ func (m *mask) splitHeadings(cells []rect, words []text.Word, em float64, gap in
 			}
 		}
 		textual := ta >= 0.08*float64(c.area())
+		if x, ok := m.sideHeadingCut(c, ls, em, textual); ok {
+			queue = append(queue, m.xycut(rect{c.x0, c.y0, x, c.y1}, gap)...)
+			queue = append(queue, m.xycut(rect{x, c.y0, c.x1, c.y1}, gap)...)
+			continue
+		}
 		for i, l := range ls {
 			below := l.Box.YMin-float64(c.y0) > 3*em
 			if !used[l.Box] && (isHeading(l, em) && below || textual && i != first && labelHeading(l, own) && (below || l.Box.XMin-float64(c.x0) > 10*em)) {
@@ -104,6 +109,88 @@ func (m *mask) splitHeadings(cells []rect, words []text.Word, em float64, gap in
 		queue = append(queue, m.xycut(c, gap)...)
 	}
 	return out, carved
+}
+
+// sideHeadingCut finds where a cell of text columns joined only by their
+// headings' rules (notes under headings set side by side, each underlined,
+// the rules running on into each other) parts: just left of a heading on
+// the cell's top rows that stands well right of its left edge, where no
+// word crosses and at most two lines of ink (the rules) do — a table's
+// title centred over it has its row rules crossing below — with lines of
+// text on either side and a heading on the top rows left of it too. ok is
+// false when there is none.
+func (m *mask) sideHeadingCut(c rect, ls []text.Line, em float64, textual bool) (int, bool) {
+	if !textual {
+		return 0, false
+	}
+	for _, l := range lineRuns(ls, 2*em) {
+		if !isHeading(l, em) || l.Box.YMin-float64(c.y0) > 3*em || l.Box.XMin-float64(c.x0) <= 10*em {
+			continue
+		}
+		x := int(l.Box.XMin - 0.5*em)
+		clear := true
+		for _, o := range ls {
+			for _, w := range o.Words {
+				clear = clear && (w.Box.XMax <= float64(x) || w.Box.XMin >= float64(x))
+			}
+		}
+		crossings, in := 0, false
+		for y := c.y0; y < c.y1 && x >= 0 && x < m.w; y++ {
+			if v := m.at(x, y); v != in {
+				in = v
+				if v {
+					crossings++
+				}
+			}
+		}
+		// text on both sides, under headings side by side: columns, not a
+		// title over a table
+		left, right, beside := 0, 0, 0
+		for _, o := range ls {
+			if o.Box.XMax <= float64(x) {
+				left++
+			} else if o.Box.XMin >= float64(x) {
+				right++
+			}
+		}
+		for _, o := range lineRuns(ls, 2*em) {
+			if o.Box.XMax <= float64(x) && o.Box.YMin-float64(c.y0) <= 3*em && len(o.Words) <= 8 && hasLetters(o.Text) && lineHeight(o) >= 1.3*em {
+				beside++
+			}
+		}
+		if clear && crossings <= 2 && left >= 3 && right >= 3 && beside > 0 {
+			return x, true
+		}
+	}
+	return 0, false
+}
+
+// lineRuns splits lines at gaps wider than gap between their words: the
+// headings of columns side by side read as one line ("CALCULATIONS
+// SHEET NOTES") are two runs.
+func lineRuns(ls []text.Line, gap float64) []text.Line {
+	var out []text.Line
+	for _, l := range ls {
+		ws := append([]text.Word(nil), l.Words...)
+		sort.Slice(ws, func(i, j int) bool { return ws[i].Box.XMin < ws[j].Box.XMin })
+		start := 0
+		for i := 1; i <= len(ws); i++ {
+			if i < len(ws) && ws[i].Box.XMin-ws[i-1].Box.XMax <= gap {
+				continue
+			}
+			run := text.Line{Words: ws[start:i], Box: ws[start].Box}
+			var parts []string
+			for _, w := range run.Words {
+				run.Box = geom.Box{XMin: math.Min(run.Box.XMin, w.Box.XMin), YMin: math.Min(run.Box.YMin, w.Box.YMin),
+					XMax: math.Max(run.Box.XMax, w.Box.XMax), YMax: math.Max(run.Box.YMax, w.Box.YMax)}
+				parts = append(parts, w.Text)
+			}
+			run.Text = strings.Join(parts, " ")
+			out = append(out, run)
+			start = i
+		}
+	}
+	return out
 }
 
 // growText is the box of heading h and the text below it: lines starting
@@ -221,7 +308,7 @@ func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles 
 		changed = false
 		for i := range rs {
 			f := rs[i]
-			if f.tb || f.boxed || headingKind(f.r, words, em) != "" {
+			if f.tb || f.boxed || headingKind(f.r, words, em) != "" || headed(f.r, words, em) {
 				continue
 			}
 			textual := p.textArea(f.r) > 0.12*float64(f.r.area())
@@ -265,6 +352,26 @@ func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles 
 		}
 	}
 	return rs
+}
+
+// headed reports whether r's top line is a heading in headline type (at
+// least 1.3 em, a few words of letters) at its top-left: a block under a
+// heading of its own ("MECHANICAL VENTILATION CALCULATIONS"), whatever
+// kind it names, is no fragment of its neighbour.
+func headed(r rect, words []text.Word, em float64) bool {
+	ls := text.Lines(wordsIn(r, words))
+	top := -1
+	for i, l := range ls {
+		if top < 0 || l.Box.YMin < ls[top].Box.YMin {
+			top = i
+		}
+	}
+	if top < 0 {
+		return false
+	}
+	l := ls[top]
+	return l.Box.YMin-float64(r.y0) < em && l.Box.XMin-float64(r.x0) < 3*em && len(l.Words) <= 8 &&
+		hasLetters(l.Text) && lineHeight(l) >= 1.3*em
 }
 
 // absorbSmall folds regions too small to be a block into their nearest

@@ -252,7 +252,7 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 				ca, cb := (ra.Min.Y+ra.Max.Y)/2, (rb.Min.Y+rb.Max.Y)/2
 				same = (ca >= rb.Min.Y && ca < rb.Max.Y) || (cb >= ra.Min.Y && cb < ra.Max.Y)
 			}
-			if same && (p.rowRuleBeside(items[a], rb) || p.rowRuleBeside(items[b], ra)) {
+			if same && (p.rowRuleBeside(items[a], rb) || p.rowRuleBeside(items[b], ra) || p.rowsDiffer(ra, rb)) {
 				// a text of several lines in one column of a table does
 				// not join the rows of another column whose row rules cut
 				// across its height (a two-line note beside two rows)
@@ -395,11 +395,19 @@ func (p *page) entry(items []item) (Entry, bool) {
 	}
 	e.Description = strings.Join(desc, " ")
 	if g != nil {
-		if e.Description == "" {
+		name, suffix := p.graphicName(g)
+		switch {
+		case e.Description == "":
 			e.Description = e.Label
-			if name := p.graphicName(g); name != "" && len(texts) == 1 {
+			if name != "" {
 				e.Label = name
 			}
+		case suffix && name != "":
+			// the name set after the symbol is its label, and the texts
+			// beside it (a description, a note such as
+			// "TAMPER-RESISTANT") describe it
+			e.Description = e.Label + " " + e.Description
+			e.Label = name
 		}
 		e.HasGraphic = true
 		e.Exemplar, e.Graphic = p.exemplar(g)
@@ -525,60 +533,60 @@ func (p *page) textRowEntries(row []item, cols []int) []Entry {
 	return out
 }
 
-// graphicName is the name a graphic carries in its own words, for an entry
-// whose only text is its description: a suffix set after the symbol in
-// its cell (the "WP" of a waterproof socket, the "QUAD" of a quad
-// receptacle), else the letters inside it (the "SD" in a smoke detector's
-// circle). A sample tag with digits inside it ("101" in a door tag, "G2")
-// names no symbol, and words between the parts of a graphic (the "CPT"
-// and "VCT" of a floor-transition mark) are part of its drawing.
-func (p *page) graphicName(g *graphic) string {
+// graphicName is the name a graphic carries in its own words: a suffix
+// set after the symbol in its cell (the "WP" of a waterproof socket, the
+// "QUAD" of a quad receptacle; suffix is then true), else the letters
+// inside it (the "SD" in a smoke detector's circle). A sample tag with
+// digits inside it ("101" in a door tag, "G2") names no symbol, and words
+// between the parts of a graphic (the "CPT" and "VCT" of a
+// floor-transition mark) are part of its drawing.
+func (p *page) graphicName(g *graphic) (name string, suffix bool) {
 	if len(g.comps) == 0 {
-		return "" // a mark OCR read as a character
+		return "", false // a mark OCR read as a character
 	}
 	ink := p.comps[g.comps[0]].r
 	for _, c := range g.comps {
 		ink = ink.Union(p.comps[c].r)
 	}
-	var suffix, inside []int
+	var after, inside []int
 	for _, wi := range g.words {
 		r := p.wordRect(p.words[wi])
 		switch {
 		case !p.besideW[wi] || image.Pt((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2).In(ink):
 			inside = append(inside, wi)
 		case r.Min.X >= ink.Max.X-p.px(0.2):
-			suffix = append(suffix, wi)
+			after = append(after, wi)
 		default:
-			return ""
+			return "", false
 		}
 	}
-	name := suffix
-	if len(name) == 0 {
-		name = inside
+	ws := after
+	if len(ws) == 0 {
+		ws = inside
 		for _, wi := range inside {
 			if strings.ContainsAny(p.words[wi].Text, "0123456789") {
-				return ""
+				return "", false
 			}
 		}
 	}
-	sort.Slice(name, func(a, b int) bool { return p.words[name[a]].Box.XMin < p.words[name[b]].Box.XMin })
+	sort.Slice(ws, func(a, b int) bool { return p.words[ws[a]].Box.XMin < p.words[ws[b]].Box.XMin })
 	var parts []string
-	for _, wi := range name {
+	for _, wi := range ws {
 		if !nameWord.MatchString(p.words[wi].Text) {
-			return "" // OCR's reading of a mark ("‘S|"), not a name
+			return "", false // OCR's reading of a mark ("‘S|"), not a name
 		}
 		parts = append(parts, p.words[wi].Text)
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " "), len(after) > 0
 }
 
-// rowRuleBeside reports a text block of several lines with a horizontal
-// ruling at the other item's middle, strictly within the block's height:
-// the other item's row of the table is shorter than the block.
+// rowRuleBeside reports a horizontal ruling at the other item's middle,
+// strictly within the item's height: the other item's row of the table is
+// shorter than the item (a text block of several lines beside two rows),
+// or the two sit in tables side by side whose rows are offset (a
+// sub-table's row rule crosses the item's height), so their rows are not
+// one.
 func (p *page) rowRuleBeside(it item, other image.Rectangle) bool {
-	if it.b == nil || len(it.b.lines) < 2 {
-		return false
-	}
 	x, d := (other.Min.X+other.Max.X)/2, p.px(0.5)
 	if x-d < 0 || x+d >= p.w {
 		return false
@@ -590,6 +598,46 @@ func (p *page) rowRuleBeside(it item, other image.Rectangle) bool {
 		}
 	}
 	return false
+}
+
+// rowsDiffer reports two items whose table rows differ: the horizontal
+// rulings nearest above (or below) each, found on both, are not the same
+// line. Sub-tables set side by side in one legend ("DEVICES" beside
+// "FIXTURE ABBREVIATIONS") have rows of their own, offset from each
+// other; items of one row of one table share its rules.
+func (p *page) rowsDiffer(a, b image.Rectangle) bool {
+	tol := p.px(0.3)
+	at, ab := p.rowRules(a)
+	bt, bb := p.rowRules(b)
+	return at >= 0 && bt >= 0 && abs(at-bt) > tol || ab >= 0 && bb >= 0 && abs(ab-bb) > tol
+}
+
+// rowRules finds the horizontal rulings just above and below r at its
+// middle (-1 where none lies within r's height and an em of it).
+func (p *page) rowRules(r image.Rectangle) (top, bottom int) {
+	x, d := (r.Min.X+r.Max.X)/2, p.px(0.5)
+	if x-d < 0 || x+d >= p.w {
+		return -1, -1
+	}
+	horiz := func(y int) bool {
+		i := y*p.w + x
+		return p.ruling[i] && p.ruling[i-d] && p.ruling[i+d]
+	}
+	reach := r.Dy() + p.px(1)
+	top, bottom = -1, -1
+	for y := min(r.Min.Y+r.Dy()/4, p.h-1); y >= max(r.Min.Y-reach, 0); y-- {
+		if horiz(y) {
+			top = y
+			break
+		}
+	}
+	for y := max(r.Max.Y-r.Dy()/4, 0); y < min(r.Max.Y+reach, p.h); y++ {
+		if horiz(y) {
+			bottom = y
+			break
+		}
+	}
+	return top, bottom
 }
 
 // ocrGlyphLeads turns the first item of a row into its graphic when it is

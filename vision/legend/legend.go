@@ -7,7 +7,9 @@
 //
 //  1. ink is everything darker than inkLevel; table rulings are removed: long
 //     horizontal and vertical lines (at least rulingEm and rulingFrac of the
-//     block) and the shorter cell dividers whose two ends meet other rulings;
+//     block) and the shorter cell dividers whose two ends meet other rulings
+//     (not a symbol's hatch drawn from rule to rule: three or more close
+//     parallel strokes);
 //  2. the ink outside word boxes falls into connected components (slivers
 //     of glyphs poking out of their word's box are ignored); a word
 //     inside a component's box (the "S3" in a switch's square, the "AF10" in a
@@ -267,14 +269,74 @@ func (p *page) findRulings() {
 	p.markRuns(false, func(_, a0, a1 int) bool { return a1-a0 >= vLen })
 	div := max(p.px(dividerEm), 4)
 	for _, horiz := range []bool{false, true} {
+		var cands [][3]int
 		p.markRuns(horiz, func(line, a0, a1 int) bool {
 			x0, y0, x1, y1 := line, a0, line, a1-1
 			if horiz {
 				x0, y0, x1, y1 = a0, line, a1-1, line
 			}
-			return a1-a0 >= div && p.rulingNear(x0, y0) && p.rulingNear(x1, y1) && !p.rulingAlong(horiz, line, a0, a1)
+			if a1-a0 >= div && p.rulingNear(x0, y0) && p.rulingNear(x1, y1) && !p.rulingAlong(horiz, line, a0, a1) {
+				cands = append(cands, [3]int{line, a0, a1})
+			}
+			return false
 		})
+		for _, c := range hatchingDropped(cands, p.px(hatchEm)) {
+			for a := c[1]; a < c[2]; a++ {
+				p.ruling[p.at(horiz, c[0], a)] = true
+			}
+		}
 	}
+}
+
+// hatchEm: parallel strokes closer than this, three or more, are hatching.
+const hatchEm = 0.8
+
+// hatchingDropped leaves out of the cell dividers (runs [line, a0, a1])
+// those that are hatching: three or more parallel strokes, each within
+// near of the next and over the same extent — a symbol's fill drawn from
+// rule to rule in its cell (a covered walkway's vertical hatch), not the
+// table's column lines, which stand far apart.
+func hatchingDropped(runs [][3]int, near int) [][3]int {
+	sort.Slice(runs, func(i, j int) bool { return runs[i][0] < runs[j][0] })
+	type stroke struct{ l0, l1, a0, a1 int }
+	overlap := func(a0, a1, b0, b1 int) bool { return 2*(min(a1, b1)-max(a0, b0)) >= min(a1-a0, b1-b0) }
+	// strokes: runs on adjacent lines over the same extent (a thick line)
+	var ss []stroke
+	of := make([]int, len(runs))
+	for i, r := range runs {
+		of[i] = -1
+		for k := len(ss) - 1; k >= 0 && ss[k].l1 >= r[0]-1; k-- {
+			if overlap(ss[k].a0, ss[k].a1, r[1], r[2]) {
+				ss[k].l1, ss[k].a0, ss[k].a1 = r[0], min(ss[k].a0, r[1]), max(ss[k].a1, r[2])
+				of[i] = k
+				break
+			}
+		}
+		if of[i] < 0 {
+			of[i] = len(ss)
+			ss = append(ss, stroke{r[0], r[0], r[1], r[2]})
+		}
+	}
+	// strokes chained by parallel neighbours within near
+	find, parent := unionFind(len(ss))
+	for i := range ss {
+		for j := i + 1; j < len(ss) && ss[j].l0-ss[i].l1 <= near; j++ {
+			if ss[j].l0 > ss[i].l1+1 && overlap(ss[i].a0, ss[i].a1, ss[j].a0, ss[j].a1) {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	size := map[int]int{}
+	for i := range ss {
+		size[find(i)]++
+	}
+	var out [][3]int
+	for i, r := range runs {
+		if size[find(of[i])] < 3 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // rulingNear reports a ruling pixel within 2 px of (x, y).
@@ -572,12 +634,21 @@ func (p *page) runRect(run []int) image.Rectangle {
 	return r
 }
 
+// runText is a run's words joined with spaces; a word set over most of
+// the one before it (the "L" drawn over the "C" of a centreline mark ℄)
+// is one mark with it and joins it without a space.
 func runText(p *page, run []int) string {
-	var s []string
-	for _, i := range run {
-		s = append(s, p.words[i].Text)
+	var b strings.Builder
+	for k, i := range run {
+		if k > 0 {
+			a, w := p.words[run[k-1]].Box, p.words[i].Box
+			if ov := math.Min(a.XMax, w.XMax) - math.Max(a.XMin, w.XMin); ov <= 0.5*math.Min(a.Width(), w.Width()) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(p.words[i].Text)
 	}
-	return strings.Join(s, " ")
+	return b.String()
 }
 
 // graphic is a group of components (and graphic words) drawn as one symbol.
