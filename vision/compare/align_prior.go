@@ -11,24 +11,21 @@ import (
 // (jobs/compare: the sheets' thumbnails registered, the block boxes mapped
 // through it) comes with the sheets' transform restricted to the pair
 // (Options.Prior): where the sheet as a whole says A lands on B, good to a
-// few pixels. A block registers on its own or not; the prior decides what
-// happens when it does not, or when what it found is far from the sheet's
-// word:
+// few pixels. It serves the blocks that do not register on their own:
 //
-//   - registered on its own and within priorTolerance of the prior: the
-//     block's own transform, the prior unused;
+//   - a block that registers on its own keeps its own transform; when that
+//     is more than priorTolerance from the prior a warning says so (a view
+//     moved about the sheet, or a sheet whose registration its changes
+//     pulled off: on the real school site pair the plan's own registration
+//     is the right one, 237 px from the sheets');
 //   - otherwise the registration is run again from the prior (no coarse
 //     search; patches, and the geometry when both sides have it, measured
-//     around the prior): when that registers, it is used, with a warning
-//     (a block of text alone, general notes, does not register from
-//     scratch: its lines look alike at a coarse level; a block that
-//     registered a line off does so from the prior);
-//   - when only the block's own registration holds, it is kept with a
-//     warning (a view moved about the sheet: the sheet's transform is not
-//     the block's);
+//     around the prior): when that registers, it is used, with a warning (a
+//     strip of notes cut across its lines on a turned sheet has too few
+//     patches that agree at the coarse level to register from scratch);
 //   - when neither holds, the prior itself is used as the registration,
-//     with a warning naming its accuracy (its ResidualPx), never the ink
-//     boxes lined up: the sheets' frame is the truth of where things are.
+//     with a warning naming its residual, never the ink boxes lined up:
+//     the sheets' frame is the best word on where things are.
 
 // sourcePrior names a registration that is the prior itself.
 const sourcePrior = "prior"
@@ -63,31 +60,20 @@ func alignPrior(ctx context.Context, a, b *Side, deadline time.Time, prior *Tran
 	if err != nil || prior == nil || prior.Scale <= 0 {
 		return own, err
 	}
-	w, h := a.Image.Rect.Dx(), a.Image.Rect.Dy()
-	tol := priorTolerance(*prior, b)
-	off := 0.0
 	if own.ok {
-		if off = cornerDistance(own.t, *prior, w, h); off <= tol {
-			return own, nil
+		w, h := a.Image.Rect.Dx(), a.Image.Rect.Dy()
+		if off := cornerDistance(own.t, *prior, w, h); off > priorTolerance(*prior, b) {
+			own.warnings = append(own.warnings, fmt.Sprintf("the block registers %.0f px away from where the sheets' registration puts it (moved on the sheet?); its own registration is used", off))
 		}
+		return own, nil
 	}
 	seeded, err := align(ctx, a, b, deadline, prior)
 	if err != nil {
 		return alignment{}, err
 	}
-	var alone string // what the block's own registration gave
-	if own.ok {
-		alone = fmt.Sprintf("it registered %.0f px away from the sheets' registration", off)
-	} else {
-		alone = "on its own it did not register (" + own.why + ")"
-	}
-	switch {
-	case seeded.ok:
-		seeded.warnings = append(seeded.warnings, "registered from the sheets' registration: "+alone)
+	if seeded.ok {
+		seeded.warnings = append(seeded.warnings, "registered from the sheets' registration: on its own the block did not register ("+own.why+")")
 		return seeded, nil
-	case own.ok:
-		own.warnings = append(own.warnings, fmt.Sprintf("the block registers %.0f px away from where the sheets' registration puts it (moved on the sheet?); its own registration is used", off))
-		return own, nil
 	}
 	r := alignment{t: *prior, ok: true, source: sourcePrior}
 	r.warnings = append(r.warnings, fmt.Sprintf("the block does not register (%s; nor from the sheets' registration: %s); the sheets' registration is used as it is (residual %.1f px)",

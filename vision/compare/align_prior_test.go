@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestAlignPriorAgrees: a block that registers on its own near the prior
-// keeps its own registration, exact, without a warning.
+// TestAlignPriorAgrees: a block that registers on its own keeps its own
+// registration, exact: without a warning near the prior, with one far from
+// it.
 func TestAlignPriorAgrees(t *testing.T) {
 	const w, h = 1600, 1100
 	p := newPlan(3, w, h)
@@ -24,6 +25,16 @@ func TestAlignPriorAgrees(t *testing.T) {
 	}
 	if len(warnings) != 0 {
 		t.Errorf("warnings %q, want none", warnings)
+	}
+	// a prior far off (a view moved about the sheet): the block's own
+	// registration still, and a warning
+	prior.Tx += 60
+	got, ok, warnings, err = Align(context.Background(), side(a, 300), side(b, 300), Options{Prior: &prior})
+	if err != nil || !ok || cornerError(got, want, w, h) > 0.5 {
+		t.Errorf("with a prior 60 px off: got %+v ok %v err %v, want %+v", got, ok, err, want)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "px away") {
+		t.Errorf("warnings %q, want one saying the block registers away from the sheets' registration", warnings)
 	}
 }
 

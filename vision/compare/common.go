@@ -9,25 +9,23 @@ import (
 // other side's extent and still count as inside it.
 const commonEdgeTol = 2.0
 
-// common returns copies of a and b holding only the words and symbols that
-// lie within the other side's extent through t (A onto B): only the part
-// the two sides share is compared, and a block cut at another line than
-// its revision (a line of notes running past the other's edge, the
-// words beyond it not in the other's list) would otherwise read its words
-// cut off as text removed or added. The images and geometry are shared,
-// not copied.
+// common returns a copy of a holding only the words and symbols that lie,
+// through t, within b's extent, and b itself: A's ink beyond B's block is
+// not compared (the overlay is B's frame), nor are its words, else a block
+// cut at another line than its revision (a line of notes running past the
+// other's edge, the words beyond it not in the other's list) reads its
+// words cut off as text removed or shortened. B's words beyond A's extent
+// stay: a view title moved out of the older block's extent still pairs as
+// moved. The images and geometry are shared, not copied.
 func common(a, b *Side, t Transform) (*Side, *Side) {
 	if a == nil || b == nil || a.Image == nil || b.Image == nil || t.Scale <= 0 {
 		return a, b
 	}
-	extent := func(s *Side) geom.Box {
-		return geom.Box{XMin: -commonEdgeTol, YMin: -commonEdgeTol,
-			XMax: float64(s.Image.Rect.Dx()) + commonEdgeTol, YMax: float64(s.Image.Rect.Dy()) + commonEdgeTol}
-	}
-	ca, cb := *a, *b
-	ca.Words, ca.Symbols = within(a, extent(b), t)
-	cb.Words, cb.Symbols = within(b, extent(a), t.Inverse())
-	return &ca, &cb
+	frame := geom.Box{XMin: -commonEdgeTol, YMin: -commonEdgeTol,
+		XMax: float64(b.Image.Rect.Dx()) + commonEdgeTol, YMax: float64(b.Image.Rect.Dy()) + commonEdgeTol}
+	ca := *a
+	ca.Words, ca.Symbols = within(a, frame, t)
+	return &ca, b
 }
 
 // within are s's words and symbols whose boxes, through t, lie inside
