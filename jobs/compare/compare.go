@@ -58,6 +58,8 @@ type overlayInput struct {
 	Options      engine.Options `json:"options"`
 	// Analyze: change analysis follows (the overlay is handed to it).
 	Analyze bool `json:"analyze,omitempty"`
+	// the pair's sheets' registration and the older sheet's cut (plan.go)
+	pairFrame
 }
 
 // AnalyzeInput is a changes.analyze job's input: the overlay and the
@@ -176,7 +178,7 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 	// 1. one overlay per block pair
 	var plan *engine.Report
 	if len(gens) == 0 {
-		p, err := c.plan(ctx, in)
+		p, fr, err := c.plan(ctx, in)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +186,8 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 		waiting := false
 		for _, sp := range p.Pairs {
 			for _, o := range sp.Overlays {
-				oi := overlayInput{CompareJobID: j.ID, BlockAID: o.Old.BlockID, BlockBID: o.New.BlockID, Options: in.Options, Analyze: in.Analyze}
+				oi := overlayInput{CompareJobID: j.ID, BlockAID: o.Old.BlockID, BlockBID: o.New.BlockID, Options: in.Options, Analyze: in.Analyze,
+					pairFrame: fr[overlayKey(o.Old.BlockID, o.New.BlockID)]}
 				if err := c.R.AddChildOnce(ctx, j, overlayKey(oi.BlockAID, oi.BlockBID), jobs.TypeOverlayGenerate, job.TargetTypeBlock, oi.BlockBID, oi); err != nil {
 					return nil, err
 				}
@@ -218,7 +221,7 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 	}
 	// 3. the summary
 	if plan == nil {
-		p, err := c.plan(ctx, in)
+		p, _, err := c.plan(ctx, in)
 		if err != nil {
 			return nil, err
 		}

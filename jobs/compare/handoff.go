@@ -24,7 +24,7 @@ const (
 )
 
 type handed struct {
-	a, b  *engine.Side
+	p     *framedPair
 	ov    *engine.Overlay
 	at    time.Time
 	bytes int
@@ -46,10 +46,10 @@ type handoff struct {
 // put keeps overlay id's sides and difference images (only what
 // engine.Analyze reads), dropping the oldest past handoffBytes; an overlay
 // larger than that alone is not kept.
-func (h *handoff) put(id string, a, b *engine.Side, ov *engine.Overlay) {
+func (h *handoff) put(id string, p *framedPair, ov *engine.Overlay) {
 	keep := &engine.Overlay{Transform: ov.Transform, Registered: ov.Registered, Score: ov.Score,
 		Addition: ov.Addition, Deletion: ov.Deletion, Regions: ov.Regions, Warnings: ov.Warnings}
-	n := pixels(a.Image) + pixels(b.Image) + pixels(ov.Addition) + pixels(ov.Deletion)
+	n := pixels(p.a.Image) + pixels(p.b.Image) + pixels(ov.Addition) + pixels(ov.Deletion)
 	if n > handoffBytes {
 		return
 	}
@@ -78,17 +78,17 @@ func (h *handoff) put(id string, a, b *engine.Side, ov *engine.Overlay) {
 		total -= h.items[oldest].bytes
 		delete(h.items, oldest)
 	}
-	h.items[id] = handed{a: a, b: b, ov: keep, at: now, bytes: n}
+	h.items[id] = handed{p: p, ov: keep, at: now, bytes: n}
 }
 
 // take returns and forgets overlay id's handed parts, if still held.
-func (h *handoff) take(id string) (a, b *engine.Side, ov *engine.Overlay, ok bool) {
+func (h *handoff) take(id string) (p *framedPair, ov *engine.Overlay, ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	v, ok := h.items[id]
 	delete(h.items, id)
 	if !ok || time.Since(v.at) > handoffTTL {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
-	return v.a, v.b, v.ov, true
+	return v.p, v.ov, true
 }

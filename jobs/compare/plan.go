@@ -37,18 +37,32 @@ func gone(err error, what, id string) error {
 	return err
 }
 
+// pairFrame is how a planned block pair is compared when its sheets
+// registered: Sheet maps the older sheet's pixels onto the newer's (the
+// pair's prior comes from it), CutA is the part of the older sheet
+// compared instead of the older block's own image (CutBlocksIn).
+type pairFrame struct {
+	Sheet *engine.Transform `json:"sheet_transform,omitempty"`
+	CutA  *image.Rectangle  `json:"cut_a,omitempty"`
+}
+
+// frames are the pairFrames of a plan's overlays, by overlayKey.
+type frames map[string]pairFrame
+
 // plan pairs what in names: the sheets of two drawings and the blocks of
-// each sheet pair, the blocks of two sheets, or one pair of blocks.
-func (c *Compare) plan(ctx context.Context, in Input) (*engine.Report, error) {
+// each sheet pair, the blocks of two sheets, or one pair of blocks; fr
+// says how each pair of registered sheets is compared.
+func (c *Compare) plan(ctx context.Context, in Input) (_ *engine.Report, fr frames, _ error) {
 	db := c.R.DB
 	rep := newReport(in.Type)
+	fr = frames{}
 	switch in.Type {
 	case TypeDrawing:
 		var ds [2]*ent.Drawing
 		for i, id := range []string{in.OldID, in.NewID} {
 			d, err := db.Drawing.Get(ctx, id)
 			if err != nil {
-				return nil, gone(err, "drawing", id)
+				return nil, nil, gone(err, "drawing", id)
 			}
 			ds[i] = d
 		}
@@ -58,7 +72,7 @@ func (c *Compare) plan(ctx context.Context, in Input) (*engine.Report, error) {
 		for i, d := range ds {
 			ss, err := db.Sheet.Query().Where(sheet.DrawingID(d.ID)).Order(ent.Asc(sheet.FieldPageNumber)).All(ctx)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			sheets[i] = ss
 			for _, s := range ss {
@@ -68,9 +82,9 @@ func (c *Compare) plan(ctx context.Context, in Input) (*engine.Report, error) {
 		thumb := func(s SheetInfo) *image.Gray { return c.sheetThumb(ctx, byID[s.ID]) }
 		pairing := PairSheets(sheetInfos(sheets[0]), sheetInfos(sheets[1]), thumb)
 		for _, p := range pairing.Pairs {
-			sp, err := c.sheetPair(ctx, byID[p.Old.ID], byID[p.New.ID])
+			sp, err := c.sheetPair(ctx, byID[p.Old.ID], byID[p.New.ID], fr)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			rep.Pairs = append(rep.Pairs, sp)
 			if p.Renumbered() {
@@ -88,14 +102,14 @@ func (c *Compare) plan(ctx context.Context, in Input) (*engine.Report, error) {
 		for i, id := range []string{in.OldID, in.NewID} {
 			s, err := db.Sheet.Get(ctx, id)
 			if err != nil {
-				return nil, gone(err, "sheet", id)
+				return nil, nil, gone(err, "sheet", id)
 			}
 			ss[i] = s
 		}
 		rep.Old, rep.New = engine.ReportSide{ID: ss[0].ID, Name: sheetName(ss[0])}, engine.ReportSide{ID: ss[1].ID, Name: sheetName(ss[1])}
-		sp, err := c.sheetPair(ctx, ss[0], ss[1])
+		sp, err := c.sheetPair(ctx, ss[0], ss[1], fr)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rep.Pairs = append(rep.Pairs, sp)
 		if ss[0].SheetNumberNorm != ss[1].SheetNumberNorm {
@@ -107,7 +121,7 @@ func (c *Compare) plan(ctx context.Context, in Input) (*engine.Report, error) {
 		for i, id := range []string{in.OldID, in.NewID} {
 			b, err := db.Block.Query().Where(block.ID(id)).WithSheet().Only(ctx)
 			if err != nil {
-				return nil, gone(err, "block", id)
+				return nil, nil, gone(err, "block", id)
 			}
 			bs[i], ss[i] = b, b.Edges.Sheet
 		}
@@ -116,11 +130,12 @@ func (c *Compare) plan(ctx context.Context, in Input) (*engine.Report, error) {
 			BlocksAdded: []engine.ReportBlock{}, BlocksRemoved: []engine.ReportBlock{},
 			Overlays: []engine.ReportOverlay{{Old: reportBlock(bs[0]), New: reportBlock(bs[1])}}})
 	}
-	return rep, nil
+	return rep, fr, nil
 }
 
-// sheetPair pairs the blocks of two sheets.
-func (c *Compare) sheetPair(ctx context.Context, a, b *ent.Sheet) (engine.ReportSheetPair, error) {
+// sheetPair pairs the blocks of two sheets, adding to fr how the pairs of
+// registered sheets are compared.
+func (c *Compare) sheetPair(ctx context.Context, a, b *ent.Sheet, fr frames) (engine.ReportSheetPair, error) {
 	sp := engine.ReportSheetPair{Old: reportSheet(a), New: reportSheet(b), BlocksAdded: []engine.ReportBlock{},
 		BlocksRemoved: []engine.ReportBlock{}, Overlays: []engine.ReportOverlay{}}
 	var infos [2][]BlockInfo
@@ -142,14 +157,24 @@ func (c *Compare) sheetPair(ctx context.Context, a, b *ent.Sheet) (engine.Report
 	}
 	// pair in the newer sheet's frame when the two sheets register (a page
 	// reprinted turned or rescaled), else by places as shares of the sheet
-	var pairs []BlockPair
+	// (cutting the older sheet at the newer blocks' places where the two
+	// layouts cut the page otherwise: pair_cut.go)
+	var pairs []FramedPair
 	var added, removed []BlockInfo
 	if t, ok := SheetTransform(ctx, c.sheetThumb(ctx, a), c.sheetThumb(ctx, b),
 		[2]float64{float64(a.Width), float64(a.Height)}, [2]float64{float64(b.Width), float64(b.Height)}); ok {
-		pairs, added, removed = PairBlocksIn(infos[0], infos[1], t)
+		ps, ad, rm := PairBlocksIn(infos[0], infos[1], t)
+		pairs, added, removed = CutBlocksIn(infos[0], infos[1], t, ps, ad, rm, a.Width, a.Height)
+		for _, p := range pairs {
+			fr[overlayKey(p.Old.ID, p.New.ID)] = pairFrame{Sheet: &t, CutA: p.CutA}
+		}
 	} else {
 		c.log().Info("sheets do not register; blocks paired by their places on the sheets", "old", a.ID, "new", b.ID)
-		pairs, added, removed = PairBlocks(infos[0], infos[1])
+		ps, ad, rm := PairBlocks(infos[0], infos[1])
+		for _, p := range ps {
+			pairs = append(pairs, FramedPair{BlockPair: p})
+		}
+		added, removed = ad, rm
 	}
 	for _, p := range pairs {
 		sp.Overlays = append(sp.Overlays, engine.ReportOverlay{Old: reportBlock(byID[p.Old.ID]), New: reportBlock(byID[p.New.ID])})

@@ -51,33 +51,19 @@ func (c *Compare) side(ctx context.Context, geo *parsejob.SheetGeometry, id stri
 		return nil, nil, err
 	}
 	for _, f := range insts {
-		sym := engine.Symbol{Label: f.Label, Description: f.Description, Bounds: f.Bounds}
-		if f.Confidence != nil {
-			sym.Confidence = *f.Confidence
-		}
-		s.Symbols = append(s.Symbols, sym)
+		s.Symbols = append(s.Symbols, symbolOf(f))
 	}
 	return s, b, nil
 }
 
-// sides loads both blocks of a pair.
-func (c *Compare) sides(ctx context.Context, a, b string) (sa, sb *engine.Side, ba, bb *ent.Block, err error) {
-	geo := parsejob.NewSheetGeometry(c.R.DB, c.Blobs, c.log())
-	if sa, ba, err = c.side(ctx, geo, a); err != nil {
-		return
-	}
-	sb, bb, err = c.side(ctx, geo, b)
-	return
-}
-
 // storedOverlay reads overlay o back as change analysis needs it: its
-// transform, score, regions and warnings from the record, its difference
+// transform (restated for the engine's A, p's), score, regions and warnings from the record, its difference
 // images (addition, deletion) from the blob store; the aligned and
 // combined images, which the analysis does not read, are left out.
-func (c *Compare) storedOverlay(ctx context.Context, o *ent.Overlay) (*engine.Overlay, error) {
+func (c *Compare) storedOverlay(ctx context.Context, o *ent.Overlay, p *framedPair) (*engine.Overlay, error) {
 	ov := &engine.Overlay{Registered: o.Registered, Warnings: o.Warnings}
 	if o.Transform != nil {
-		ov.Transform = engine.Transform(*o.Transform)
+		ov.Transform = p.fromBlock(engine.Transform(*o.Transform))
 	}
 	if o.Score != nil {
 		ov.Score = *o.Score

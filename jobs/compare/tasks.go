@@ -46,14 +46,17 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err := json.Unmarshal(j.Input, &in); err != nil || in.BlockAID == "" || in.BlockBID == "" || in.CompareJobID == "" {
 		return nil, jobs.Fail("BAD_INPUT", "overlay job %s has no block pair", j.ID)
 	}
-	a, b, ba, bb, err := c.sides(ctx, in.BlockAID, in.BlockBID)
+	p, err := c.load(ctx, in.BlockAID, in.BlockBID, in.pairFrame)
 	if err != nil {
 		return nil, err
 	}
+	a, b, ba, bb := p.a, p.b, p.ba, p.bb
+	opt := in.Options
+	opt.Prior = p.prior
 	var ov *engine.Overlay
 	func() {
 		defer c.recovered(j, "COMPARE_FAILED", &err)
-		ov, err = c.Generate(ctx, a, b, in.Options)
+		ov, err = c.Generate(ctx, a, b, opt)
 	}()
 	var f *jobs.Failure
 	switch {
@@ -64,15 +67,22 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 	case err != nil:
 		return nil, jobs.Fail("COMPARE_FAILED", "blocks %s and %s could not be compared: %v", ba.ID, bb.ID, err)
 	}
+	if in.CutA != nil {
+		r := *in.CutA
+		ov.Warnings = append(ov.Warnings, fmt.Sprintf("the revisions' layouts cut this part of the sheet otherwise: compared with the older sheet at this block's place (%d,%d–%d,%d), not with block %s alone",
+			r.Min.X, r.Min.Y, r.Max.X, r.Max.Y, ba.ID))
+	}
 	id := OverlayID(in.CompareJobID, ba.ID, bb.ID)
 	stored, err := c.storeImages(ctx, id, ov)
 	if err != nil {
 		return nil, err
 	}
 	if ov.Addition != nil && ov.Deletion != nil && in.Analyze {
-		c.handoff.put(id, a, b, ov)
+		c.handoff.put(id, p, ov) // (the transform as the engine's A has it)
 	}
-	a, b = nil, nil
+	// stored for the older block's own pixels, whatever A was cut from
+	ov.Transform = p.toBlock(ov.Transform)
+	a, b, p = nil, nil, nil
 	// no difference image: the difference was not computed (the budget
 	// ran out after registration; the warnings say so), nor the score
 	var score *float64
@@ -159,23 +169,24 @@ func (c *Compare) analyze(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, gone(err, "overlay", in.OverlayID)
 	}
-	a, b, ov, handed := c.handoff.take(o.ID)
+	p, ov, handed := c.handoff.take(o.ID)
 	if !handed {
-		if a, b, _, _, err = c.sides(ctx, o.BlockAID, o.BlockBID); err != nil {
+		if p, err = c.load(ctx, o.BlockAID, o.BlockBID, c.generatedFrame(ctx, o)); err != nil {
 			return nil, err
 		}
-		if ov, err = c.storedOverlay(ctx, o); err != nil {
+		if ov, err = c.storedOverlay(ctx, o, p); err != nil {
 			return nil, err
 		}
 	}
 	var found []engine.Change
 	func() {
 		defer c.recovered(j, "ANALYSIS_FAILED", &err)
-		found = c.Analyze(a, b, ov, in.Options)
+		found = c.Analyze(p.a, p.b, ov, in.Options)
 	}()
 	if err != nil {
 		return nil, err
 	}
+	p.changesToBlock(found)
 	changes := make([]overlayjson.Change, 0, len(found))
 	res := AnalyzeResult{OverlayID: o.ID, Score: o.Score, Changes: len(found),
 		ByCategory: map[string]int{}, BySeverity: map[string]int{}, ByKind: map[string]int{}}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"log/slog"
 	"math"
 
@@ -57,11 +58,20 @@ func NewSheetGeometry(db *ent.Client, bucket *blob.Bucket, log *slog.Logger) *Sh
 // (a scan, a raster upload) or the block is drawn as pictures rather than
 // paths and text (more than 2 % of it covered by images).
 func (g *SheetGeometry) Block(ctx context.Context, b *ent.Block) (*vector.Page, error) {
-	pg, err := g.v.sheet(ctx, b.SheetID)
+	return g.cut(ctx, b.SheetID, blockRect(b.Bounds))
+}
+
+// Rect is the marks of part r of a sheet (its pixels) as geometry, in r's
+// pixels (r's corner at 0, 0), or nil as for Block.
+func (g *SheetGeometry) Rect(ctx context.Context, sheetID string, r image.Rectangle) (*vector.Page, error) {
+	return g.cut(ctx, sheetID, vector.Rect{X0: float32(r.Min.X), Y0: float32(r.Min.Y), X1: float32(r.Max.X), Y1: float32(r.Max.Y)})
+}
+
+func (g *SheetGeometry) cut(ctx context.Context, sheetID string, r vector.Rect) (*vector.Page, error) {
+	pg, err := g.v.sheet(ctx, sheetID)
 	if err != nil || pg == nil {
 		return nil, err
 	}
-	r := blockRect(b.Bounds)
 	if !drawnAsGeometry(pg, r) {
 		return nil, nil
 	}

@@ -65,6 +65,9 @@ type alignment struct {
 	inliers  int
 	pairs    int
 	ncc      float64
+	// why the blocks did not register (ok false), for the warnings of a
+	// registration from a prior
+	why string
 }
 
 // Align finds the similarity transform mapping A's block pixels onto B's;
@@ -81,7 +84,7 @@ type alignment struct {
 // before the transform was measured at all).
 func Align(ctx context.Context, a, b *Side, opt Options) (t Transform, ok bool, warnings []string, err error) {
 	opt = opt.withDefaults()
-	r, err := align(ctx, a, b, time.Now().Add(opt.Budget))
+	r, err := alignPrior(ctx, a, b, time.Now().Add(opt.Budget), opt.Prior)
 	return r.t, r.ok, r.warnings, err
 }
 
@@ -103,7 +106,11 @@ func dpiOf(s *Side) float64 {
 	return 300
 }
 
-func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, error) {
+// align registers a onto b on their own (seed nil) or starting from seed,
+// a transform known to a few pixels (Options.Prior): then the coarse
+// search is skipped, and a coarse level whose patches do not agree (text
+// shrunk to grey) is passed over for the finer ones, which must agree.
+func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform) (alignment, error) {
 	if err := checkSides(a, b); err != nil {
 		return alignment{}, err
 	}
@@ -137,7 +144,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 	var r alignment
 	r.source = sourcePixels
 	fail := func(why string) (alignment, error) {
-		r.ok = false
+		r.ok, r.why = false, why
 		r.t = inkBoxTransform(ca, cb, f0, prior)
 		r.warnings = append(r.warnings, "the blocks do not register: "+why+"; the overlay lines up their ink boxes only")
 		return r, nil
@@ -147,7 +154,15 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 	}
 
 	lap := stopwatch()
-	cands, _ := coarseSearch(ca, cb, f0, prior)
+	var cands []candidate
+	if seed != nil {
+		ia, ib, k := searchInk(ca, cb, searchSide)
+		cands = []candidate{{*seed, overlapNCC(ia, ib, *seed, float64(f0*k))}}
+		ia.Close()
+		ib.Close()
+	} else {
+		cands, _ = coarseSearch(ca, cb, f0, prior)
+	}
 	lap("align: coarse search")
 	if err := ctx.Err(); err != nil {
 		return alignment{}, err
@@ -215,6 +230,10 @@ func align(ctx context.Context, a, b *Side, deadline time.Time) (alignment, erro
 		if i == 0 {
 			why = patchesFail(fit, pairs, f0)
 		}
+	}
+	if !found && seed != nil && len(levels) > 1 {
+		// the seed is good to a few pixels: the finer levels refine it
+		r.t, r.ncc, found = *seed, cands[0].ncc, true
 	}
 	if !found {
 		return fail(why)

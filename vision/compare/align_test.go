@@ -156,7 +156,7 @@ func TestAlignCancelled(t *testing.T) {
 func TestAlignVectors(t *testing.T) {
 	a, b, _, want := synthRevision(t, 11, 100, true)
 
-	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute))
+	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute), nil)
 	if err != nil || !r.ok {
 		t.Fatalf("ok %v err %v warnings %v", r.ok, err, r.warnings)
 	}
@@ -170,7 +170,7 @@ func TestAlignVectors(t *testing.T) {
 	}
 	// the same pair on pixels alone
 	a.Page, b.Page = nil, nil
-	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute))
+	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute), nil)
 	if err != nil || !r.ok || r.source != sourcePixels {
 		t.Fatalf("pixels: ok %v err %v source %s", r.ok, err, r.source)
 	}
@@ -257,7 +257,26 @@ func TestFitSimilarity(t *testing.T) {
 // resolution" and its unchanged fields were reported as changes.
 func TestAlignTitleBlockStrip(t *testing.T) {
 	const dpi = 300
-	set, err := synth.Generate(synth.Options{Seed: 2, Sheets: 1, Revision: true, DPI: dpi})
+	ba, _, crop, want := synthBlockPair(t, 2, dpi, "TitleBlock")
+	if ba.Dy() < 3*ba.Dx() {
+		t.Fatalf("title block %v is not a tall strip", ba)
+	}
+	got, ok, warnings, err := Align(context.Background(), side(crop(0), dpi), side(crop(1), dpi), Options{})
+	if err != nil || !ok {
+		t.Fatalf("not registered (%v): %v", err, warnings)
+	}
+	if e := cornerError(got, want, ba.Dx(), ba.Dy()); e > 0.5 {
+		t.Errorf("got %+v, want %+v: %.3f px off at a corner", got, want, e)
+	}
+}
+
+// synthBlockPair renders synthetic sheet 1 of seed (36 × 24 in) and its
+// revision at dpi and finds the block of type typ on both: its places (4
+// pixels padded), a function cutting side i (0 the original, 1 the
+// revision) there, and the page transform seen from the two cuts' origins.
+func synthBlockPair(t *testing.T, seed int64, dpi int, typ string) (ba, bb image.Rectangle, crop func(i int) *image.Gray, want Transform) {
+	t.Helper()
+	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1, Revision: true, DPI: float64(dpi)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,20 +289,23 @@ func TestAlignTitleBlockStrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	rev := set.Truth.Sheets[0].Revision
-	want := Transform{Scale: rev.Transform.Scale, Tx: rev.Transform.TX, Ty: rev.Transform.TY}
-	var ba, bb image.Rectangle
+	page := Transform{Scale: rev.Transform.Scale, Tx: rev.Transform.TX, Ty: rev.Transform.TY}
 	for i, blk := range set.Truth.Sheets[0].Blocks {
-		if blk.Type == "TitleBlock" {
+		if blk.Type == typ {
 			r := func(x geom.Box) image.Rectangle {
 				return image.Rect(int(x.XMin)-4, int(x.YMin)-4, int(x.XMax)+4, int(x.YMax)+4)
 			}
 			ba, bb = r(blk.Box), r(rev.Blocks[i].Box)
 		}
 	}
-	if ba.Dy() < 3*ba.Dx() {
-		t.Fatalf("title block %v is not a tall strip", ba)
+	if ba.Empty() {
+		t.Fatalf("no %s on the sheet", typ)
 	}
-	crop := func(path string, r image.Rectangle) *image.Gray {
+	crop = func(i int) *image.Gray {
+		path, r := pa, ba
+		if i == 1 {
+			path, r = pb, bb
+		}
 		img := pdfSide(t, path, dpi, false).Image
 		out := image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
 		for y := 0; y < r.Dy(); y++ {
@@ -291,14 +313,6 @@ func TestAlignTitleBlockStrip(t *testing.T) {
 		}
 		return out
 	}
-	got, ok, warnings, err := Align(context.Background(), side(crop(pa, ba), dpi), side(crop(pb, bb), dpi), Options{})
-	if err != nil || !ok {
-		t.Fatalf("not registered (%v): %v", err, warnings)
-	}
-	// the page transform, seen from the two crops' origins
-	tx, ty := want.Apply(float64(ba.Min.X), float64(ba.Min.Y))
-	block := Transform{Scale: want.Scale, Tx: tx - float64(bb.Min.X), Ty: ty - float64(bb.Min.Y)}
-	if e := cornerError(got, block, ba.Dx(), ba.Dy()); e > 0.5 {
-		t.Errorf("got %+v, want %+v: %.3f px off at a corner", got, block, e)
-	}
+	tx, ty := page.Apply(float64(ba.Min.X), float64(ba.Min.Y))
+	return ba, bb, crop, Transform{Scale: page.Scale, Tx: tx - float64(bb.Min.X), Ty: ty - float64(bb.Min.Y)}
 }

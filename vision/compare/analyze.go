@@ -58,6 +58,7 @@ func Analyze(a, b *Side, ov *Overlay, opt Options) []Change {
 	if a == nil || b == nil || ov == nil {
 		return nil
 	}
+	a, b = common(a, b, ov.Transform)
 	an := newAnalysis(a, b, ov, opt.withDefaults())
 	an.symbols()
 	an.marks()

@@ -37,6 +37,7 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 		vertical bool
 	}
 	var items []tw
+	upright, turned := 0, 0 // words of two letters or more each way
 	for _, w := range ws {
 		if strings.TrimSpace(w.Text) == "" || !w.Box.Valid() || !readable(w) {
 			continue
@@ -46,7 +47,23 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 			continue
 		}
 		vert := len([]rune(w.Text)) >= 2 && b.Height() > 1.5*b.Width()
+		if len([]rune(w.Text)) >= 2 {
+			if vert {
+				turned++
+			} else {
+				upright++
+			}
+		}
 		items = append(items, tw{w, b, vert})
+	}
+	// a single letter's box does not say which way it reads: as most of
+	// the words do (a sheet reprinted turned a quarter reads vertically)
+	if turned > upright {
+		for i := range items {
+			if len([]rune(items[i].w.Text)) < 2 {
+				items[i].vertical = true
+			}
+		}
 	}
 	sameRun := func(i, j int) bool {
 		p, q := items[i], items[j]

@@ -51,7 +51,7 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	sa, sb := *a, *b
 	sa.Image, sb.Image = contiguous(a.Image), contiguous(b.Image)
 	a, b = &sa, &sb
-	al, err := align(ctx, a, b, deadline)
+	al, err := alignPrior(ctx, a, b, deadline, opt.Prior)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,8 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 	if opt.IgnoreHatches {
 		hatched = func(px image.Rectangle) bool { return hatchPattern(ov.Addition, ov.Deletion, px, dpi/300) }
 	}
-	g := groupRegions(cells, dpi, opt.IgnoreHatches, hatched, textChanges(a, b, al.t))
+	ca, cb := common(a, b, al.t)
+	g := groupRegions(cells, dpi, opt.IgnoreHatches, hatched, textChanges(ca, cb, al.t))
 	ov.Regions = g.regions
 	lap("regions")
 	if err := whiten(ctx, ov.Addition, ov.Deletion, g.drop, cells); err != nil {

@@ -312,15 +312,7 @@ func side(img *image.Gray, dpi int) *Side { return &Side{Image: img, DPI: dpi} }
 
 // cornerError is the largest distance, in B's pixels, between where got
 // and want put the corners of a w × h image of A.
-func cornerError(got, want Transform, w, h int) float64 {
-	e := 0.0
-	for _, c := range [4][2]float64{{0, 0}, {float64(w), 0}, {0, float64(h)}, {float64(w), float64(h)}} {
-		x1, y1 := got.Apply(c[0], c[1])
-		x2, y2 := want.Apply(c[0], c[1])
-		e = max(e, math.Hypot(x1-x2, y1-y2))
-	}
-	return e
-}
+func cornerError(got, want Transform, w, h int) float64 { return cornerDistance(got, want, w, h) }
 
 func TestLevelMapRoundTrip(t *testing.T) {
 	// a 2 × shrunk level's pixel centre (0, 0) is the full frame's (1, 1)

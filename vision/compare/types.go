@@ -73,6 +73,13 @@ type Options struct {
 	// Budget bounds one block pair's work; past it the result says what was
 	// not finished in its Warnings. Default DefaultBudget.
 	Budget time.Duration `json:"-"`
+	// Prior, when set, is a transform from A's pixels onto B's known
+	// beforehand to a few pixels (its ResidualPx): the sheets'
+	// registration restricted to the pair. A block that does not register
+	// on its own, or registers far from it, is registered again from it,
+	// and failing that aligned by it, with a warning (align_prior.go). Not
+	// an option of the request: the compare job sets it per block pair.
+	Prior *Transform `json:"-"`
 }
 
 // Defaults of Options.

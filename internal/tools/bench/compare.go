@@ -248,7 +248,9 @@ func scoreCompare(name string, st synth.SheetTruth, truthDPI float64, ran Compar
 			res.Extras = append(res.Extras, fmt.Sprintf("%s: %s %s %q at %s", name, c.Kind, c.Category, c.Description, fmtBox(c.page)))
 		}
 	}
-	// alignment: where each block's corners go, reported against true
+	// alignment: where each block's corners go, reported against true; a
+	// transform maps the blocks' image pixels, which start at the whole
+	// pixel at or before each block's corner
 	tr := rt.Transform
 	for _, p := range ran.Report.Pairs {
 		for _, ov := range p.Overlays {
@@ -256,12 +258,13 @@ func scoreCompare(name string, st synth.SheetTruth, truthDPI float64, ran Compar
 				res.Unregistered++
 			}
 			oa, ob := ov.Old.Bounds, ov.New.Bounds
+			ax, ay, bx, by := math.Floor(oa.XMin), math.Floor(oa.YMin), math.Floor(ob.XMin), math.Floor(ob.YMin)
 			w, h := oa.Width(), oa.Height()
 			worst := 0.0
 			for _, c := range [4][2]float64{{0, 0}, {w, 0}, {0, h}, {w, h}} {
 				x, y := ov.Transform.Apply(c[0], c[1])
-				tx, ty := tr.Point((c[0]+oa.XMin)/k, (c[1]+oa.YMin)/k)
-				worst = max(worst, math.Hypot(x-(tx*k-ob.XMin), y-(ty*k-ob.YMin)))
+				tx, ty := tr.Point((c[0]+ax)/k, (c[1]+ay)/k)
+				worst = max(worst, math.Hypot(x-(tx*k-bx), y-(ty*k-by)))
 			}
 			res.AlignErrPx = append(res.AlignErrPx, worst)
 		}

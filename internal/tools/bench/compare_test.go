@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/tools/synth"
@@ -8,17 +9,19 @@ import (
 )
 
 // truthReport is the report a perfect compare would make of a synthetic
-// revision pair: every block paired with its true transform, every edit
-// reported where it is with the first accepted kind.
+// revision pair: every block paired with its true transform (of the
+// blocks' images, which start at the whole pixel at or before each block's
+// corner), every edit reported where it is with the first accepted kind.
 func truthReport(st synth.SheetTruth) CompareRan {
 	rt := st.Revision
 	pair := compare.ReportSheetPair{Old: compare.ReportSheet{Page: 1}, New: compare.ReportSheet{Page: 1}}
 	for i, ob := range st.Blocks {
 		nb := rt.Blocks[i].Box
-		tx, ty := rt.Transform.Point(ob.Box.XMin, ob.Box.YMin)
+		tx, ty := rt.Transform.Point(math.Floor(ob.Box.XMin), math.Floor(ob.Box.YMin))
 		ov := compare.ReportOverlay{
 			Old: compare.ReportBlock{Bounds: ob.Box}, New: compare.ReportBlock{Bounds: nb}, Registered: true,
-			Transform: compare.Transform{Scale: rt.Transform.Scale, RotationDeg: rt.Transform.RotationDeg, Tx: tx - nb.XMin, Ty: ty - nb.YMin},
+			Transform: compare.Transform{Scale: rt.Transform.Scale, RotationDeg: rt.Transform.RotationDeg,
+				Tx: tx - math.Floor(nb.XMin), Ty: ty - math.Floor(nb.YMin)},
 		}
 		for _, c := range rt.Changes {
 			if c.Block == i {
