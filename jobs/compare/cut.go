@@ -98,22 +98,20 @@ func (c *Compare) cutSide(ctx context.Context, geo *parsejob.SheetGeometry, blk 
 	}
 	org, _ := tenant.Org(ctx)
 	key := blobs.SheetKey(org, sh.DrawingID, sh.PageNumber)
-	page, err := blobs.GetPNG(ctx, c.Blobs, key+".png")
+	// only the page's tiles over the cut are decoded, not the whole page
+	img, err := blobs.GetPNGRegion(ctx, c.Blobs, key, r)
 	if errors.Is(err, blobs.ErrNoImage) {
 		return nil, jobs.Fail("NOT_FOUND", "sheet %s has no image", sh.ID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	r = r.Intersect(page.Rect)
-	if r.Empty() {
+	if img.Rect.Empty() {
 		return nil, jobs.Fail("COMPARE_FAILED", "the part of sheet %s to compare lies off its page", sh.ID)
 	}
-	img := image.NewGray(image.Rect(0, 0, r.Dx(), r.Dy()))
-	for y := 0; y < r.Dy(); y++ {
-		copy(img.Pix[y*img.Stride:y*img.Stride+r.Dx()], page.Pix[page.PixOffset(r.Min.X, r.Min.Y+y):])
-	}
-	page = nil
+	// the cut as read: r within the page
+	r.Min = image.Pt(max(r.Min.X, 0), max(r.Min.Y, 0))
+	r.Max = r.Min.Add(img.Rect.Size())
 	box := geom.Box{XMin: float64(r.Min.X), YMin: float64(r.Min.Y), XMax: float64(r.Max.X), YMax: float64(r.Max.Y)}
 	s := &engine.Side{Image: img, DPI: own.DPI, BlockType: own.BlockType, Title: own.Title}
 	var words []text.Word
