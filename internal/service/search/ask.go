@@ -465,6 +465,10 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 			exact = append(exact, h)
 		}
 	}
+	// where a thing is, is where it is drawn: a sheet or view titled as
+	// asked before a mention of it (a drawing index on the cover sheet, a
+	// note's "SEE …")
+	slices.SortStableFunc(exact, func(x, y Hit) int { return lookupTier(x, want) - lookupTier(y, want) })
 	what := strings.Join(textsearch.Tokens(pq.Subject), " ")
 	if len(exact) == 0 {
 		if len(res.Hits) == 0 {
@@ -505,6 +509,26 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 		a.Sources = append(a.Sources, sourceOfHit(h))
 	}
 	return nil
+}
+
+// lookupTier ranks a hit holding every word of a lookup (want, canonical):
+// 0 a sheet or view whose title has no other content word, 1 another sheet
+// or view, 2 anything else (words, legend entries).
+func lookupTier(h Hit, want []string) int {
+	if h.SourceType != index.TypeSheet && h.SourceType != index.TypeBlock {
+		return 2
+	}
+	toks := textsearch.Tokens(h.Label)
+	if num := textsearch.Tokens(h.SheetNumber); h.SourceType == index.TypeSheet && len(num) <= len(toks) && slices.Equal(toks[:len(num)], num) {
+		toks = toks[len(num):] // a sheet's label is its number and title
+	}
+	got := textsearch.Default.Canonical(content(toks))
+	for _, t := range got {
+		if t != "and" && !slices.Contains(want, t) {
+			return 1
+		}
+	}
+	return 0
 }
 
 func containsAll(text string, want []string) bool {
