@@ -117,6 +117,7 @@ func TestHeavyBlock(t *testing.T) {
 		if b.Type != "Legend" {
 			continue
 		}
+		t.Logf("legend block %q at %.0f,%.0f,%.0f,%.0f", b.Title, b.Box.XMin, b.Box.YMin, b.Box.XMax, b.Box.YMax)
 		limg, lwords := ls.cut(b)
 		crop := limg
 		veto := vetoBoxes(lwords, 0, 0)
@@ -132,6 +133,10 @@ func TestHeavyBlock(t *testing.T) {
 			markText(&tm, e.Graphic, lwords, veto, func() *image.Gray { return crop })
 			o := blockRect(b.Box)
 			graphics = append(graphics, graphic{tm, e.Graphic.Translate(float64(o.X0), float64(o.Y0))})
+			if os.Getenv("PLANGRAPH_HEAVY_LEGEND") != "" {
+				g := graphics[len(graphics)-1].box
+				t.Logf("legend graphic %q at %.0f,%.0f,%.0f,%.0f", e.Label, g.XMin, g.YMin, g.XMax, g.YMax)
+			}
 		}
 	}
 	var views []layout.Block
@@ -166,6 +171,7 @@ func TestHeavyBlock(t *testing.T) {
 	var total time.Duration
 	for _, b := range pick {
 		img, words := vs.cut(b)
+		t.Logf("block %s %q at %.0f,%.0f,%.0f,%.0f", b.Type, b.Title, b.Box.XMin, b.Box.YMin, b.Box.XMax, b.Box.YMax)
 		if pg != nil {
 			r := blockRect(b.Box)
 			fmt.Printf("geometry: truncated %v, images cover %.1f%% of the block, searched as geometry: %v\n", pg.Truncated,

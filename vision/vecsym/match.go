@@ -365,6 +365,9 @@ func (sc *scorer) anchors(t *Template) []anchor {
 				cands = append(cands, D)
 			}
 		}
+		if len(t.lineAnchors) > 0 {
+			as = append(as, sc.circleLine(t, cands))
+		}
 		as = append(as, anchor{cost: 2 * sweepSteps * float64(len(t.probes)) * float64(len(cands)), run: func(try func(pose)) {
 			for _, D := range cands {
 				sc.sweep(t, C.c, D.c, D.r/C.r, try)
@@ -768,7 +771,10 @@ func (s *candSet) settled(at pt, P pose) bool {
 	if c := s.cs[i]; c.Explained >= 0.999 && c.Described >= 0.999 {
 		return true // nothing there can do better (a symmetric symbol's other turns tie)
 	}
-	return s.cs[i].Mirrored == P.mirror && cmplx.Abs(s.turns[i]-P.turn()) < 0.03 // about 2°
+	// the same turn and scale: P itself (a pose of another scale is
+	// another fit, as a circle's scale against its bars')
+	return s.cs[i].Mirrored == P.mirror && cmplx.Abs(s.turns[i]-P.turn()) < 0.03 && // about 2°
+		math.Abs(math.Log(s.cs[i].Scale/P.scale())) < 0.02
 }
 
 func (s *candSet) add(c Candidate, at pt, turn complex128) {

@@ -113,6 +113,7 @@ func readMarks(pg *vector.Page, r vector.Rect, mode regionMode) *marks {
 			m.loops = append(m.loops, pathLoops(pg, cmds, k, off)...)
 		}
 	}
+	m.joinCircles()
 	for _, g := range pg.Glyphs {
 		if g.Grey < 0 || g.Grey > inkGrey || unicode.IsSpace(g.Rune) || g.Rune == 0 {
 			continue
