@@ -65,6 +65,10 @@ type Options struct {
 	// not finished by then are dropped and named in an *Incomplete error
 	// returned with the other templates' detections
 	Deadline time.Time
+	// Tags are the templates' tags (by index; "" for none) and Words the
+	// drawing's words, in its pixels: they tell twins apart (twins.go)
+	Tags  []string
+	Words []symbols.Word
 }
 
 // Incomplete is returned, with the detections of the templates searched,
@@ -166,6 +170,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 			}
 		}
 	}
+	resolveTwins(all, ts, o)
 	kept := suppress(all)
 	out := make([]symbols.Detection, len(kept))
 	for i, c := range kept {
