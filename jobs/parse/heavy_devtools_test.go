@@ -38,6 +38,7 @@ import (
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
 	"github.com/plangraph/plangraph/vision/vecsym"
+	"github.com/plangraph/plangraph/vision/vector"
 )
 
 type heavySheet struct {
@@ -111,12 +112,15 @@ func TestHeavyBlock(t *testing.T) {
 	type graphic struct {
 		tmpl symbols.Template
 		box  geom.Box // on the legend's sheet
+		text []vector.Rect
+		tag  string
 	}
 	var graphics []graphic
 	for _, b := range ls.blocks {
 		if b.Type != "Legend" {
 			continue
 		}
+		t.Logf("legend block %q at %.0f,%.0f,%.0f,%.0f", b.Title, b.Box.XMin, b.Box.YMin, b.Box.XMax, b.Box.YMax)
 		limg, lwords := ls.cut(b)
 		crop := limg
 		veto := vetoBoxes(lwords, 0, 0)
@@ -131,7 +135,13 @@ func TestHeavyBlock(t *testing.T) {
 			tm := symbols.Template{Label: e.Label, Image: render.PadWhite(ex, render.CropMargin)}
 			markText(&tm, e.Graphic, lwords, veto, func() *image.Gray { return crop })
 			o := blockRect(b.Box)
-			graphics = append(graphics, graphic{tm, e.Graphic.Translate(float64(o.X0), float64(o.Y0))})
+			graphics = append(graphics, graphic{tm, e.Graphic.Translate(float64(o.X0), float64(o.Y0)),
+				graphicText(e.Graphic, lwords, float64(o.X0), float64(o.Y0)), entryTag(e.Label, e.Description)})
+			if os.Getenv("PLANGRAPH_HEAVY_LEGEND") != "" {
+				g := graphics[len(graphics)-1].box
+				t.Logf("legend graphic %q at %.0f,%.0f,%.0f,%.0f tag %q, %d words in it", e.Label, g.XMin, g.YMin, g.XMax, g.YMax,
+					graphics[len(graphics)-1].tag, len(graphics[len(graphics)-1].text))
+			}
 		}
 	}
 	var views []layout.Block
@@ -166,6 +176,7 @@ func TestHeavyBlock(t *testing.T) {
 	var total time.Duration
 	for _, b := range pick {
 		img, words := vs.cut(b)
+		t.Logf("block %s %q at %.0f,%.0f,%.0f,%.0f", b.Type, b.Title, b.Box.XMin, b.Box.YMin, b.Box.XMax, b.Box.YMax)
 		if pg != nil {
 			r := blockRect(b.Box)
 			fmt.Printf("geometry: truncated %v, images cover %.1f%% of the block, searched as geometry: %v\n", pg.Truncated,
@@ -180,15 +191,17 @@ func TestHeavyBlock(t *testing.T) {
 		}
 		var tmpls []symbols.Template
 		var vtmpls []*vecsym.Template
+		var vtags []string
 		for _, g := range graphics {
 			if why := unsearchable(g.tmpl.Image, MinSymbolPixels300, bw, bh); why != "" {
 				t.Logf("skip %q: %s", g.tmpl.Label, why)
 				continue
 			}
 			if drawing != nil && lpg != nil && !lpg.Truncated && drawnAsGeometry(lpg, boxRect(g.box).Grow(2)) {
-				vt, err := vecsym.NewTemplate(g.tmpl.Label, lpg, boxRect(g.box))
+				vt, err := vecsym.NewTemplateBeside(g.tmpl.Label, lpg, boxRect(g.box), g.text)
 				if err == nil {
 					vtmpls = append(vtmpls, vt)
+					vtags = append(vtags, g.tag)
 					continue
 				}
 				t.Logf("%q: %v", g.tmpl.Label, err)
@@ -205,10 +218,20 @@ func TestHeavyBlock(t *testing.T) {
 		}
 		t1 := time.Now()
 		if len(vtmpls) > 0 {
-			vd, err := vecsym.Match(context.Background(), drawing, vtmpls, vecsym.Options{Deadline: t1.Add(budget)})
+			vd, err := vecsym.Match(context.Background(), drawing, vtmpls, vecsym.Options{Deadline: t1.Add(budget), Tags: vtags, Words: drawingWords(words)})
 			fmt.Printf("p%d %s %q geometry: %d symbols, %.1f s, err %v\n", viewPage, b.Type, b.Title, len(vtmpls), time.Since(t1).Seconds(), err)
 			vcount := map[int]int{}
+			var view []float64 // PLANGRAPH_HEAVY_VIEW: count only inside this box (sheet pixels)
+			for _, f := range strings.Split(os.Getenv("PLANGRAPH_HEAVY_VIEW"), ",") {
+				if v, err := strconv.ParseFloat(f, 64); err == nil {
+					view = append(view, v)
+				}
+			}
 			for _, d := range vd {
+				x, y := (d.Box.XMin+d.Box.XMax)/2+float64(blockRect(b.Box).X0), (d.Box.YMin+d.Box.YMax)/2+float64(blockRect(b.Box).Y0)
+				if len(view) == 4 && (x < view[0] || y < view[1] || x >= view[2] || y >= view[3]) {
+					continue
+				}
 				vcount[d.Template]++
 			}
 			for i, vt := range vtmpls {

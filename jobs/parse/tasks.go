@@ -299,9 +299,14 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 	var dets []symbols.Detection
 	if len(vtmpls) > 0 {
 		var vd []symbols.Detection
+		tags := make([]string, len(vtmplFeat))
+		for i, f := range vtmplFeat {
+			tags[i] = entryTag(f.Label, f.Description)
+		}
 		func() {
 			defer p.recovered(j, "MATCH_FAILED", &err)
-			vd, err = vecsym.Match(ctx, drawing, vtmpls, vecsym.Options{Progress: p.reporter(ctx, j), Deadline: deadline})
+			vd, err = vecsym.Match(ctx, drawing, vtmpls, vecsym.Options{Progress: p.reporter(ctx, j), Deadline: deadline,
+				Tags: tags, Words: drawingWords(p.blockWords(ctx, b.ID))})
 		}()
 		var inc *vecsym.Incomplete
 		if errors.As(err, &inc) {

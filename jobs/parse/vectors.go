@@ -204,6 +204,7 @@ func (v *vecPages) drawing(ctx context.Context, b *ent.Block) (*vecsym.Drawing, 
 func (v *vecPages) template(ctx context.Context, f *ent.Feature, src *ExemplarSource) (*vecsym.Template, error) {
 	var sheetID string
 	var r vector.Rect
+	var legendOrigin *vector.Rect // the legend block's bounds, for a legend graphic
 	switch {
 	case f.BlockID != "" && f.Bounds.Valid():
 		lb, err := v.db.Block.Get(ctx, f.BlockID)
@@ -216,6 +217,7 @@ func (v *vecPages) template(ctx context.Context, f *ent.Feature, src *ExemplarSo
 		o := blockRect(lb.Bounds)
 		sheetID = lb.SheetID
 		r = boxRect(f.Bounds.Translate(float64(o.X0), float64(o.Y0)))
+		legendOrigin = &o
 	case src != nil:
 		sheetID, r = src.SheetID, boxRect(src.Bounds)
 	default:
@@ -228,7 +230,14 @@ func (v *vecPages) template(ctx context.Context, f *ent.Feature, src *ExemplarSo
 	if !drawnAsGeometry(pg, r.Grow(2)) {
 		return nil, nil
 	}
-	t, err := vecsym.NewTemplate(f.Label, pg, r)
+	var t *vecsym.Template
+	if legendOrigin != nil {
+		// a legend graphic: the words set beside the symbol are its tag
+		words := BlockWords(ctx, v.blobs, f.BlockID)
+		t, err = vecsym.NewTemplateBeside(f.Label, pg, r, graphicText(f.Bounds, words, float64(legendOrigin.X0), float64(legendOrigin.Y0)))
+	} else {
+		t, err = vecsym.NewTemplate(f.Label, pg, r)
+	}
 	if errors.Is(err, vecsym.ErrNoGeometry) {
 		return nil, nil
 	}

@@ -62,6 +62,9 @@ func TestDebugPDF(t *testing.T) {
 	}
 	t.Logf("template size %.1f width %.2f segs %d arcs %d glyphs %d anchors lines %v arcs %v circle %d glyph %d", tm.size, tm.width,
 		len(tm.m.segs), len(tm.m.arcs), len(tm.m.glyphs), tm.lineAnchors, tm.arcAnchors, tm.circle, tm.glyphAnchor)
+	for _, a := range tm.m.arcs {
+		t.Logf("  arc c %.1f,%.1f r %.2f sweep %.2f full %v", px(a.c), py(a.c), a.r, a.sweep, a.full)
+	}
 	for _, s := range tm.m.segs {
 		t.Logf("  seg %.1f,%.1f - %.1f,%.1f len %.1f fill %v stroke %v curve %v", px(s.a), py(s.a), px(s.b), py(s.b), s.length, s.fill, s.stroke, s.curve)
 	}
@@ -84,6 +87,24 @@ func TestDebugPDF(t *testing.T) {
 		return
 	}
 	d := NewDrawing(pg, br)
+	if s := os.Getenv("VECSYM_DUMP"); s != "" {
+		// the drawing's marks inside a box (page pixels)
+		db := rect(s)
+		for _, sg := range d.m.segs {
+			a, b := sg.a+complex(float64(br.X0), float64(br.Y0)), sg.b+complex(float64(br.X0), float64(br.Y0))
+			if max(px(a), px(b)) < float64(db.X0) || min(px(a), px(b)) > float64(db.X1) || max(py(a), py(b)) < float64(db.Y0) || min(py(a), py(b)) > float64(db.Y1) {
+				continue
+			}
+			t.Logf("  dseg %.1f,%.1f - %.1f,%.1f len %.1f fill %v stroke %v curve %v faint %v dashed %v path %d w %.2f",
+				px(a), py(a), px(b), py(b), sg.length, sg.fill, sg.stroke, sg.curve, sg.faint, sg.dashed, sg.path, pg.Paths[sg.path].Width)
+		}
+		for _, a := range d.m.arcs {
+			c := a.c + complex(float64(br.X0), float64(br.Y0))
+			if db.Contains(toPoint(c)) {
+				t.Logf("  darc c %.1f,%.1f r %.2f sweep %.2f full %v", px(c), py(c), a.r, a.sweep, a.full)
+			}
+		}
+	}
 	dets, err := Match(context.Background(), d, []*Template{tm}, Options{Trace: func(c Candidate) {
 		t.Logf("pose at %.0f,%.0f k %.2f ang %.0f m %v covered %.3f explained %.3f described %.3f conf %.3f", c.Box.XMin+float64(br.X0), c.Box.YMin+float64(br.Y0),
 			c.Scale, c.Angle, c.Mirrored, c.Covered, c.Explained, c.Described, c.Confidence)

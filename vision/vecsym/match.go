@@ -65,6 +65,10 @@ type Options struct {
 	// not finished by then are dropped and named in an *Incomplete error
 	// returned with the other templates' detections
 	Deadline time.Time
+	// Tags are the templates' tags (by index; "" for none) and Words the
+	// drawing's words, in its pixels: they tell twins apart (twins.go)
+	Tags  []string
+	Words []symbols.Word
 }
 
 // Incomplete is returned, with the detections of the templates searched,
@@ -166,6 +170,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 			}
 		}
 	}
+	resolveTwins(all, ts, o)
 	kept := suppress(all)
 	out := make([]symbols.Detection, len(kept))
 	for i, c := range kept {
@@ -364,6 +369,9 @@ func (sc *scorer) anchors(t *Template) []anchor {
 			if D := &d.m.arcs[di]; D.r/C.r >= lo && D.r/C.r <= hi {
 				cands = append(cands, D)
 			}
+		}
+		if len(t.lineAnchors) > 0 {
+			as = append(as, sc.circleLine(t, cands))
 		}
 		as = append(as, anchor{cost: 2 * sweepSteps * float64(len(t.probes)) * float64(len(cands)), run: func(try func(pose)) {
 			for _, D := range cands {
@@ -768,7 +776,10 @@ func (s *candSet) settled(at pt, P pose) bool {
 	if c := s.cs[i]; c.Explained >= 0.999 && c.Described >= 0.999 {
 		return true // nothing there can do better (a symmetric symbol's other turns tie)
 	}
-	return s.cs[i].Mirrored == P.mirror && cmplx.Abs(s.turns[i]-P.turn()) < 0.03 // about 2°
+	// the same turn and scale: P itself (a pose of another scale is
+	// another fit, as a circle's scale against its bars')
+	return s.cs[i].Mirrored == P.mirror && cmplx.Abs(s.turns[i]-P.turn()) < 0.03 && // about 2°
+		math.Abs(math.Log(s.cs[i].Scale/P.scale())) < 0.02
 }
 
 func (s *candSet) add(c Candidate, at pt, turn complex128) {

@@ -83,7 +83,21 @@ const curveTol = 0.25
 // readMarks collects the marks of pg inside r, moved so that r's corner is
 // the origin.
 func readMarks(pg *vector.Page, r vector.Rect, mode regionMode) *marks {
+	return readMarksSkipping(pg, r, mode, nil)
+}
+
+// readMarksSkipping is readMarks leaving out the paths and glyphs that lie
+// wholly inside one of skip.
+func readMarksSkipping(pg *vector.Page, r vector.Rect, mode regionMode, skip []vector.Rect) *marks {
 	m := &marks{box: vector.NoRect}
+	within := func(b vector.Rect) bool {
+		for _, s := range skip {
+			if b.X0 >= s.X0 && b.Y0 >= s.Y0 && b.X1 <= s.X1 && b.Y1 <= s.Y1 {
+				return true
+			}
+		}
+		return false
+	}
 	off := complex(float64(r.X0), float64(r.Y0))
 	grow := float32(2)
 	for i := range pg.Paths {
@@ -93,7 +107,7 @@ func readMarks(pg *vector.Page, r vector.Rect, mode regionMode) *marks {
 		}
 		cmds, k := pg.PathCmds(i)
 		bb := pathBox(pg, cmds, k)
-		if !bb.Intersects(r) || !bb.Intersects(pa.Clip) {
+		if !bb.Intersects(r) || !bb.Intersects(pa.Clip) || len(skip) > 0 && (within(bb) || within(curveBox(pg, cmds, k))) {
 			continue
 		}
 		lim := r
@@ -113,13 +127,14 @@ func readMarks(pg *vector.Page, r vector.Rect, mode regionMode) *marks {
 			m.loops = append(m.loops, pathLoops(pg, cmds, k, off)...)
 		}
 	}
+	m.joinCircles()
 	for _, g := range pg.Glyphs {
 		if g.Grey < 0 || g.Grey > inkGrey || unicode.IsSpace(g.Rune) || g.Rune == 0 {
 			continue
 		}
 		gl := newGlyph(g)
 		c := vector.Point{X: float32(px(gl.c)), Y: float32(py(gl.c))}
-		if !r.Contains(c) {
+		if !r.Contains(c) || within(g.Box) {
 			continue
 		}
 		gl.c -= off

@@ -84,6 +84,32 @@ func NewTemplate(label string, pg *vector.Page, box vector.Rect) (*Template, err
 	return newTemplate(label, m, pathWidths(pg, m)), nil
 }
 
+// NewTemplateBeside reads the symbol drawn inside box as NewTemplate does,
+// leaving out the words set beside it (text, the boxes of the legend's
+// words inside box): the tag a legend writes next to a symbol ("GFI" beside
+// a receptacle), drawn as outlines where the sheet's text is, is the
+// entry's, not the symbol's graphic. Words that overlap the rest of the
+// graphic (a letter inside a circle) are a part of it and kept.
+func NewTemplateBeside(label string, pg *vector.Page, box vector.Rect, text []vector.Rect) (*Template, error) {
+	var beside []vector.Rect
+	for _, w := range text {
+		if w = intersect(w, box); w.X0 < w.X1 && w.Y0 < w.Y1 {
+			beside = append(beside, w.Grow(2))
+		}
+	}
+	if len(beside) > 0 {
+		m := readMarksSkipping(pg, box, insideRegion, beside)
+		apart := len(m.segs) > 0
+		for _, w := range beside { // (m is in box's pixels)
+			apart = apart && !m.box.Intersects(moveRect(w, -box.X0, -box.Y0))
+		}
+		if apart {
+			return newTemplate(label, m, pathWidths(pg, m)), nil
+		}
+	}
+	return NewTemplate(label, pg, box)
+}
+
 // pathWidths is the median stroke width of the paths m's segments came from.
 func pathWidths(pg *vector.Page, m *marks) float64 {
 	var ws []float64

@@ -1,0 +1,140 @@
+package vecsym
+
+import (
+	"context"
+	"math"
+	"slices"
+	"unicode"
+
+	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/symbols"
+)
+
+// Symbols drawn alike, told apart by a tag. A legend may show one graphic
+// for several entries that the plan tells apart by a tag set beside each
+// instance: a receptacle, the same receptacle tagged GFI, tagged +42" (its
+// height). Their geometry is the same, so which of them a pose is given to
+// was chance (whichever read a hair better). Templates whose marks each
+// find the other's whole at scale 1 are twins; a pose of a twin is given to
+// the twin whose tag (Options.Tags) one of the drawing's words beside it
+// reads (Options.Words), and with no such word to the first of them that
+// has no tag — the plain symbol — or, when all have tags, the first in
+// legend order.
+
+// twinScale: twins match each other at scale 1 within this.
+const twinScale = 0.05
+
+// twinShare: twins cover and explain this share of each other's marks.
+const twinShare = 0.95
+
+// twinGroups returns, per template, the index of the first of its twins
+// (itself when it has none).
+func twinGroups(ts []*Template) []int {
+	first := make([]int, len(ts))
+	for i := range ts {
+		first[i] = i
+		for j := 0; j < i; j++ {
+			if first[j] == j && sameShape(ts[i], ts[j]) {
+				first[i] = j
+				break
+			}
+		}
+	}
+	return first
+}
+
+// sameShape reports whether a and b are the same graphic: each found whole
+// on the other's marks at scale 1, explaining them all.
+func sameShape(a, b *Template) bool {
+	if math.Abs(a.size/b.size-1) > twinScale || math.Abs(a.weight/b.weight-1) > 0.1 || glyphText(a) != glyphText(b) {
+		return false // (circles with other letters inside are other symbols)
+	}
+	return foundIn(a, b) && foundIn(b, a)
+}
+
+func foundIn(a, b *Template) bool {
+	d := newDrawing(b.m)
+	sc := &scorer{d: d, seen: make([]uint32, len(d.m.segs)), o: Options{MinScale: 1 - twinScale, MaxScale: 1 + twinScale}}
+	for _, c := range sc.search(context.Background(), 0, a) {
+		if c.Covered >= twinShare && c.Explained >= twinShare {
+			return true
+		}
+	}
+	return false
+}
+
+// glyphText is a template's letters, sorted.
+func glyphText(t *Template) string {
+	r := make([]rune, len(t.m.glyphs))
+	for i, g := range t.m.glyphs {
+		r[i] = g.r
+	}
+	slices.Sort(r)
+	return string(r)
+}
+
+// tagKey is what a tag or a word reads for comparison: its letters and
+// digits, upper case, sorted ("" when it holds none).
+func tagKey(s string) string {
+	var r []rune
+	for _, c := range s {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+			r = append(r, unicode.ToUpper(c))
+		}
+	}
+	slices.Sort(r)
+	return string(r)
+}
+
+// resolveTwins gives each candidate of a template with twins to the twin
+// whose tag a word beside it (within the symbol's diagonal of its box)
+// reads, or to the first twin without a tag, or to the first twin.
+func resolveTwins(cs []Candidate, ts []*Template, o Options) {
+	first := twinGroups(ts)
+	keys := make([]string, len(ts))
+	for i := range ts {
+		if i < len(o.Tags) {
+			keys[i] = tagKey(o.Tags[i])
+		}
+	}
+	words := make([]string, len(o.Words))
+	for i, w := range o.Words {
+		words[i] = tagKey(w.Text)
+	}
+	for i := range cs {
+		c := &cs[i]
+		g := first[c.Template]
+		if g == c.Template && !slices.Contains(first[g+1:], g) {
+			continue // no twins
+		}
+		c.Template = g
+		for j := g; j < len(ts); j++ {
+			if first[j] == g && keys[j] == "" {
+				c.Template = j // the plain symbol: the first twin without a tag
+				break
+			}
+		}
+		r := math.Hypot(c.Box.Width(), c.Box.Height())
+		near := geom.Box{XMin: c.Box.XMin - r, YMin: c.Box.YMin - r, XMax: c.Box.XMax + r, YMax: c.Box.YMax + r}
+		for j := g; j < len(ts); j++ {
+			if first[j] != g || keys[j] == "" {
+				continue
+			}
+			if tagBeside(near, keys[j], o.Words, words) {
+				c.Template = j
+				break
+			}
+		}
+	}
+}
+
+// tagBeside reports whether a word whose centre lies in near reads key.
+func tagBeside(near geom.Box, key string, ws []symbols.Word, keys []string) bool {
+	for i, w := range ws {
+		x, y := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
+		if keys[i] == key && x >= near.XMin && x <= near.XMax && y >= near.YMin && y <= near.YMax {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package vecsym
+
+import (
+	"context"
+	"testing"
+
+	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// A legend that shows one receptacle for three entries — plain, tagged GFI
+// (its tag drawn as outlines beside the graphic, inside the graphic's box)
+// and tagged +42" — gives each of the plan's receptacles to the entry whose
+// tag a word beside it reads, and the untagged ones to the plain entry,
+// whatever the legend order of the tagged ones.
+func TestTwinsByTag(t *testing.T) {
+	lg := newPage(600, 200)
+	receptacle(lg, place(complex(100, 100), 30, 0, false), 30, 0)
+	receptacle(lg, place(complex(300, 100), 30, 0, false), 30, 0)
+	// "GFI" in outlines: strokes in a word's box right of the receptacle
+	lg.path(ink, []pt{complex(345, 90), complex(355, 90), complex(355, 110), complex(345, 110)}, []pt{complex(360, 90), complex(360, 110)})
+	receptacle(lg, place(complex(500, 100), 30, 0, false), 30, 0)
+	gfi, err := NewTemplateBeside("GFI", lg.pg, vector.Rect{X0: 260, Y0: 60, X1: 370, Y1: 140}, []vector.Rect{{X0: 343, Y0: 88, X1: 363, Y1: 112}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := NewTemplate("DUPLEX", lg.pg, vector.Rect{X0: 60, Y0: 60, X1: 140, Y1: 140})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h42, err := NewTemplate("+42\"", lg.pg, vector.Rect{X0: 460, Y0: 60, X1: 540, Y1: 140})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameShape(plain, gfi) || !sameShape(plain, h42) {
+		t.Fatal("the receptacles are not twins")
+	}
+	b := newPage(2000, 400)
+	for i := range 6 {
+		receptacle(b, place(complex(float64(200+300*i), 200), 27, 0.3*float64(i), false), 27, 0.3*float64(i))
+	}
+	words := []symbols.Word{
+		{Box: geom.Box{XMin: 540, YMin: 150, XMax: 580, YMax: 165}, Text: "GFI"},     // beside the second
+		{Box: geom.Box{XMin: 1160, YMin: 240, XMax: 1200, YMax: 255}, Text: "+42\""}, // beside the fourth
+		{Box: geom.Box{XMin: 1700, YMin: 100, XMax: 1740, YMax: 115}, Text: "GFCI"},  // another word
+	}
+	for _, ts := range [][]*Template{{plain, gfi, h42}, {h42, gfi, plain}} {
+		d := NewDrawing(b.pg, vector.Rect{X0: 0, Y0: 0, X1: 2000, Y1: 400})
+		dets, err := Match(context.Background(), d, ts, Options{Tags: tagsOf(ts), Words: words})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[string]int{}
+		for _, dt := range dets {
+			n[dt.Label]++
+		}
+		if n["DUPLEX"] != 4 || n["GFI"] != 1 || n["+42\""] != 1 {
+			t.Errorf("legend order %s, %s, %s: counts %v, want DUPLEX 4, GFI 1, +42\" 1", ts[0].Label, ts[1].Label, ts[2].Label, n)
+		}
+	}
+}
+
+func tagsOf(ts []*Template) []string {
+	var out []string
+	for _, t := range ts {
+		if t.Label == "DUPLEX" {
+			out = append(out, "")
+		} else {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}
+
+// Letters inside a symbol (a circled J) are a part of it, not a tag beside
+// it.
+func TestLettersInsideKept(t *testing.T) {
+	lg := newPage(200, 200)
+	switchS(lg, place(complex(100, 100), 30, 0, false), 30, 0)
+	tm, err := NewTemplateBeside("S", lg.pg, vector.Rect{X0: 60, Y0: 60, X1: 140, Y1: 140}, []vector.Rect{{X0: 88, Y0: 85, X1: 112, Y1: 115}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tm.m.glyphs) != 1 {
+		t.Errorf("%d glyphs, want the S inside the circle", len(tm.m.glyphs))
+	}
+}
