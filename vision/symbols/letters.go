@@ -25,9 +25,10 @@ import (
 	"github.com/plangraph/plangraph/vision/geom"
 )
 
-// letterKey is what a text reads for comparison: its letters and digits,
-// upper case, sorted ("" when it holds none).
-func letterKey(s string) string {
+// LetterKey is what a text reads for comparison: its letters and digits,
+// upper case, sorted ("" when it holds none). A symbol's tag and a word
+// beside a match compare by it (here and in vecsym).
+func LetterKey(s string) string {
 	var r []rune
 	for _, c := range s {
 		if unicode.IsLetter(c) || unicode.IsDigit(c) {
@@ -57,7 +58,7 @@ func newLetterIndex(words []Word, tmpls []string, dx, dy float64) *letterIndex {
 	keys := make([]string, len(words))
 	for i, w := range words {
 		boxes[i] = w.Box.Translate(-dx, -dy)
-		keys[i] = letterKey(w.Text)
+		keys[i] = LetterKey(w.Text)
 	}
 	return &letterIndex{ix: newTextIndex(boxes), keys: keys, tmpl: tmpls}
 }
@@ -71,7 +72,7 @@ func (li *letterIndex) inside(b geom.Box) string {
 			sb.WriteString(li.keys[i])
 		}
 	})
-	return letterKey(sb.String())
+	return LetterKey(sb.String())
 }
 
 // wordInsideShare: a word with this share of its box inside a detection's

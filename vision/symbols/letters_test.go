@@ -65,7 +65,7 @@ func TestSymbolsToldApartByLetters(t *testing.T) {
 	if !found(res, a) || !found(res, b) || res.Stats.OtherText != 0 {
 		t.Errorf("words that read as no other symbol's: %+v, %d dropped; want both places, none dropped", res.Detections, res.Stats.OtherText)
 	}
-	if got := letterKey("h/s-2"); got != "2HS" {
-		t.Errorf("letterKey(h/s-2) = %q", got)
+	if got := LetterKey("h/s-2"); got != "2HS" {
+		t.Errorf("LetterKey(h/s-2) = %q", got)
 	}
 }

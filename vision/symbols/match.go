@@ -69,7 +69,7 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 		crops[i] = cropTemplate(t, opt)
 		opt.noText[i] = t.NoText
 		opt.onWords[i] = textInkFor(t)
-		opt.letterKeys[i] = letterKey(t.Text)
+		opt.letterKeys[i] = LetterKey(t.Text)
 	}
 	pen := legendPen(crops)
 	for i, cr := range crops {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"unicode"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/symbols"
@@ -73,19 +72,6 @@ func glyphText(t *Template) string {
 	return string(r)
 }
 
-// tagKey is what a tag or a word reads for comparison: its letters and
-// digits, upper case, sorted ("" when it holds none).
-func tagKey(s string) string {
-	var r []rune
-	for _, c := range s {
-		if unicode.IsLetter(c) || unicode.IsDigit(c) {
-			r = append(r, unicode.ToUpper(c))
-		}
-	}
-	slices.Sort(r)
-	return string(r)
-}
-
 // resolveTwins gives each candidate of a template with twins to the twin
 // whose tag a word beside it (within the symbol's diagonal of its box)
 // reads, or to the first twin without a tag, or to the first twin.
@@ -94,12 +80,12 @@ func resolveTwins(cs []Candidate, ts []*Template, o Options) {
 	keys := make([]string, len(ts))
 	for i := range ts {
 		if i < len(o.Tags) {
-			keys[i] = tagKey(o.Tags[i])
+			keys[i] = symbols.LetterKey(o.Tags[i])
 		}
 	}
 	words := make([]string, len(o.Words))
 	for i, w := range o.Words {
-		words[i] = tagKey(w.Text)
+		words[i] = symbols.LetterKey(w.Text)
 	}
 	for i := range cs {
 		c := &cs[i]
