@@ -2,33 +2,15 @@ package vecsym
 
 import (
 	"math"
-	"math/cmplx"
 	"testing"
 
 	"github.com/plangraph/plangraph/vision/vector"
 )
 
-// arcPath adds an arc of the circle (c, r) from angle a0 to a1 drawn as n
-// Bézier curves, as a path of its own.
+// arcPath adds an open arc of the circle (c, r) from angle a0 to a1 drawn
+// as n Bézier curves, as a path of its own.
 func (b *pageBuilder) arcPath(st style, c pt, r, a0, a1 float64, n int) {
-	pg := b.pg
-	pa := vector.Path{Flags: st.flags, Grey: st.grey, Alpha: 1, Width: 2, Clip: noClip,
-		Cmd0: int32(len(pg.Cmds)), Pt0: int32(len(pg.Pts))}
-	put := func(p pt) { pg.Pts = append(pg.Pts, vector.Point{X: float32(px(p)), Y: float32(py(p))}) }
-	at := func(a float64) pt { return c + cmplx.Rect(r, a) }
-	pg.Cmds = append(pg.Cmds, vector.MoveTo)
-	put(at(a0))
-	step := (a1 - a0) / float64(n)
-	for i := 1; i <= n; i++ {
-		s0, s1 := a0+step*float64(i-1), a0+step*float64(i)
-		k := 4.0 / 3 * math.Tan(step/4) * r
-		pg.Cmds = append(pg.Cmds, vector.CurveTo)
-		put(at(s0) + cmplx.Rect(k, s0+math.Pi/2))
-		put(at(s1) - cmplx.Rect(k, s1+math.Pi/2))
-		put(at(s1))
-	}
-	pa.Cmd1 = int32(len(pg.Cmds))
-	pg.Paths = append(pg.Paths, pa)
+	b.arc(st, c, r, a0, a1, n, false, false)
 }
 
 // A circle drawn as two half circles, each a path of its own, is a whole

@@ -57,28 +57,36 @@ func (b *pageBuilder) path(st style, subs ...[]pt) {
 // circle adds a circle drawn as n Bézier curves (n ≥ 4) or, with poly, as
 // an n-sided polygon.
 func (b *pageBuilder) circle(st style, c pt, r float64, n int, poly bool, phase float64) {
+	b.arc(st, c, r, phase, phase+2*math.Pi, n, poly, true)
+}
+
+// arc adds an arc of the circle (c, r) from angle a0 to a1 as a path of its
+// own: n Bézier curves or, with poly, n straight sides; closed when closed.
+func (b *pageBuilder) arc(st style, c pt, r, a0, a1 float64, n int, poly, closed bool) {
 	pg := b.pg
 	pa := vector.Path{Flags: st.flags, Grey: st.grey, Alpha: 1, Width: 2, Clip: noClip,
 		Cmd0: int32(len(pg.Cmds)), Pt0: int32(len(pg.Pts))}
 	put := func(p pt) { pg.Pts = append(pg.Pts, vector.Point{X: float32(px(p)), Y: float32(py(p))}) }
 	at := func(a float64) pt { return c + cmplx.Rect(r, a) }
 	pg.Cmds = append(pg.Cmds, vector.MoveTo)
-	put(at(phase))
-	step := 2 * math.Pi / float64(n)
+	put(at(a0))
+	step := (a1 - a0) / float64(n)
 	for i := 1; i <= n; i++ {
-		a0, a1 := phase+step*float64(i-1), phase+step*float64(i)
+		s0, s1 := a0+step*float64(i-1), a0+step*float64(i)
 		if poly {
 			pg.Cmds = append(pg.Cmds, vector.LineTo)
-			put(at(a1))
+			put(at(s1))
 			continue
 		}
 		k := 4.0 / 3 * math.Tan(step/4) * r
 		pg.Cmds = append(pg.Cmds, vector.CurveTo)
-		put(at(a0) + cmplx.Rect(k, a0+math.Pi/2))
-		put(at(a1) - cmplx.Rect(k, a1+math.Pi/2))
-		put(at(a1))
+		put(at(s0) + cmplx.Rect(k, s0+math.Pi/2))
+		put(at(s1) - cmplx.Rect(k, s1+math.Pi/2))
+		put(at(s1))
 	}
-	pg.Cmds = append(pg.Cmds, vector.Close)
+	if closed {
+		pg.Cmds = append(pg.Cmds, vector.Close)
+	}
 	pa.Cmd1 = int32(len(pg.Cmds))
 	pg.Paths = append(pg.Paths, pa)
 }
