@@ -31,11 +31,13 @@ web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
 	cd web && npm run build
 web: deps web/dist/index.html
 
-# The web app's unit tests (Vitest) and its end-to-end test in Chromium against a
-# real `plangraph serve` (web/e2e/run.mjs; about a minute).
+# The web app's unit tests (Vitest) and its end-to-end test against a real
+# `plangraph serve` (web/e2e/run.mjs), in Chromium and in Firefox ESR (about a
+# minute each).
 test-web: build
 	cd web && npm test
 	cd web && PLANGRAPH_BIN=$(abspath $(BIN)) node e2e/run.mjs
+	cd web && PLANGRAPH_BIN=$(abspath $(BIN)) E2E_BROWSER=firefox node e2e/run.mjs
 
 # Starts the service with embedded defaults (SQLite, in-process Redis, files, local CA) under ./data.
 run: build

@@ -1,5 +1,5 @@
-// End-to-end test of the web app in a real browser: Debian's Chromium driven
-// by playwright-core against a real `plangraph serve` with the embedded
+// End-to-end test of the web app in a real browser: Debian's Chromium (or
+// Firefox ESR, E2E_BROWSER=firefox) driven by playwright-core against a real `plangraph serve` with the embedded
 // defaults (SQLite, in-process Redis, files, local CA) in a temporary
 // directory. Sign in (a wrong key first), create a project, upload a
 // synthetic PDF, watch it process, open the sheet, run a parse, and check
@@ -13,6 +13,10 @@
 //   PLANGRAPH_BIN=../bin/plangraph node e2e/run.mjs
 //   E2E_SCREENSHOTS=../docs/screenshots  also saves a PNG of each screen
 //   CHROMIUM=/path/to/chromium           another browser binary
+//   E2E_BROWSER=firefox                  Debian's firefox-esr (FIREFOX=/path to another) through
+//                                        WebDriver BiDi: playwright-core's "moz-firefox" channel drives
+//                                        a stock Firefox, no Playwright build of it (playwright-core
+//                                        is pinned at 1.64.1: 1.65 sends a BiDi command Firefox 153 lacks)
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,14 +24,16 @@ import { join, resolve } from "node:path";
 import { createServer } from "node:net";
 import https from "node:https";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { compareFlow, jobsAndWebhooks, tablet } from "./flows.mjs";
+import { chromium, firefox } from "playwright-core";
+import { compareFlow, downloader, jobsAndWebhooks, setRange, tablet, typeInto } from "./flows.mjs";
 
 const bin = resolve(process.env.PLANGRAPH_BIN ?? "../bin/plangraph");
-const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const browserName = process.env.E2E_BROWSER ?? "chromium";
+if (!["chromium", "firefox"].includes(browserName)) throw new Error(`E2E_BROWSER: chromium or firefox, not ${browserName}`);
+const browserPath = browserName === "firefox" ? (process.env.FIREFOX ?? "/usr/bin/firefox-esr") : (process.env.CHROMIUM ?? "/usr/bin/chromium");
 const shots = process.env.E2E_SCREENSHOTS ? resolve(process.env.E2E_SCREENSHOTS) : "";
 const started = Date.now();
-const step = (msg) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+const step = (msg) => console.log(`[e2e ${browserName} ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
 
 function freePort() {
   return new Promise((res, rej) => {
@@ -71,6 +77,9 @@ async function waitReady(base, dataDir, server) {
 
 const dir = mkdtempSync(join(tmpdir(), "plangraph-e2e-"));
 const dataDir = join(dir, "data");
+const downloadsPath = join(dir, "downloads");
+mkdirSync(downloadsPath);
+const download = downloader(browserName, downloadsPath);
 let server;
 let browser;
 let failed = false;
@@ -107,12 +116,20 @@ try {
     return JSON.parse(r.body);
   };
 
-  browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  browser =
+    browserName === "firefox"
+      ? await firefox.launch({ channel: "moz-firefox", executablePath: browserPath, headless: true, downloadsPath })
+      : await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
+  // each page a window of its own (a context), its console errors collected
+  const openPage = async (viewport) => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport, acceptDownloads: true });
+    const p = await context.newPage();
+    p.setDefaultTimeout(30_000);
+    p.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+    p.on("pageerror", (e) => consoleErrors.push(String(e)));
+    return p;
+  };
+  page = await openPage({ width: 1280, height: 800 });
   const shot = async (name) => {
     if (!shots) return;
     mkdirSync(shots, { recursive: true });
@@ -121,12 +138,12 @@ try {
 
   // sign in: a wrong key is refused with the server's message
   await page.goto(base + "/");
-  await page.getByLabel("API key").fill("sk_wrong");
+  await typeInto(page.getByLabel("API key"), "sk_wrong");
   await page.getByRole("button", { name: "Sign in" }).click();
   const refusal = await page.getByRole("alert").textContent();
   assert.match(refusal ?? "", /key/i, `wrong key: ${refusal}`);
   consoleErrors.length = 0; // the browser logs the refused request (401) itself
-  await page.getByLabel("API key").fill(key);
+  await typeInto(page.getByLabel("API key"), key);
   await shot("1-sign-in");
   await page.getByRole("button", { name: "Sign in" }).click();
   step("signed in");
@@ -134,8 +151,8 @@ try {
   // webhook settings: an endpoint (this server itself: its deliveries fail,
   // which the log shows), its secret shown once, then rotated
   await page.getByRole("link", { name: "Webhooks" }).click();
-  await page.getByLabel("Endpoint URL").fill(`${base}/e2e-hook`);
-  await page.getByLabel("Description").fill("e2e receiver");
+  await typeInto(page.getByLabel("Endpoint URL"), `${base}/e2e-hook`);
+  await typeInto(page.getByLabel("Description"), "e2e receiver");
   await page.getByRole("button", { name: "Create endpoint" }).click();
   const secret1 = (await page.getByTestId("secret").textContent()) ?? "";
   assert.match(secret1, /^whsec_/);
@@ -150,7 +167,7 @@ try {
   await page.locator("header").getByRole("link", { name: "Projects" }).click();
 
   // create a project
-  await page.getByLabel("New project name").fill("Tower A");
+  await typeInto(page.getByLabel("New project name"), "Tower A");
   await page.getByRole("button", { name: "Create project" }).click();
   await page.getByRole("heading", { name: "Tower A" }).waitFor();
   const projectID = decodeURIComponent(new URL(page.url()).hash.split("/")[2]);
@@ -172,12 +189,12 @@ try {
   const gridURL = page.url();
   await page.getByRole("button", { name: /^Correct / }).first().click();
   const editForm = page.locator("form.sheet-edit");
-  await editForm.getByLabel("Discipline").fill("astrology");
+  await typeInto(editForm.getByLabel("Discipline"), "astrology");
   await editForm.getByRole("button", { name: "Save" }).click();
   const refused = (await editForm.getByRole("alert").textContent()) ?? "";
   assert.match(refused, /discipline: must be one of/, `refusal: ${refused}`);
-  await editForm.getByLabel("Discipline").fill("electrical");
-  await editForm.getByLabel("Title").fill("LIGHTING PLAN (corrected)");
+  await typeInto(editForm.getByLabel("Discipline"), "electrical");
+  await typeInto(editForm.getByLabel("Title"), "LIGHTING PLAN (corrected)");
   await shot("6-sheet-correction");
   await editForm.getByRole("button", { name: "Save" }).click();
   await page.getByTestId("sheet-card").first().getByText("LIGHTING PLAN (corrected)").waitFor();
@@ -238,24 +255,20 @@ try {
   await list.getByRole("button", { name: "Close the instance list" }).click();
 
   // the CSV export holds the legend's counts
-  const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export CSV" }).click();
-  const csv = readFileSync(await (await download).path()).toString().trim().split(/\r\n/);
+  const csv = (await download(page, () => page.getByRole("button", { name: "Export CSV" }).click())).toString().trim().split(/\r\n/);
   assert.equal(csv[0], "sheet,sheet_title,label,description,count");
   assert.equal(csv.length - 1, perEntry.length);
   const csvTotal = csv.slice(1).reduce((a, line) => a + Number(line.split(",").pop()), 0);
   assert.equal(csvTotal, apiTotal);
 
   // the threshold hides low-confidence detections
-  await page.getByLabel("Confidence threshold").fill("1");
+  await setRange(page.getByLabel("Confidence threshold"), 1);
   const shownAtOne = Number(await counter.getAttribute("data-shown"));
   assert.ok(shownAtOne <= apiTotal);
 
   // the drawing's export: every sheet's counts in one CSV (this drawing has one sheet)
   await page.goto(gridURL);
-  const drawingDownload = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export counts (CSV)" }).click();
-  const drawingCSV = readFileSync(await (await drawingDownload).path()).toString().trim().split(/\r\n/);
+  const drawingCSV = (await download(page, () => page.getByRole("button", { name: "Export counts (CSV)" }).click())).toString().trim().split(/\r\n/);
   assert.equal(drawingCSV[0], "sheet,sheet_title,label,description,count");
   assert.equal(drawingCSV.slice(1).reduce((a, line) => a + Number(line.split(",").pop()), 0), apiTotal);
   assert.ok(drawingCSV.slice(1).every((line) => line.startsWith(csv[1].split(",")[0] + ",")), "every row names the sheet");
@@ -263,13 +276,21 @@ try {
 
   // search over the project, from the project page
   await page.goto(`${base}/#/p/${encodeURIComponent(projectID)}`);
-  await page.getByLabel("Search or ask").fill("legend");
+  await typeInto(page.getByLabel("Search or ask"), "legend");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.locator(".hitgroup, .search .empty").first().waitFor();
   await shot("5-search");
 
-  const compareJobID = await compareFlow({ page, base, rest, shot, revised, projectID });
+  const compareJobID = await compareFlow({ page, base, rest, shot, revised, projectID, download });
   await jobsAndWebhooks({ page, base, shot, projectID });
+  // the tablet: a 1024×768 window of its own, signed in afresh (in Firefox a
+  // window that saved a download leaves keyboard focus with the downloads
+  // panel, so keyboard reach is checked in a window that has not)
+  page = await openPage({ width: 1024, height: 768 });
+  await page.goto(base + "/");
+  await typeInto(page.getByLabel("API key"), key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator("header").getByRole("link", { name: "Projects" }).waitFor();
   await tablet({ page, base, compareJobID, sheetID, shot });
 
   assert.deepEqual(consoleErrors, [], "console errors");
