@@ -36,7 +36,7 @@ func (r *queryResolver) Blocks(ctx context.Context, after *entgql.Cursor[string]
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.BlockOrder{{Field: ent.BlockOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultBlockOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.Block.Query().Paginate(ctx, after, first, before, last, ent.WithBlockOrder(orderBy), ent.WithBlockFilter(where.Filter))
+	return r.Client.Block.Query().Paginate(countless(ctx), after, first, before, last, ent.WithBlockOrder(orderBy), ent.WithBlockFilter(where.Filter))
 }
 
 // Drawings is the resolver for the drawings field.
@@ -48,7 +48,7 @@ func (r *queryResolver) Drawings(ctx context.Context, after *entgql.Cursor[strin
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.DrawingOrder{{Field: ent.DrawingOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultDrawingOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.Drawing.Query().Paginate(ctx, after, first, before, last, ent.WithDrawingOrder(orderBy), ent.WithDrawingFilter(where.Filter))
+	return r.Client.Drawing.Query().Paginate(countless(ctx), after, first, before, last, ent.WithDrawingOrder(orderBy), ent.WithDrawingFilter(where.Filter))
 }
 
 // Features is the resolver for the features field.
@@ -60,7 +60,7 @@ func (r *queryResolver) Features(ctx context.Context, after *entgql.Cursor[strin
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.FeatureOrder{{Field: ent.FeatureOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultFeatureOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.Feature.Query().Paginate(ctx, after, first, before, last, ent.WithFeatureOrder(orderBy), ent.WithFeatureFilter(where.Filter))
+	return r.Client.Feature.Query().Paginate(countless(ctx), after, first, before, last, ent.WithFeatureOrder(orderBy), ent.WithFeatureFilter(where.Filter))
 }
 
 // Files is the resolver for the files field.
@@ -72,7 +72,7 @@ func (r *queryResolver) Files(ctx context.Context, after *entgql.Cursor[string],
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.FileOrder{{Field: ent.FileOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultFileOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.File.Query().Paginate(ctx, after, first, before, last, ent.WithFileOrder(orderBy), ent.WithFileFilter(where.Filter))
+	return r.Client.File.Query().Paginate(countless(ctx), after, first, before, last, ent.WithFileOrder(orderBy), ent.WithFileFilter(where.Filter))
 }
 
 // Jobs is the resolver for the jobs field.
@@ -84,7 +84,7 @@ func (r *queryResolver) Jobs(ctx context.Context, after *entgql.Cursor[string], 
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.JobOrder{{Field: ent.JobOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultJobOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.Job.Query().Paginate(ctx, after, first, before, last, ent.WithJobOrder(orderBy), ent.WithJobFilter(where.Filter))
+	return r.Client.Job.Query().Paginate(countless(ctx), after, first, before, last, ent.WithJobOrder(orderBy), ent.WithJobFilter(where.Filter))
 }
 
 // Overlays is the resolver for the overlays field.
@@ -96,7 +96,7 @@ func (r *queryResolver) Overlays(ctx context.Context, after *entgql.Cursor[strin
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.OverlayOrder{{Field: ent.OverlayOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultOverlayOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.Overlay.Query().Paginate(ctx, after, first, before, last, ent.WithOverlayOrder(orderBy), ent.WithOverlayFilter(where.Filter))
+	return r.Client.Overlay.Query().Paginate(countless(ctx), after, first, before, last, ent.WithOverlayOrder(orderBy), ent.WithOverlayFilter(where.Filter))
 }
 
 // Projects is the resolver for the projects field.
@@ -108,7 +108,7 @@ func (r *queryResolver) Projects(ctx context.Context, after *entgql.Cursor[strin
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.ProjectOrder{{Field: ent.ProjectOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultProjectOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.Project.Query().Paginate(ctx, after, first, before, last, ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
+	return r.Client.Project.Query().Paginate(countless(ctx), after, first, before, last, ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
 }
 
 // Sheets is the resolver for the sheets field.
@@ -120,7 +120,7 @@ func (r *queryResolver) Sheets(ctx context.Context, after *entgql.Cursor[string]
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.SheetOrder{{Field: ent.SheetOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultSheetOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.Sheet.Query().Paginate(ctx, after, first, before, last, ent.WithSheetOrder(orderBy), ent.WithSheetFilter(where.Filter))
+	return r.Client.Sheet.Query().Paginate(countless(ctx), after, first, before, last, ent.WithSheetOrder(orderBy), ent.WithSheetFilter(where.Filter))
 }
 
 // WebhookEndpoints is the resolver for the webhookEndpoints field.
@@ -132,7 +132,7 @@ func (r *queryResolver) WebhookEndpoints(ctx context.Context, after *entgql.Curs
 	if len(orderBy) == 0 { // newest first, as REST lists are
 		orderBy = []*ent.WebhookEndpointOrder{{Field: ent.WebhookEndpointOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultWebhookEndpointOrder.Field, Direction: entgql.OrderDirectionDesc}}
 	}
-	return r.Client.WebhookEndpoint.Query().Paginate(ctx, after, first, before, last, ent.WithWebhookEndpointOrder(orderBy), ent.WithWebhookEndpointFilter(where.Filter))
+	return r.Client.WebhookEndpoint.Query().Paginate(countless(ctx), after, first, before, last, ent.WithWebhookEndpointOrder(orderBy), ent.WithWebhookEndpointFilter(where.Filter))
 }
 
 // Block returns generated.BlockResolver implementation.

@@ -24,7 +24,7 @@ func (r *Resolver) featureConnection(ctx context.Context, kind feature.Kind, sco
 	}
 	order := []*ent.FeatureOrder{{Field: ent.FeatureOrderFieldCreatedAt, Direction: entgql.OrderDirectionAsc}}
 	return r.Client.Feature.Query().Where(feature.KindEQ(kind), scope).
-		Paginate(ctx, after, first, before, last, ent.WithFeatureOrder(order), ent.WithFeatureFilter(where.Filter))
+		Paginate(countless(ctx), after, first, before, last, ent.WithFeatureOrder(order), ent.WithFeatureFilter(where.Filter))
 }
 
 func onSheet(id string) predicate.Feature { return feature.HasBlockWith(block.SheetID(id)) }

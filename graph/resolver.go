@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/plangraph/plangraph/ent"
@@ -70,6 +71,44 @@ func pageSize(first, last *int) (*int, *int, error) {
 		f = &d
 	}
 	return f, l, nil
+}
+
+// countless hides pageInfo from entgql's Paginate when a connection's edges
+// are selected and its totalCount is not: Paginate then runs a COUNT over
+// the whole filtered set whenever pageInfo is selected, though the count
+// only feeds totalCount — hasNextPage, hasPreviousPage and the cursors come
+// from the page itself (limit + 1 rows). The page of 100 projects through
+// GraphQL spent 8 % of its CPU in that count. Paginate alone sees the
+// trimmed selection; gqlgen still answers every selected field.
+func countless(ctx context.Context) context.Context {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return ctx
+	}
+	fields := graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil)
+	edges, pageInfo := false, false
+	for _, f := range fields {
+		switch f.Alias { // entgql looks fields up by their alias
+		case "totalCount":
+			return ctx
+		case "edges":
+			edges = true
+		case "pageInfo":
+			pageInfo = true
+		}
+	}
+	if !edges || !pageInfo {
+		return ctx
+	}
+	keep := make(ast.SelectionSet, 0, len(fields)-1)
+	for _, f := range fields {
+		if f.Alias != "pageInfo" {
+			keep = append(keep, f.Field)
+		}
+	}
+	trimmed := *fc
+	trimmed.Field.Selections = keep
+	return graphql.WithFieldContext(ctx, &trimmed)
 }
 
 // nodeTable resolves an id to its table from the id's prefix.

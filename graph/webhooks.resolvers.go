@@ -55,7 +55,7 @@ func (r *webhookEndpointResolver) Deliveries(ctx context.Context, obj *ent.Webho
 	if err != nil {
 		return nil, err
 	}
-	return r.S.Webhooks.Deliveries(obj.ID, webhooks.DeliveryFilter{}).Paginate(ctx, after, first, before, last,
+	return r.S.Webhooks.Deliveries(obj.ID, webhooks.DeliveryFilter{}).Paginate(countless(ctx), after, first, before, last,
 		ent.WithWebhookDeliveryOrder([]*ent.WebhookDeliveryOrder{{Field: ent.WebhookDeliveryOrderFieldCreatedAt, Direction: entgql.OrderDirectionDesc}, {Field: ent.DefaultWebhookDeliveryOrder.Field, Direction: entgql.OrderDirectionDesc}}),
 		ent.WithWebhookDeliveryFilter(where.Filter))
 }

@@ -53,6 +53,8 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				float64(res[1].P50)/float64(res[0].P50), float64(res[2].P50)/float64(res[0].P50))
 		}
 		return nil
+	case "load":
+		return benchLoad(ctx, args[1:], stdout, stderr)
 	case "render":
 		fs := flag.NewFlagSet("plangraph bench render", flag.ContinueOnError)
 		fs.SetOutput(stderr)

@@ -172,6 +172,12 @@ func serve(ctx context.Context, name string, args []string, stderr io.Writer, ap
 	log := newLogger(stderr, cfg.LogLevel)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// PLANGRAPH_CPU_PROFILE=FILE profiles the process until it stops (`bench load --profile-dir`)
+	stopProfile, err := startCPUProfile(os.Getenv("PLANGRAPH_CPU_PROFILE"))
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 
 	app, err := server.Open(ctx, cfg, log)
 	if err != nil {

@@ -60,6 +60,11 @@ type Config struct {
 	// Timeout bounds one Redis round trip before the request is let
 	// through; zero means 500 ms.
 	Timeout time.Duration
+	// Local keeps the budgets in this process instead of Redis (the same
+	// GCRA): for a Redis inside this process, which no other api process
+	// reaches. Clock is its time (nil: time.Now).
+	Local bool
+	Clock func() time.Time
 }
 
 // DefaultPrefix is the Redis key prefix when Config.Prefix is empty. The
@@ -85,12 +90,12 @@ func Defaults() Config {
 
 // Limiter applies Config to requests.
 type Limiter struct {
-	rl  *redis_rate.Limiter
+	rl  allower
 	cfg Config
 	log *slog.Logger
 }
 
-// New makes a limiter over rdb. Limits left zero (or invalid) in cfg take
+// New makes a limiter over rdb (unused with cfg.Local). Limits left zero (or invalid) in cfg take
 // their value from Defaults.
 func New(rdb redis.UniversalClient, cfg Config) *Limiter {
 	d := Defaults()
@@ -112,6 +117,9 @@ func New(rdb redis.UniversalClient, cfg Config) *Limiter {
 	log := cfg.Log
 	if log == nil {
 		log = slog.Default()
+	}
+	if cfg.Local {
+		return &Limiter{rl: newLocalGCRA(cfg.Clock), cfg: cfg, log: log}
 	}
 	return &Limiter{rl: redis_rate.NewLimiter(rdb), cfg: cfg, log: log}
 }

@@ -36,6 +36,17 @@ type backend struct {
 	mini *miniredis.Miniredis
 	tick func()
 	now  *time.Time
+	// local runs the budgets in the process (Config.Local) on the frozen clock
+	local bool
+}
+
+// limiter makes a limiter of cfg on the backend.
+func (b backend) limiter(t *testing.T, cfg Config) *Limiter {
+	if b.local {
+		cfg.Local, cfg.Clock = true, func() time.Time { return *b.now }
+		return New(nil, cfg)
+	}
+	return New(b.client(t), cfg)
 }
 
 func randomHex(n int) string {
@@ -54,7 +65,8 @@ func redisAddr() string {
 }
 
 // backends returns the real Redis (which must be reachable: the test fails
-// otherwise) and a miniredis with a frozen clock.
+// otherwise), a miniredis with a frozen clock, and the in-process budgets
+// (Config.Local) on a frozen clock of their own.
 func backends(t *testing.T) []backend {
 	t.Helper()
 	addr := redisAddr()
@@ -104,7 +116,9 @@ func backends(t *testing.T) []backend {
 		t.Cleanup(func() { c.Close() })
 		return c
 	}}
-	return []backend{real, mini}
+	lnow := now
+	local := backend{name: "local", prefix: prefix, local: true, now: &lnow, tick: func() { lnow = lnow.Add(20 * time.Microsecond) }}
+	return []backend{real, mini, local}
 }
 
 // slow is a budget that does not refill noticeably during a test on a real
@@ -205,7 +219,7 @@ func TestDefaults(t *testing.T) {
 func TestHeadersAndLimit(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
-			l := New(b.client(t), Config{Management: slow, Vision: slow, Prefix: b.prefix + "headers:"})
+			l := b.limiter(t, Config{Management: slow, Vision: slow, Prefix: b.prefix + "headers:"})
 			s := newServer(l, b)
 			for i := 0; i < slow.Burst; i++ {
 				w := s.do("GET", "/v1/projects", keyA)
@@ -311,7 +325,7 @@ func TestDefaultBudgets(t *testing.T) {
 func TestSeparateBudgets(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
-			l := New(b.client(t), Config{Management: Limit{Rate: 1, Burst: 5, Period: time.Minute}, Vision: slow, Prefix: b.prefix + "classes:"})
+			l := b.limiter(t, Config{Management: Limit{Rate: 1, Burst: 5, Period: time.Minute}, Vision: slow, Prefix: b.prefix + "classes:"})
 			s := newServer(l, b)
 			for i := 0; i < slow.Burst; i++ {
 				if w := s.do("POST", "/v1/parse", keyA); w.Code != 200 {
@@ -354,6 +368,9 @@ func TestSeparateBudgets(t *testing.T) {
 // processes) draw on one budget.
 func TestSharedAcrossProcesses(t *testing.T) {
 	for _, b := range backends(t) {
+		if b.local {
+			continue // budgets in one process are, by design, not shared with another
+		}
 		t.Run(b.name, func(t *testing.T) {
 			cfg := Config{Management: slow, Vision: slow, Prefix: b.prefix + "shared:"}
 			s1 := newServer(New(b.client(t), cfg), b)

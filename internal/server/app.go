@@ -136,6 +136,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 		Management: ratelimit.Limit{Rate: cfg.RateManagement, Burst: cfg.BurstManagement, Period: time.Second},
 		Vision:     ratelimit.Limit{Rate: cfg.RateVision, Burst: cfg.BurstVision, Period: time.Second},
 		Log:        log,
+		// the in-process Redis serves this process alone: its budgets need no Lua round trip
+		Local: a.Redis.Embedded,
 	})
 	a.metrics = newMetrics(a.Queue, a.Store.Client)
 	return a, nil

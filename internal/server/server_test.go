@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -763,6 +764,30 @@ func TestGraphQL(t *testing.T) {
 			c2 := d2.Projects
 			if c2.TotalCount != 3 || len(c2.Edges) != 1 || c2.PageInfo.HasNextPage || c2.Edges[0].Node.ID != made[0].ID {
 				t.Errorf("second page: %+v, want only G1 and no next page", c2)
+			}
+			// without totalCount (no COUNT is run then) the pages and their pageInfo are the same,
+			// walking forwards and backwards
+			noCount := strings.Replace(connQ, "totalCount", "", 1)
+			for i, vars := range []map[string]any{{"first": 2, "order": newest}, {"first": 2, "after": *c1.PageInfo.EndCursor, "order": newest}} {
+				var d struct{ Projects conn }
+				s.GraphQL(t, key, noCount, vars).DataInto(t, &d)
+				want := []conn{c1, c2}[i]
+				want.TotalCount = 0
+				if !reflect.DeepEqual(d.Projects, want) {
+					t.Errorf("page %d without totalCount: %+v, want %+v", i+1, d.Projects, want)
+				}
+			}
+			const backQ = `query($last: Int, $before: Cursor, $order: [ProjectOrder!]) {
+				projects(last: $last, before: $before, orderBy: $order) { edges { node { name } } pageInfo { hasNextPage hasPreviousPage } } }`
+			var back struct {
+				Projects struct {
+					Edges    []struct{ Node struct{ Name string } }
+					PageInfo struct{ HasNextPage, HasPreviousPage bool }
+				}
+			}
+			s.GraphQL(t, key, backQ, map[string]any{"last": 1, "before": c2.Edges[0].Cursor, "order": newest}).DataInto(t, &back)
+			if len(back.Projects.Edges) != 1 || back.Projects.Edges[0].Node.Name != "G2" || !back.Projects.PageInfo.HasPreviousPage || !back.Projects.PageInfo.HasNextPage {
+				t.Errorf("last 1 before G1: %+v, want G2 with pages before and after", back.Projects)
 			}
 
 			var one struct {
