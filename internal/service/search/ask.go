@@ -454,7 +454,9 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 		// the view's number is its own word: search the number alone among the sheet's blocks and words
 		sc.Types = []string{index.TypeBlock, index.TypeWord}
 	}
-	res, err := s.search(ctx, sc, strings.Join(subj, " "), max)
+	// the pool is wider than the citations: the sheet or view titled as
+	// asked may rank below notes and index lines that repeat its words
+	res, err := s.search(ctx, sc, strings.Join(subj, " "), lookupPool)
 	if err != nil {
 		return err
 	}
@@ -494,6 +496,9 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 		kind = "the legend entry"
 	}
 	a.Answer = fmt.Sprintf("%s is on sheet %s: %s %q.", capitalise(what), best.SheetNumber, kind, best.Label)
+	if len(exact) > max {
+		exact = exact[:max]
+	}
 	if len(exact) > 1 {
 		var others []string
 		for _, h := range exact[1:] {
@@ -510,6 +515,10 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 	}
 	return nil
 }
+
+// lookupPool is how many search results a lookup reads for the hits that
+// hold every word asked for.
+const lookupPool = 50
 
 // lookupTier ranks a hit holding every word of a lookup (want, canonical):
 // 0 a sheet or view whose title has no other content word, 1 another sheet
