@@ -178,7 +178,11 @@ func (sc *scorer) circleLine(t *Template, cands []*arc) anchor {
 						}
 						try(poseAt(C.c, D.c, k, cmplx.Phase(su/au), mirror))
 						if o.k > 0 {
-							try(poseAt(C.c, D.c, o.k, cmplx.Phase(su/au), mirror))
+							// the circle drafted a pen's width in or out
+							// against the lines (ink or middle line on them)
+							P := poseAt(C.c, D.c, o.k, cmplx.Phase(su/au), mirror)
+							P.slack = t.width / 2
+							try(P)
 						}
 					}
 				}

@@ -417,15 +417,11 @@ func (sc *scorer) sweep(t *Template, c, q pt, k float64, try func(pose)) {
 
 func (sc *scorer) tol(t *Template, k float64) float64 { return 1 + 0.015*k*t.size }
 
-// sampleTol is how far from a template sample posed the drawing's mark may
-// lie: tol, and for a piece of a curve half a pen's width more — drafters
-// set a circle against the lines about it by its ink or by its middle line
-// (a downlight's circle touching its square's sides, inside or on them),
-// which moves it by up to a pen's width against the lines that fix the
-// pose.
-func sampleTol(t *Template, tol float64, s *sample) float64 {
+// sampleTol is how far from template sample s posed by P the drawing's
+// mark may lie: tol, and for a piece of a curve P's slack more.
+func sampleTol(P pose, tol float64, s *sample) float64 {
 	if s.curve {
-		return tol + t.width/2
+		return tol + P.slack
 	}
 	return tol
 }
@@ -458,7 +454,7 @@ func (sc *scorer) probe(t *Template, P pose, early bool) (hits int, ok bool) {
 	ok = true
 	for n, i := range t.probes {
 		s := &t.pts[i]
-		if sc.d.ix.near(P.apply(s.p), sampleTol(t, tol, s), sampleWant(turn, P.mirror, s)) {
+		if sc.d.ix.near(P.apply(s.p), sampleTol(P, tol, s), sampleWant(turn, P.mirror, s)) {
 			hits++
 			continue
 		}
@@ -493,7 +489,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	missed := 0.0
 	for i := range t.pts {
 		s := &t.pts[i]
-		if d.ix.near(P.apply(s.p), sampleTol(t, tol, s), sampleWant(turn, P.mirror, s)) {
+		if d.ix.near(P.apply(s.p), sampleTol(P, tol, s), sampleWant(turn, P.mirror, s)) {
 			hit += s.w
 		} else if missed += s.w; missed > budget {
 			return Candidate{}, false
@@ -561,7 +557,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		w := want{u: P.inverseDir(s.u), cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed}
 		stol := ttol
 		if s.curve {
-			stol = (tol + t.width/2) / k // as sampleTol
+			stol = (tol + P.slack) / k // as sampleTol
 		}
 		// samples near the symbol's marks, and those of them inside the box
 		var st, se, it, ie float64
