@@ -15,7 +15,9 @@ package parse
 // The spec is PDF:VIEWPAGE:LEGENDPAGE[:BLOCK] (BLOCK: the view block's
 // index among the page's view blocks by falling area, default 0, the
 // largest; "all" searches every one). PLANGRAPH_HEAVY_BUDGET bounds each
-// block's search (a Go duration, default 3m, the service's).
+// block's search (a Go duration, default 3m, the service's);
+// PLANGRAPH_HEAVY_DETS prints each geometry detection's centre (sheet
+// pixels).
 
 import (
 	"context"
@@ -233,6 +235,9 @@ func TestHeavyBlock(t *testing.T) {
 					continue
 				}
 				vcount[d.Template]++
+				if os.Getenv("PLANGRAPH_HEAVY_DETS") != "" {
+					fmt.Printf("    det %q at %.0f,%.0f conf %.2f\n", vtmpls[d.Template].Label, x, y, d.Confidence)
+				}
 			}
 			for i, vt := range vtmpls {
 				fmt.Printf("    %-40q %d\n", vt.Label, vcount[i])

@@ -129,8 +129,16 @@ func (sc *scorer) circleLine(t *Template, cands []*arc) anchor {
 	A := t.lines[t.lineAnchors[0]]
 	d := sc.d
 	const perCircle = 4 * 4 * 2.5 // directions about a circle, poses each, lookups a pose
+	// the line's offset from the circle's centre: where the drawing sets
+	// its line otherwise against the circle (a downlight's circle inside
+	// its square or touching its sides), the offset gives the lines' scale
+	aOff := lineOffset(C.c, &A)
+	type dir struct {
+		u complex128
+		k float64 // the lines' scale, or 0
+	}
 	return anchor{cost: perCircle * float64(len(cands)), run: func(try func(pose)) {
-		var dirs []complex128
+		var dirs []dir
 		for _, D := range cands {
 			k := D.r / C.r
 			reach := 0.6 * k * t.size
@@ -148,24 +156,42 @@ func (sc *scorer) circleLine(t *Template, cands []*arc) anchor {
 				if segDist(D.c, s) > reach {
 					return
 				}
-				for _, u := range dirs {
-					if math.Abs(real(u)*real(s.u)+imag(u)*imag(s.u)) >= math.Cos(math.Pi/180) {
+				kl := 0.0
+				if aOff > 0.1*t.size {
+					if kl = lineOffset(D.c, s) / aOff; math.Abs(kl/k-1) <= 0.02 || math.Abs(kl/k-1) > 0.25 {
+						kl = 0
+					}
+				}
+				for _, o := range dirs {
+					if math.Abs(real(o.u)*real(s.u)+imag(o.u)*imag(s.u)) >= math.Cos(math.Pi/180) && (o.k == kl || math.Abs(o.k-kl) <= 0.02*k) {
 						return // a direction tried already
 					}
 				}
-				dirs = append(dirs, s.u)
+				dirs = append(dirs, dir{s.u, kl})
 			})
-			for _, u := range dirs {
-				for _, su := range [2]complex128{u, -u} {
+			for _, o := range dirs {
+				for _, su := range [2]complex128{o.u, -o.u} {
 					for _, mirror := range [2]bool{false, true} {
 						au := A.u
 						if mirror {
 							au = cmplx.Conj(au)
 						}
 						try(poseAt(C.c, D.c, k, cmplx.Phase(su/au), mirror))
+						if o.k > 0 {
+							// the circle drafted a pen's width in or out
+							// against the lines (ink or middle line on them)
+							P := poseAt(C.c, D.c, o.k, cmplx.Phase(su/au), mirror)
+							P.slack = t.width / 2
+							try(P)
+						}
 					}
 				}
 			}
 		}
 	}}
+}
+
+// lineOffset is the distance from p to the line through s.
+func lineOffset(p pt, s *seg) float64 {
+	return math.Abs(imag((p - s.a) * cmplx.Conj(s.u)))
 }

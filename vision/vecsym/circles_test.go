@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/vector"
 )
 
@@ -73,5 +74,65 @@ func TestCircleOfHalves(t *testing.T) {
 	}
 	if c := score(matchPage(t, b, ts), truth); c.TP != len(truth) || c.FP != 0 {
 		t.Errorf("%d instances: TP %d FP %d FN %d", len(truth), c.TP, c.FP, c.FN)
+	}
+}
+
+// A downlight — a circle in a square — drawn in the legend with its circle
+// inside the square's sides by about a pen's width, is found where the
+// plan draws the circle touching the sides, with the fixture's type number
+// written in the circle and a wire leaving a side askew (lamb's A1.3): the
+// lines about the circle give the scale, the circle is met within a pen's
+// width, the number is the instance's tag and the wire is attached. A
+// square of a grid whose lines run on from its sides is not a downlight.
+func TestDownlightInSquare(t *testing.T) {
+	square := func(b *pageBuilder, f func(pt) pt) {
+		for _, s := range [][2]pt{{-1 - 1i, 1 - 1i}, {1 - 1i, 1 + 1i}, {1 + 1i, -1 + 1i}, {-1 + 1i, -1 - 1i}} {
+			b.path(ink, []pt{f(s[0]), f(s[1])})
+		}
+	}
+	legend := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
+		square(b, f)
+		b.circle(ink, f(0), 0.887*half, 4, false, turn)
+	}
+	plan := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
+		square(b, f)
+		b.circle(ink, f(0), half, 4, false, turn)
+		b.glyph('0', f(-0.22), 0.6*half, turn)
+		b.glyph('2', f(0.22), 0.6*half, turn)
+		b.path(ink, []pt{f(1), f(complex(1.8, -1.5)), f(complex(2.6, -2.2))}) // the wire
+	}
+	pens := func(pg *vector.Page) {
+		for i := range pg.Paths {
+			pg.Paths[i].Width = 3.5
+		}
+	}
+	lb := newPage(200, 200)
+	legend(lb, place(complex(100, 100), 30, 0, false), 30, 0)
+	pens(lb.pg)
+	tm, err := NewTemplate("DL", lb.pg, vector.Rect{X0: 60, Y0: 60, X1: 140, Y1: 140})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newPage(2000, 600)
+	var ins []placed
+	for i, turn := range []float64{0, math.Pi / 2, math.Pi, 3 * math.Pi / 2} {
+		ins = append(ins, placed{"DL", plan, complex(float64(250+400*i), 250), 33, turn, false})
+	}
+	truth := drawAll(b, ins)
+	// truth is the symbol's box, not its wire's
+	for i := range truth {
+		c := ins[i].c
+		truth[i].Box = geom.Box{XMin: real(c) - 33, YMin: imag(c) - 33, XMax: real(c) + 33, YMax: imag(c) + 33}
+	}
+	// a grid of squares the downlight's size
+	for x := 100.0; x <= 1900; x += 66 {
+		b.path(ink, []pt{complex(x, 480), complex(x, 590)})
+	}
+	for _, y := range []float64{480, 546} {
+		b.path(ink, []pt{complex(100, y), complex(1900, y)})
+	}
+	pens(b.pg)
+	if c := score(matchPage(t, b, []*Template{tm}), truth); c.TP != len(truth) || c.FP != 0 {
+		t.Errorf("%d downlights: TP %d FP %d FN %d", len(truth), c.TP, c.FP, c.FN)
 	}
 }

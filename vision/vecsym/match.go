@@ -170,8 +170,8 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 			}
 		}
 	}
-	resolveTwins(all, ts, o)
 	kept := suppress(all)
+	resolveTwins(kept, ts, o) // after suppression: one tag word, one symbol
 	out := make([]symbols.Detection, len(kept))
 	for i, c := range kept {
 		out[i] = symbols.Detection{Template: c.Template, Label: ts[c.Template].Label, Box: c.Box, Angle: c.Angle,
@@ -417,6 +417,15 @@ func (sc *scorer) sweep(t *Template, c, q pt, k float64, try func(pose)) {
 
 func (sc *scorer) tol(t *Template, k float64) float64 { return 1 + 0.015*k*t.size }
 
+// sampleTol is how far from template sample s posed by P the drawing's
+// mark may lie: tol, and for a piece of a curve P's slack more.
+func sampleTol(P pose, tol float64, s *sample) float64 {
+	if s.curve {
+		return tol + P.slack
+	}
+	return tol
+}
+
 // sampleWant is what the drawing must have at a template sample posed:
 // a mark along the sample's direction turned by the pose (turn, mirror)
 // and of its kind — a filled edge for an edge of a filled area, outlined
@@ -445,7 +454,7 @@ func (sc *scorer) probe(t *Template, P pose, early bool) (hits int, ok bool) {
 	ok = true
 	for n, i := range t.probes {
 		s := &t.pts[i]
-		if sc.d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
+		if sc.d.ix.near(P.apply(s.p), sampleTol(P, tol, s), sampleWant(turn, P.mirror, s)) {
 			hits++
 			continue
 		}
@@ -480,7 +489,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	missed := 0.0
 	for i := range t.pts {
 		s := &t.pts[i]
-		if d.ix.near(P.apply(s.p), tol, sampleWant(turn, P.mirror, s)) {
+		if d.ix.near(P.apply(s.p), sampleTol(P, tol, s), sampleWant(turn, P.mirror, s)) {
 			hit += s.w
 		} else if missed += s.w; missed > budget {
 			return Candidate{}, false
@@ -546,13 +555,17 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 			c = curveCos
 		}
 		w := want{u: P.inverseDir(s.u), cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed}
+		stol := ttol
+		if s.curve {
+			stol = (tol + P.slack) / k // as sampleTol
+		}
 		// samples near the symbol's marks, and those of them inside the box
 		var st, se, it, ie float64
 		var pts []pt
 		for j := 0; j < n; j++ {
 			q := a + (b-a)*complex((float64(j)+0.5)/float64(n), 0)
 			p := P.inverse(q)
-			ok := t.ix.near(p, ttol, w) // explained, so within the band
+			ok := t.ix.near(p, stol, w) // explained, so within the band
 			if !ok && !t.ix.near(p, band, anyMark) && !t.enclosed(p) {
 				continue
 			}
@@ -586,6 +599,9 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		// a symbol's letters lie well inside it; a tag beside it may reach in
 		ix, iy := 0.1*box.Width(), 0.1*box.Height()
 		if px(D.c) < box.XMin+ix || px(D.c) > box.XMax-ix || py(D.c) < box.YMin+iy || py(D.c) > box.YMax-iy {
+			return
+		}
+		if numberTag(t, D) {
 			return
 		}
 		w := glyphWeight * D.size
@@ -623,14 +639,22 @@ func attached(reach [2]pt, tight vector.Rect, centre pt, t *Template, P pose, tt
 		a, b = b, a
 	}
 	// a is the end inside the box: on the outline or within it
-	if p := P.inverse(a); !t.ix.near(p, ttol, anyMark) && !t.enclosed(p) {
+	p := P.inverse(a)
+	if !t.ix.near(p, ttol, anyMark) && !t.enclosed(p) {
 		return false
 	}
 	out, r := b-a, a-centre
 	if cmplx.Abs(r) < attachedCentre*diag {
 		return true // from the symbol's middle, any way out
 	}
-	return (real(out)*real(r)+imag(out)*imag(r))/(cmplx.Abs(out)*cmplx.Abs(r)) > attachedCos
+	cos := (real(out)*real(r) + imag(out)*imag(r)) / (cmplx.Abs(out) * cmplx.Abs(r))
+	if cos > attachedCos {
+		return true
+	}
+	// leaving the outline outwards but askew (a wire drawn to a fixture's
+	// side): attached unless it carries on one of the symbol's lines (a
+	// grid running on from a square's side)
+	return cos > 0 && !t.ix.near(p, ttol, want{u: P.inverseDir(out / complex(cmplx.Abs(out), 0)), cosTol: lineCos, anyDash: true})
 }
 
 // attachedCentre: a line from within this share of the symbol's size of
@@ -798,3 +822,12 @@ func (s *candSet) add(c Candidate, at pt, turn complex128) {
 }
 
 func (s *candSet) list() []Candidate { return s.cs }
+
+// numberTag reports whether glyph D, inside a posed symbol, is a digit of
+// a number written in it while the symbol's legend graphic has no letters:
+// drawings write an instance's number in its symbol (a fixture's type, a
+// circuit), which the legend leaves out; letters in a symbol stay part of
+// what it is (a smoke detector's SD).
+func numberTag(t *Template, D *glyph) bool {
+	return len(t.m.glyphs) == 0 && D.r >= '0' && D.r <= '9'
+}

@@ -19,6 +19,10 @@ func dist(a, b pt) float64 { return cmplx.Abs(a - b) }
 type pose struct {
 	z, b   complex128
 	mirror bool
+	// slack is how much farther than the tolerance a curve's samples may
+	// be met (page pixels): a pose scaled by a symbol's lines about its
+	// circle (circleLine) meets a circle drafted otherwise against them
+	slack float64
 }
 
 func (t pose) apply(p pt) pt {

@@ -1,6 +1,7 @@
 package vecsym
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -74,7 +75,10 @@ func glyphText(t *Template) string {
 
 // resolveTwins gives each candidate of a template with twins to the twin
 // whose tag a word beside it (within the symbol's diagonal of its box)
-// reads, or to the first twin without a tag, or to the first twin.
+// reads, or to the first twin without a tag, or to the first twin. A tag
+// labels one symbol: a word beside several goes to the nearest, and the
+// others take another word or none (a plain receptacle set below a tagged
+// one).
 func resolveTwins(cs []Candidate, ts []*Template, o Options) {
 	first := twinGroups(ts)
 	keys := make([]string, len(ts))
@@ -87,6 +91,11 @@ func resolveTwins(cs []Candidate, ts []*Template, o Options) {
 	for i, w := range o.Words {
 		words[i] = symbols.LetterKey(w.Text)
 	}
+	type claim struct {
+		c, w, t int
+		d       float64
+	}
+	var claims []claim
 	for i := range cs {
 		c := &cs[i]
 		g := first[c.Template]
@@ -106,21 +115,31 @@ func resolveTwins(cs []Candidate, ts []*Template, o Options) {
 			if first[j] != g || keys[j] == "" {
 				continue
 			}
-			if tagBeside(near, keys[j], o.Words, words) {
-				c.Template = j
-				break
+			for _, w := range tagsBeside(near, keys[j], o.Words, words) {
+				wb := o.Words[w].Box
+				d := math.Hypot((wb.XMin+wb.XMax-c.Box.XMin-c.Box.XMax)/2, (wb.YMin+wb.YMax-c.Box.YMin-c.Box.YMax)/2)
+				claims = append(claims, claim{i, w, j, d})
 			}
+		}
+	}
+	slices.SortStableFunc(claims, func(a, b claim) int { return cmp.Compare(a.d, b.d) })
+	tagged, used := map[int]bool{}, map[int]bool{}
+	for _, cl := range claims {
+		if !tagged[cl.c] && !used[cl.w] {
+			cs[cl.c].Template = cl.t
+			tagged[cl.c], used[cl.w] = true, true
 		}
 	}
 }
 
-// tagBeside reports whether a word whose centre lies in near reads key.
-func tagBeside(near geom.Box, key string, ws []symbols.Word, keys []string) bool {
+// tagsBeside returns the words whose centre lies in near that read key.
+func tagsBeside(near geom.Box, key string, ws []symbols.Word, keys []string) []int {
+	var out []int
 	for i, w := range ws {
 		x, y := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
 		if keys[i] == key && x >= near.XMin && x <= near.XMax && y >= near.YMin && y <= near.YMax {
-			return true
+			out = append(out, i)
 		}
 	}
-	return false
+	return out
 }
