@@ -34,6 +34,13 @@ export function imageTransform(toElement: (p: OpenSeadragon.Point) => OpenSeadra
   return { scale: (p1.x - p0.x) / width, dx: p0.x, dy: p0.y };
 }
 
+/** pointerToImage maps a mouse event over host to image pixels through t (null when the viewer has no image yet). */
+export function pointerToImage(ev: { clientX: number; clientY: number }, host: HTMLElement | null, t: Transform | null) {
+  if (!t || !host) return null;
+  const r = host.getBoundingClientRect();
+  return { x: (ev.clientX - r.left - t.dx) / t.scale, y: (ev.clientY - r.top - t.dy) / t.scale, left: ev.clientX - r.left, top: ev.clientY - r.top };
+}
+
 /** ZoomButtons zoom the viewer in and out and back to the whole image (named home). */
 export function ZoomButtons({ viewer, home }: { viewer: RefObject<OpenSeadragon.Viewer | null>; home: string }) {
   return (

@@ -8,7 +8,7 @@ import OpenSeadragon from "openseadragon";
 import { fetchImage, useConnection } from "../hooks";
 import { swipeClip, zoomBox, type ChangeRow } from "../compare";
 import type { Transform } from "../detections";
-import { clearCanvas, imageTransform, openViewer, ZoomButtons } from "../viewer";
+import { clearCanvas, imageTransform, openViewer, pointerToImage, ZoomButtons } from "../viewer";
 
 /** Mode is how A and B are shown. */
 export type Mode = "swipe" | "onion" | "overlay";
@@ -144,13 +144,9 @@ export function OverlayViewer({ overlayID, changes, selected, onSelect }: Props)
   useEffect(() => drawRef.current(), [changes, selected]);
 
   function click(ev: React.MouseEvent) {
-    const t = transform();
-    const h = host.current;
-    if (!t || !h) return;
-    const r = h.getBoundingClientRect();
-    const x = (ev.clientX - r.left - t.dx) / t.scale;
-    const y = (ev.clientY - r.top - t.dy) / t.scale;
-    const hit = changes.find((c) => x >= c.bounds.xMin && x <= c.bounds.xMax && y >= c.bounds.yMin && y <= c.bounds.yMax);
+    const p = pointerToImage(ev, host.current, transform());
+    if (!p) return;
+    const hit = changes.find((c) => p.x >= c.bounds.xMin && p.x <= c.bounds.xMax && p.y >= c.bounds.yMin && p.y <= c.bounds.yMax);
     if (hit) onSelect(hit.id);
   }
 

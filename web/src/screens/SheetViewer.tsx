@@ -11,7 +11,7 @@ import { href } from "../route";
 import { countByEntry, countsCSV, downloadText, drawDetections, entryColor, hitTest, visible, type Box, type Detection, type Transform } from "../detections";
 import { loadDetections, loadEntries, type Entry } from "../sheetdata";
 import { Legend } from "./Legend";
-import { clearCanvas, imageTransform, openViewer, ZoomButtons } from "../viewer";
+import { clearCanvas, imageTransform, openViewer, pointerToImage, ZoomButtons } from "../viewer";
 import { Instances, readingOrder } from "./Instances";
 import { zoomBox } from "../compare";
 import { JobEvents, JobUpdated } from "../operations";
@@ -339,14 +339,10 @@ function DeepZoom({ sheet, blocks, detections, colors, focus, target }: DeepZoom
   }, [target]);
 
   function hover(ev: React.MouseEvent) {
-    const t = transform();
-    const h = host.current;
-    if (!t || !h) return;
-    const r = h.getBoundingClientRect();
-    const x = (ev.clientX - r.left - t.dx) / t.scale;
-    const y = (ev.clientY - r.top - t.dy) / t.scale;
-    const d = hitTest(detections, x, y);
-    setTip(d ? { x: ev.clientX - r.left + 12, y: ev.clientY - r.top + 12, text: `confidence ${(d.confidence * 100).toFixed(0)} %` } : null);
+    const p = pointerToImage(ev, host.current, transform());
+    if (!p) return;
+    const d = hitTest(detections, p.x, p.y);
+    setTip(d ? { x: p.left + 12, y: p.top + 12, text: `confidence ${(d.confidence * 100).toFixed(0)} %` } : null);
   }
 
 
