@@ -28,7 +28,8 @@ type phrase struct {
 // textPhrases groups words into phrases: words of one orientation whose
 // boxes share at least half their height and stand less than 0.8 text
 // heights apart (a word space is ≈ 0.3–0.5 of the height; wider gaps part
-// columns), and, when both words carry line numbers, of the same line.
+// columns), and, when both words carry line numbers, of the same line or
+// following each other a word space apart (a slanted line broken up).
 // mapBox maps a word's box into B's frame (identity for B's words).
 func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.Box) bool) []phrase {
 	type tw struct {
@@ -67,7 +68,7 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 	}
 	sameRun := func(i, j int) bool {
 		p, q := items[i], items[j]
-		if p.vertical != q.vertical || p.w.Line != 0 && q.w.Line != 0 && p.w.Line != q.w.Line {
+		if p.vertical != q.vertical {
 			return false
 		}
 		// across: overlap across the baseline; along: the gap along it.
@@ -80,6 +81,13 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 			across = min(p.box.YMax, q.box.YMax) - max(p.box.YMin, q.box.YMin)
 			along = max(p.box.XMin-q.box.XMax, q.box.XMin-p.box.XMax)
 			hp, hq = p.box.Height(), q.box.Height()
+		}
+		if p.w.Line != 0 && q.w.Line != 0 && p.w.Line != q.w.Line {
+			// a text layer breaks a line drawn a few degrees off level
+			// into "lines" at its word spaces ("… APPLICABLE EDIT" "IONS
+			// OF THE BUILDING"): words of two lines join only when they
+			// follow each other, level, a word space apart at most
+			return across >= 0.7*min(hp, hq) && along <= 0.5*max(hp, hq)
 		}
 		return across >= 0.5*min(hp, hq) && along <= 0.8*max(hp, hq)
 	}

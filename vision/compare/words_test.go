@@ -50,3 +50,26 @@ func TestCommonComparesWordsWhereBothListsAreWhole(t *testing.T) {
 		t.Errorf("B's words compared %v, want %v", got, want)
 	}
 }
+
+// A text layer breaks a line drawn a few degrees off level into "lines"
+// at word spaces; the phrase is the whole line again, while the lines
+// above and below, and a word of another line further along, stay apart.
+func TestTextPhrasesJoinASlantedLineBrokenByTheTextLayer(t *testing.T) {
+	w := func(s string, line int, x0, y0, x1 float64) text.Word {
+		return text.Word{Text: s, Box: geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y0 + 30}, Line: line, Conf: 1}
+	}
+	ws := []text.Word{
+		w("WITH", 1, 100, 100, 170), w("THE", 1, 180, 101, 235), w("EDIT", 1, 245, 102, 320),
+		w("IONS", 2, 320, 104, 390), w("OF", 2, 400, 105, 430), // the same line, slanted, broken at "EDIT|IONS"
+		w("CODE", 3, 100, 160, 180), // the next line
+		w("NOTE", 4, 452, 106, 520), // another line's word 0.73 heights on
+	}
+	var got []string
+	for _, p := range textPhrases(ws, func(b geom.Box) geom.Box { return b }, func(geom.Box) bool { return false }) {
+		got = append(got, p.text)
+	}
+	slices.Sort(got)
+	if want := []string{"CODE", "NOTE", "WITH THE EDIT IONS OF"}; !slices.Equal(got, want) {
+		t.Errorf("phrases %q, want %q", got, want)
+	}
+}
