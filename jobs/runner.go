@@ -426,7 +426,9 @@ func (r *Runner) childEventsFirst(ctx context.Context, children []*ent.Job) erro
 // queueChildren queues the unfinished children of a parent whose
 // finalizer started a new stage.
 func (r *Runner) queueChildren(ctx context.Context, parent *ent.Job) error {
-	children, err := r.DB.Job.Query().Where(job.ParentID(parent.ID), job.StatusIn(job.StatusQueued, job.StatusStarted)).All(ctx)
+	// in the order the finalizer added them: the workers take them so
+	children, err := r.DB.Job.Query().Where(job.ParentID(parent.ID), job.StatusIn(job.StatusQueued, job.StatusStarted)).
+		Order(ent.Asc(job.FieldCreatedAt), ent.Asc(job.FieldID)).All(ctx)
 	if err != nil {
 		return err
 	}

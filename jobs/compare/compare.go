@@ -13,10 +13,14 @@
 package compare
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
+	"sync"
+	"time"
 
 	"gocloud.dev/blob"
 
@@ -88,6 +92,50 @@ type Compare struct {
 	Analyze  func(a, b *engine.Side, ov *engine.Overlay, opt engine.Options) []engine.Change
 
 	handoff handoff // generated overlays held for their analysis (handoff.go)
+	plans   plans   // each compare job's plan, from its overlays for its summary
+}
+
+// plans keeps the plan a compare job made when it created its overlays, in
+// this process for planTTL, for its summary: planning registers the
+// sheets' thumbnails again (a tenth of a second or more a sheet pair). A
+// summary started elsewhere or later plans again, from the same records.
+type plans struct {
+	mu sync.Mutex
+	m  map[string]heldPlan
+}
+
+type heldPlan struct {
+	rep *engine.Report
+	at  time.Time
+}
+
+const planTTL = 10 * time.Minute
+
+func (p *plans) put(jobID string, rep *engine.Report) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	for k, v := range p.m {
+		if now.Sub(v.at) > planTTL {
+			delete(p.m, k)
+		}
+	}
+	if p.m == nil {
+		p.m = map[string]heldPlan{}
+	}
+	p.m[jobID] = heldPlan{rep: rep, at: now}
+}
+
+// take returns and forgets job jobID's plan, if still held.
+func (p *plans) take(jobID string) *engine.Report {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok := p.m[jobID]
+	delete(p.m, jobID)
+	if !ok || time.Since(v.at) > planTTL {
+		return nil
+	}
+	return v.rep
 }
 
 // Register adds the compare handlers to w.
@@ -183,18 +231,24 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 			return nil, err
 		}
 		plan = p
-		waiting := false
+		var all []engine.ReportOverlay
 		for _, sp := range p.Pairs {
-			for _, o := range sp.Overlays {
-				oi := overlayInput{CompareJobID: j.ID, BlockAID: o.Old.BlockID, BlockBID: o.New.BlockID, Options: in.Options, Analyze: in.Analyze,
-					pairFrame: fr[overlayKey(o.Old.BlockID, o.New.BlockID)]}
-				if err := c.R.AddChildOnce(ctx, j, overlayKey(oi.BlockAID, oi.BlockBID), jobs.TypeOverlayGenerate, job.TargetTypeBlock, oi.BlockBID, oi); err != nil {
-					return nil, err
-				}
-				waiting = true
+			all = append(all, sp.Overlays...)
+		}
+		// the largest pairs first: the workers start them first, and the
+		// small ones fill in beside them
+		slices.SortStableFunc(all, func(x, y engine.ReportOverlay) int {
+			return cmp.Compare(y.New.Bounds.Area(), x.New.Bounds.Area())
+		})
+		for _, o := range all {
+			oi := overlayInput{CompareJobID: j.ID, BlockAID: o.Old.BlockID, BlockBID: o.New.BlockID, Options: in.Options, Analyze: in.Analyze,
+				pairFrame: fr[overlayKey(o.Old.BlockID, o.New.BlockID)]}
+			if err := c.R.AddChildOnce(ctx, j, overlayKey(oi.BlockAID, oi.BlockBID), jobs.TypeOverlayGenerate, job.TargetTypeBlock, oi.BlockBID, oi); err != nil {
+				return nil, err
 			}
 		}
-		if waiting {
+		if len(all) > 0 {
+			c.plans.put(j.ID, p)
 			return nil, jobs.ErrWaitChildren
 		}
 	}
@@ -220,6 +274,9 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 		}
 	}
 	// 3. the summary
+	if plan == nil {
+		plan = c.plans.take(j.ID)
+	}
 	if plan == nil {
 		p, _, err := c.plan(ctx, in)
 		if err != nil {

@@ -7,6 +7,7 @@ package compare_test
 // wholly ending in a completed result, never a hung job.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"image"
@@ -235,6 +236,13 @@ func TestCompareDrawings(t *testing.T) {
 		for _, img := range blobs.OverlayImages {
 			if ok, err := e.s.Bucket.Exists(e.ctx, blobs.OverlayKey(org, o.ID)+img.Suffix); err != nil || !ok {
 				t.Errorf("overlay %s has no %s image (%v)", o.ID, img.Name, err)
+			}
+			if img == blobs.OverlayAlignedB { // B's own image, as B's block has it
+				got, err1 := blobs.GetPNG(e.ctx, e.s.Bucket, blobs.OverlayKey(org, o.ID)+img.Suffix)
+				want, err2 := blobs.GetPNG(e.ctx, e.s.Bucket, blobs.BlockKey(org, o.BlockBID)+".png")
+				if err1 != nil || err2 != nil || got.Rect != want.Rect || !bytes.Equal(got.Pix, want.Pix) {
+					t.Errorf("overlay %s: aligned_b is not block %s's image (%v, %v)", o.ID, o.BlockBID, err1, err2)
+				}
 			}
 			if want := "/v1/overlays/" + o.ID + "/" + img.Name; img == blobs.OverlayCombined && o.URI != want || img == blobs.OverlayAddition && o.AdditionURI != want {
 				t.Errorf("overlay %s: uri %q addition %q", o.ID, o.URI, o.AdditionURI)

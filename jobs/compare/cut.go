@@ -38,21 +38,31 @@ type framedPair struct {
 
 // load reads the pair of blocks aID, bID in frame fr.
 func (c *Compare) load(ctx context.Context, aID, bID string, fr pairFrame) (*framedPair, error) {
-	geo := parsejob.NewSheetGeometry(c.R.DB, c.Blobs, c.log())
 	p := &framedPair{}
-	var err error
-	if p.a, p.ba, err = c.side(ctx, geo, aID); err != nil {
-		return nil, err
+	// the two sides at once (each its own geometry reader: a reader is
+	// one goroutine's); a side compared as a cut is not read whole
+	var errA error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		geo := parsejob.NewSheetGeometry(c.R.DB, c.Blobs, c.log())
+		if p.a, p.ba, errA = c.side(ctx, geo, aID, fr.CutA == nil); errA != nil || fr.CutA == nil {
+			return
+		}
+		p.a, errA = c.cutSide(ctx, geo, p.ba, *fr.CutA, p.a)
+	}()
+	var errB error
+	p.b, p.bb, errB = c.side(ctx, parsejob.NewSheetGeometry(c.R.DB, c.Blobs, c.log()), bID, true)
+	<-done
+	if errA != nil {
+		return nil, errA
 	}
-	if p.b, p.bb, err = c.side(ctx, geo, bID); err != nil {
-		return nil, err
+	if errB != nil {
+		return nil, errB
 	}
 	p.blockAt = imageOrigin(p.ba.Bounds)
 	p.cutAt = p.blockAt
 	if fr.CutA != nil {
-		if p.a, err = c.cutSide(ctx, geo, p.ba, *fr.CutA, p.a); err != nil {
-			return nil, err
-		}
 		p.cutAt = fr.CutA.Min
 	}
 	if fr.Sheet != nil {

@@ -19,8 +19,9 @@ import (
 )
 
 // side loads block id as the engine's Side, reading its sheet's geometry
-// through geo.
-func (c *Compare) side(ctx context.Context, geo *parsejob.SheetGeometry, id string) (*engine.Side, *ent.Block, error) {
+// through geo; with whole false only its DPI, type and title (a side
+// compared as a cut of its sheet: its image is not decoded).
+func (c *Compare) side(ctx context.Context, geo *parsejob.SheetGeometry, id string, whole bool) (*engine.Side, *ent.Block, error) {
 	b, err := c.R.DB.Block.Get(ctx, id)
 	if err != nil {
 		return nil, nil, gone(err, "block", id)
@@ -28,6 +29,9 @@ func (c *Compare) side(ctx context.Context, geo *parsejob.SheetGeometry, id stri
 	dpi := 300
 	if s, err := c.R.DB.Sheet.Get(ctx, b.SheetID); err == nil && s.Dpi > 0 {
 		dpi = s.Dpi
+	}
+	if !whole {
+		return &engine.Side{DPI: dpi, BlockType: string(b.Type), Title: b.Title}, b, nil
 	}
 	org, _ := tenant.Org(ctx)
 	img, err := blobs.GetPNG(ctx, c.Blobs, blobs.BlockKey(org, b.ID)+".png")

@@ -4,16 +4,21 @@ package compare
 // transform, changes) and what could not be compared, counted.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/overlay"
+	"github.com/plangraph/plangraph/internal/overlayjson"
 	"github.com/plangraph/plangraph/jobs"
 	engine "github.com/plangraph/plangraph/vision/compare"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // summarize builds the compare job's report from its plan and the
@@ -74,6 +79,7 @@ func fillReport(plan engine.Report, analyzed bool, ovs []*ent.Overlay, siblings 
 	placed := map[string]bool{}
 	rep.Pairs = make([]engine.ReportSheetPair, len(plan.Pairs))
 	for i, sp := range plan.Pairs {
+		twice := reportedTwice(sp.Overlays, byPair)
 		var kept []engine.ReportOverlay
 		for _, ro := range sp.Overlays {
 			key := [2]string{ro.Old.BlockID, ro.New.BlockID}
@@ -88,7 +94,7 @@ func fillReport(plan engine.Report, analyzed bool, ovs []*ent.Overlay, siblings 
 				continue
 			}
 			placed[o.ID] = true
-			kept = append(kept, fillOverlay(ro, o, anaFailed[o.ID], &rep))
+			kept = append(kept, fillOverlay(ro, o, anaFailed[o.ID], twice, &rep))
 		}
 		sp.Overlays = kept
 		if sp.Overlays == nil {
@@ -114,8 +120,52 @@ func fillReport(plan engine.Report, analyzed bool, ovs []*ent.Overlay, siblings 
 	return &rep
 }
 
-// fillOverlay is a planned block pair with its stored overlay o.
-func fillOverlay(ro engine.ReportOverlay, o *ent.Overlay, analysisFailed string, rep *engine.Report) engine.ReportOverlay {
+// reportedTwice finds, among a sheet pair's overlays (stored in byPair),
+// the changes another overlay of the pair reports already: newer blocks
+// that overlap (a plan whose layout took in the notes, and the notes) each
+// find a change in their common part. A change is the same when it has
+// the same kind, category and description and the two places on the newer
+// sheet overlap by half (IoU), or one holds the other. The overlay of the
+// smaller newer block keeps it. The result maps a change's id to the
+// overlay that keeps it.
+func reportedTwice(planned []engine.ReportOverlay, byPair map[[2]string]*ent.Overlay) map[string]string {
+	type placed struct {
+		ch    overlayjson.Change
+		sheet geom.Box
+		ovl   string
+	}
+	ros := slices.Clone(planned)
+	slices.SortStableFunc(ros, func(x, y engine.ReportOverlay) int { return cmp.Compare(x.New.Bounds.Area(), y.New.Bounds.Area()) })
+	var seen []placed
+	twice := map[string]string{}
+	for _, ro := range ros {
+		o := byPair[[2]string{ro.Old.BlockID, ro.New.BlockID}]
+		if o == nil {
+			continue
+		}
+		at := imageOrigin(ro.New.Bounds)
+		var mine []placed
+		for _, ch := range o.Changes {
+			p := placed{ch, ch.Bounds.Translate(float64(at.X), float64(at.Y)), o.ID}
+			dup := slices.IndexFunc(seen, func(q placed) bool {
+				in := p.sheet.Intersect(q.sheet).Area()
+				return q.ch.Kind == ch.Kind && q.ch.Category == ch.Category && q.ch.Description == ch.Description &&
+					(p.sheet.IoU(q.sheet) >= 0.5 || in > 0 && in >= 0.95*min(p.sheet.Area(), q.sheet.Area()))
+			})
+			if dup >= 0 {
+				twice[ch.ID] = seen[dup].ovl
+				continue
+			}
+			mine = append(mine, p)
+		}
+		seen = append(seen, mine...)
+	}
+	return twice
+}
+
+// fillOverlay is a planned block pair with its stored overlay o, less the
+// changes another overlay reports (twice, see reportedTwice).
+func fillOverlay(ro engine.ReportOverlay, o *ent.Overlay, analysisFailed string, twice map[string]string, rep *engine.Report) engine.ReportOverlay {
 	ro.OverlayID = o.ID
 	if o.Score != nil {
 		ro.Score = *o.Score
@@ -134,7 +184,12 @@ func fillOverlay(ro engine.ReportOverlay, o *ent.Overlay, analysisFailed string,
 	}
 	ro.Changes = []engine.ReportChange{}
 	ro.ByCategory = map[string]int{}
+	elsewhere := map[string]int{}
 	for _, ch := range o.Changes {
+		if other := twice[ch.ID]; other != "" {
+			elsewhere[other]++
+			continue
+		}
 		rc := engine.ReportChange{ID: ch.ID, Change: engine.Change{Kind: ch.Kind, Category: ch.Category, Description: ch.Description,
 			Bounds: ch.Bounds, BoundsA: ch.BoundsA, Severity: ch.Severity, Confidence: ch.Confidence}}
 		ro.Changes = append(ro.Changes, rc)
@@ -142,6 +197,9 @@ func fillOverlay(ro engine.ReportOverlay, o *ent.Overlay, analysisFailed string,
 		rep.ByCategory[ch.Category]++
 		rep.BySeverity[ch.Severity]++
 		rep.ByKind[ch.Kind]++
+	}
+	for _, other := range slices.Sorted(maps.Keys(elsewhere)) {
+		ro.Warnings = append(ro.Warnings, fmt.Sprintf("%d change(s) of this overlay lie where overlay %s's block overlaps this one and are listed there", elsewhere[other], other))
 	}
 	return ro
 }

@@ -11,6 +11,7 @@ import (
 	"image"
 	"math"
 	"runtime/debug"
+	"sync"
 
 	"github.com/plangraph/plangraph/ent"
 	"github.com/plangraph/plangraph/internal/blobs"
@@ -73,7 +74,7 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 			r.Min.X, r.Min.Y, r.Max.X, r.Max.Y, ba.ID))
 	}
 	id := OverlayID(in.CompareJobID, ba.ID, bb.ID)
-	stored, err := c.storeImages(ctx, id, ov)
+	stored, err := c.storeImages(ctx, id, bb.ID, ov)
 	if err != nil {
 		return nil, err
 	}
@@ -130,31 +131,53 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 
 // storeImages writes the overlay's images (blobs.OverlayImages) that the
 // engine made and says which: all of them, or only the aligned blocks when
-// the difference was not computed.
-func (c *Compare) storeImages(ctx context.Context, id string, ov *engine.Overlay) (map[blobs.OverlayImage]bool, error) {
+// the difference was not computed. They are encoded at once, each on its
+// own goroutine (a large block's take longer than its difference); B's
+// aligned image, B's block image itself (engine.Generate), is a copy of
+// the block's stored PNG, blockB, not encoded again.
+func (c *Compare) storeImages(ctx context.Context, id, blockB string, ov *engine.Overlay) (map[blobs.OverlayImage]bool, error) {
 	org, _ := tenant.Org(ctx)
 	key := blobs.OverlayKey(org, id)
-	stored := map[blobs.OverlayImage]bool{}
-	for _, x := range []struct {
+	type stored struct {
 		img  blobs.OverlayImage
-		v    image.Image
+		put  func(key string) error
 		made bool
-	}{
-		{blobs.OverlayCombined, ov.Combined, ov.Combined != nil},
-		{blobs.OverlayAddition, ov.Addition, ov.Addition != nil},
-		{blobs.OverlayDeletion, ov.Deletion, ov.Deletion != nil},
-		{blobs.OverlayAlignedA, ov.AlignedA, ov.AlignedA != nil},
-		{blobs.OverlayAlignedB, ov.AlignedB, ov.AlignedB != nil},
-	} {
+	}
+	png := func(v image.Image) func(string) error {
+		return func(k string) error { return blobs.PutPNG(ctx, c.Blobs, k, v) }
+	}
+	all := []stored{
+		{blobs.OverlayCombined, png(ov.Combined), ov.Combined != nil},
+		{blobs.OverlayAddition, png(ov.Addition), ov.Addition != nil},
+		{blobs.OverlayDeletion, png(ov.Deletion), ov.Deletion != nil},
+		{blobs.OverlayAlignedA, png(ov.AlignedA), ov.AlignedA != nil},
+		{blobs.OverlayAlignedB, func(k string) error {
+			return c.Blobs.Copy(ctx, k, blobs.BlockKey(org, blockB)+".png", nil)
+		}, ov.AlignedB != nil},
+	}
+	errs := make([]error, len(all))
+	var wg sync.WaitGroup
+	for i, x := range all {
 		if !x.made {
 			continue
 		}
-		if err := blobs.PutPNG(ctx, c.Blobs, key+x.img.Suffix, x.v); err != nil {
-			return nil, err
-		}
-		stored[x.img] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = x.put(key + x.img.Suffix)
+		}()
 	}
-	return stored, nil
+	wg.Wait()
+	made := map[blobs.OverlayImage]bool{}
+	for i, x := range all {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if x.made {
+			made[x.img] = true
+		}
+	}
+	return made, nil
 }
 
 // analyze describes the changes of one stored overlay, stores them on it

@@ -16,6 +16,7 @@ import (
 // the unit text changes are found in: "OFFICE 104", `12'-6"`.
 type phrase struct {
 	text     string
+	core     string   // text less the words in B's edge band (see edgeBand)
 	box      geom.Box // B's frame (an A phrase's box mapped onto B)
 	boxA     geom.Box // A's frame, A's phrases only
 	h        float64  // text height across the baseline, B pixels
@@ -28,9 +29,11 @@ type phrase struct {
 // textPhrases groups words into phrases: words of one orientation whose
 // boxes share at least half their height and stand less than 0.8 text
 // heights apart (a word space is ≈ 0.3–0.5 of the height; wider gaps part
-// columns), and, when both words carry line numbers, of the same line.
-// mapBox maps a word's box into B's frame (identity for B's words).
-func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.Box) bool) []phrase {
+// columns), and, when both words carry line numbers, of the same line or
+// following each other a word space apart (a slanted line broken up).
+// mapBox maps a word's box into B's frame (identity for B's words); edge
+// tells the boxes (B's frame) whose words stay out of the phrase's core.
+func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip, edge func(geom.Box) bool) []phrase {
 	type tw struct {
 		w        text.Word
 		box      geom.Box
@@ -67,7 +70,7 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 	}
 	sameRun := func(i, j int) bool {
 		p, q := items[i], items[j]
-		if p.vertical != q.vertical || p.w.Line != 0 && q.w.Line != 0 && p.w.Line != q.w.Line {
+		if p.vertical != q.vertical {
 			return false
 		}
 		// across: overlap across the baseline; along: the gap along it.
@@ -80,6 +83,15 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 			across = min(p.box.YMax, q.box.YMax) - max(p.box.YMin, q.box.YMin)
 			along = max(p.box.XMin-q.box.XMax, q.box.XMin-p.box.XMax)
 			hp, hq = p.box.Height(), q.box.Height()
+		}
+		if p.w.Line != 0 && q.w.Line != 0 && p.w.Line != q.w.Line {
+			// a text layer breaks a line drawn a few degrees off level
+			// into "lines" at its word spaces ("… APPLICABLE EDIT" "IONS
+			// OF THE BUILDING"): words of two lines join only when they
+			// follow each other, level, a word space apart at most (not
+			// overlapping: a word read twice, by the layer and by OCR)
+			h := max(hp, hq)
+			return across >= 0.7*min(hp, hq) && along >= -0.1*h && along <= 0.5*h
 		}
 		return across >= 0.5*min(hp, hq) && along <= 0.8*max(hp, hq)
 	}
@@ -108,9 +120,12 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 			return cmp.Compare(x.box.XMin, y.box.XMin)
 		})
 		p := phrase{vertical: vert, conf: 1}
-		var parts []string
+		var parts, core []string
 		for _, it := range g {
 			parts = append(parts, strings.TrimSpace(it.w.Text))
+			if edge == nil || !edge(it.box) {
+				core = append(core, strings.TrimSpace(it.w.Text))
+			}
 			p.box = unionBox(p.box, it.box)
 			p.boxA = unionBox(p.boxA, it.w.Box)
 			c := it.w.Conf
@@ -119,7 +134,7 @@ func textPhrases(ws []text.Word, mapBox func(geom.Box) geom.Box, skip func(geom.
 			}
 			p.conf = min(p.conf, c)
 		}
-		p.text = strings.Join(parts, " ")
+		p.text, p.core = strings.Join(parts, " "), strings.Join(core, " ")
 		p.h = p.box.Height()
 		if vert {
 			p.h = p.box.Width()
@@ -182,9 +197,9 @@ type textPair struct {
 // recogniser's misreading of identical ink is not a change. Every changed
 // phrase explains its ink, whether or not Options.IgnoreText reports it.
 func (an *analysis) text() {
-	skip := an.isOwned
-	pa := textPhrases(an.a.Words, an.mapBox, skip)
-	pb := textPhrases(an.b.Words, func(b geom.Box) geom.Box { return b }, skip)
+	skip, edge := an.isOwned, an.edgeBand()
+	pa := textPhrases(an.a.Words, an.mapBox, skip, edge)
+	pb := textPhrases(an.b.Words, func(b geom.Box) geom.Box { return b }, skip, edge)
 	an.phrasesB = pb
 
 	// Unchanged: the same text at the same place.
@@ -227,12 +242,12 @@ func (an *analysis) text() {
 		an.textMoved(&pa[m[0]], &pb[m[1]])
 	}
 	for i := range pa {
-		if !pa[i].used {
+		if !pa[i].used && pa[i].core != "" {
 			an.textSingle(&pa[i], false)
 		}
 	}
 	for i := range pb {
-		if !pb[i].used {
+		if !pb[i].used && pb[i].core != "" {
 			an.textSingle(&pb[i], true)
 		}
 	}
@@ -240,6 +255,22 @@ func (an *analysis) text() {
 		if pb[i].used && !pb[i].changed {
 			an.steady = append(an.steady, pb[i])
 		}
+	}
+}
+
+// edgeBand tells the boxes (B's frame) that reach within commonEdgeTol of
+// B's edge, or past it. B's word list holds the words wholly inside its
+// block, so a word there may be in one side's list and not the other's (a
+// fraction of a pixel decides it on a turned page: "… LOCATIONS EXACT →
+// … LOCATIONS"): such words do not make a text change on their own. They
+// still pair (a phrase moved across the edge is still moved).
+func (an *analysis) edgeBand() func(geom.Box) bool {
+	if an.b == nil || an.b.Image == nil {
+		return nil
+	}
+	w, h := float64(an.b.Image.Rect.Dx()), float64(an.b.Image.Rect.Dy())
+	return func(b geom.Box) bool {
+		return b.XMin < commonEdgeTol || b.YMin < commonEdgeTol || b.XMax > w-commonEdgeTol || b.YMax > h-commonEdgeTol
 	}
 }
 
@@ -327,6 +358,7 @@ func joinPhrases(ps []phrase, idx []int) phrase {
 	out := sel[0]
 	for _, p := range sel[1:] {
 		out.text += " " + p.text
+		out.core = strings.TrimSpace(out.core + " " + p.core)
 		out.box = unionBox(out.box, p.box)
 		out.boxA = unionBox(out.boxA, p.boxA)
 		out.conf = min(out.conf, p.conf)
@@ -343,8 +375,8 @@ func textNeed(h float64) int { return max(6, int(0.02*h*h)) }
 // textModified reports a pair whose strings differ.
 func (an *analysis) textModified(pa, pb []phrase, pr textPair) {
 	p, q := joinPhrases(pa, pr.a), joinPhrases(pb, pr.b)
-	if normText(p.text) == normText(q.text) {
-		return
+	if normText(p.text) == normText(q.text) || p.core != "" && normText(p.core) == normText(q.core) {
+		return // (differing only in words at B's edge: see edgeBand)
 	}
 	inkB := an.ink(growBox(q.box, an.tol), true)
 	inkA := an.ink(growBox(p.box, an.tol), false)

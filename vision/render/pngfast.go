@@ -69,14 +69,48 @@ func (s *adler) sum32() uint32 { return s.b<<16 | s.a }
 // and klauspost's deflate at its fastest level is several times quicker.
 func encodeGrayPNG(w io.Writer, img *image.Gray) error {
 	b := img.Bounds()
+	width := b.Dx()
+	return encodeRowsPNG(w, width, b.Dy(), pngGrey, func(y int, _ []byte) []byte {
+		return img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:width]
+	})
+}
+
+// encodeOpaqueRGBAPNG writes an opaque RGBA image as an 8-bit RGB PNG
+// (no alpha channel), as encodeGrayPNG writes grey ones.
+func encodeOpaqueRGBAPNG(w io.Writer, img *image.RGBA) error {
+	b := img.Bounds()
+	width := b.Dx()
+	return encodeRowsPNG(w, width, b.Dy(), pngRGB, func(y int, dst []byte) []byte {
+		src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:4*width]
+		for x := 0; x < width; x++ {
+			dst[3*x], dst[3*x+1], dst[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
+		}
+		return dst
+	})
+}
+
+// PNG colour types and their bytes per pixel (8 bits per sample).
+type pngColour struct{ typ, bpp byte }
+
+var (
+	pngGrey = pngColour{0, 1}
+	pngRGB  = pngColour{2, 3}
+)
+
+// encodeRowsPNG writes a width × height PNG of colour c whose row y the
+// function row returns (its bytes, in a scratch row of the right length it
+// may fill, or a slice of its own it must not change until the next call
+// but one). Each row is filtered "Up" (a row equal to the one above is
+// all zeros), compressed by klauspost's deflate at its fastest level.
+func encodeRowsPNG(w io.Writer, width, height int, c pngColour, row func(y int, scratch []byte) []byte) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if _, err := bw.WriteString("\x89PNG\r\n\x1a\n"); err != nil {
 		return err
 	}
 	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(b.Dx()))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(b.Dy()))
-	ihdr[8], ihdr[9] = 8, 0 // bit depth 8, greyscale; compression, filter and interlace methods 0
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
+	ihdr[8], ihdr[9] = 8, c.typ // bit depth 8; compression, filter and interlace methods 0
 	if err := writeChunk(bw, "IHDR", ihdr[:]); err != nil {
 		return err
 	}
@@ -99,30 +133,33 @@ func encodeGrayPNG(w io.Writer, img *image.Gray) error {
 	}
 	defer flateWriters.Put(zw)
 	sum := adler{a: 1}
-	width := b.Dx()
-	row := make([]byte, 1+width)
-	zero := make([]byte, 1+width)
+	n := width * int(c.bpp)
+	out := make([]byte, 1+n)
+	zero := make([]byte, 1+n)
 	zero[0] = 2 // Up
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		cur := img.Pix[img.PixOffset(b.Min.X, y):][:width]
-		out := row
+	scratch := [2][]byte{make([]byte, n), make([]byte, n)}
+	var prev []byte
+	for y := 0; y < height; y++ {
+		cur := row(y, scratch[y&1])
+		filtered := out
 		switch {
-		case y == b.Min.Y:
-			row[0] = 0 // None
-			copy(row[1:], cur)
-			sum.update(row)
-		case bytes.Equal(cur, img.Pix[img.PixOffset(b.Min.X, y-1):][:width]):
-			out = zero
+		case y == 0:
+			out[0] = 0 // None
+			copy(out[1:], cur)
+			sum.update(out)
+		case bytes.Equal(cur, prev):
+			filtered = zero
 			sum.update(zero[:1])
-			sum.zeros(width)
+			sum.zeros(n)
 		default:
-			row[0] = 2 // Up
-			upFilter(row[1:], cur, img.Pix[img.PixOffset(b.Min.X, y-1):][:width])
-			sum.update(row)
+			out[0] = 2 // Up
+			upFilter(out[1:], cur, prev)
+			sum.update(out)
 		}
-		if _, err := zw.Write(out); err != nil {
+		if _, err := zw.Write(filtered); err != nil {
 			return err
 		}
+		prev = cur
 	}
 	if err := zw.Close(); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/adler32"
 	"image"
+	"image/color"
 	"image/png"
 	"math/rand/v2"
 	"testing"
@@ -95,5 +96,71 @@ func TestAdlerMatchesHash(t *testing.T) {
 		if got, want := s.sum32(), adler32.Checksum(all); got != want {
 			t.Fatalf("after %d bytes: %08x, want %08x", len(all), got, want)
 		}
+	}
+}
+
+func TestEncodeOpaqueRGBAPNGRoundTrips(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, size := range []image.Rectangle{image.Rect(0, 0, 1, 1), image.Rect(0, 0, 301, 9), image.Rect(7, 3, 640, 480)} {
+		img := image.NewRGBA(size)
+		for i := range img.Pix {
+			switch {
+			case i%4 == 3:
+				img.Pix[i] = 255
+			case r.IntN(8) == 0:
+				img.Pix[i] = uint8(r.IntN(256))
+			default:
+				img.Pix[i] = 255
+			}
+		}
+		for y := size.Min.Y + 1; y < size.Max.Y; y++ {
+			if y%3 != 0 { // rows like the row above
+				copy(img.Pix[img.PixOffset(size.Min.X, y):][:4*size.Dx()], img.Pix[img.PixOffset(size.Min.X, y-1):][:4*size.Dx()])
+			}
+		}
+		src := img
+		if size.Dx() > 100 {
+			src = img.SubImage(image.Rect(size.Min.X+5, size.Min.Y+2, size.Max.X-3, size.Max.Y-4)).(*image.RGBA)
+		}
+		var buf bytes.Buffer
+		if err := EncodePNG(&buf, src); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.ColorModel != color.RGBAModel {
+			t.Fatalf("%v: written with colour model %v, want RGB", size, cfg.ColorModel)
+		}
+		dec, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("%v: decode: %v", size, err)
+		}
+		sb := src.Bounds()
+		if dec.Bounds().Dx() != sb.Dx() || dec.Bounds().Dy() != sb.Dy() {
+			t.Fatalf("%v: size %v", size, dec.Bounds())
+		}
+		for y := 0; y < sb.Dy(); y++ {
+			for x := 0; x < sb.Dx(); x++ {
+				if a, b := color.RGBAModel.Convert(dec.At(dec.Bounds().Min.X+x, dec.Bounds().Min.Y+y)), src.RGBAAt(sb.Min.X+x, sb.Min.Y+y); a != b {
+					t.Fatalf("%v: pixel %d,%d = %v, want %v", size, x, y, a, b)
+				}
+			}
+		}
+	}
+	// translucent pixels keep their alpha (the standard encoder)
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	img.Pix[3] = 7
+	var buf bytes.Buffer
+	if err := EncodePNG(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	dec, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, a := dec.At(0, 0).RGBA(); a>>8 != 7 {
+		t.Fatalf("alpha %d, want 7", a>>8)
 	}
 }

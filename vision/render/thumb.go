@@ -188,8 +188,13 @@ var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBu
 
 // EncodePNG writes img as PNG with fast compression.
 func EncodePNG(w io.Writer, img image.Image) error {
-	if g, ok := img.(*image.Gray); ok {
-		return encodeGrayPNG(w, g)
+	switch m := img.(type) {
+	case *image.Gray:
+		return encodeGrayPNG(w, m)
+	case *image.RGBA:
+		if m.Opaque() {
+			return encodeOpaqueRGBAPNG(w, m)
+		}
 	}
 	return pngEncoder.Encode(w, img)
 }
