@@ -125,11 +125,12 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 // own region; candidates centred farther outside it than half their
 // radius are not refined (refinement moves a pose by less, and a
 // detection centred outside the core is dropped). refineBy, when set,
-// is given the ring pass's time and returns when the refinement must stop:
+// is called once the candidates are found and returns when the
+// refinement must stop:
 // stopped then (and ctx live), the candidates refined keep their
 // detections, the rest are counted in Stats.Unrefined, and no error is
 // returned.
-func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64, origin image.Point, core image.Rectangle, refineBy func(ring time.Duration) time.Time) ([]Detection, Stats, error) {
+func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64, origin image.Point, core image.Rectangle, refineBy func() time.Time) ([]Detection, Stats, error) {
 	var st Stats
 	cov := opt.coverage(img)
 	if sw <= 0 {
@@ -175,7 +176,7 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	rctx := ctx
 	if refineBy != nil {
 		var cancel context.CancelFunc
-		rctx, cancel = context.WithDeadline(ctx, refineBy(st.RingTime))
+		rctx, cancel = context.WithDeadline(ctx, refineBy())
 		defer cancel()
 	}
 	dets, left, err := m.refineOrdered(rctx, cands)

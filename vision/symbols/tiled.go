@@ -90,13 +90,18 @@ func searchTiled(ctx context.Context, img *image.Gray, prep []*prepared, opt Opt
 				o.Progress = func(v float64) { opt.Progress((before + v) / float64(len(passes)*len(tiles))) }
 			}
 			// the tile's refinement gets its share of the time left, less
-			// the ring passes of the tiles after it (taken to cost as much
-			// as its own)
-			var refineBy func(time.Duration) time.Time
+			// what finding the candidates will take in the tiles after it,
+			// taken to be as long as in this one (tiles at the image's
+			// edge are smaller: so the estimate is on the safe side, and
+			// under a varying load the time running out during a later
+			// tile's ring pass leaves that tile unsearched, while a
+			// refinement cut short keeps its likeliest candidates')
+			var refineBy func() time.Time
 			if timed {
 				n := time.Duration(len(tiles) - i) // this tile and those after
-				refineBy = func(ring time.Duration) time.Time {
-					return time.Now().Add(max((time.Until(dl)-(n-1)*ring)/n, 0))
+				start := time.Now()
+				refineBy = func() time.Time {
+					return time.Now().Add(max((time.Until(dl)-(n-1)*time.Since(start))/n, 0))
 				}
 			}
 			off := t.search.Min.Sub(b.Min)
