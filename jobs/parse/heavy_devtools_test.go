@@ -17,7 +17,8 @@ package parse
 // largest; "all" searches every one). PLANGRAPH_HEAVY_BUDGET bounds each
 // block's search (a Go duration, default 3m, the service's);
 // PLANGRAPH_HEAVY_DETS prints each geometry detection's centre (sheet
-// pixels).
+// pixels); PLANGRAPH_HEAVY_SCALES=MIN,MAX the scales searched (default the
+// service's).
 
 import (
 	"context"
@@ -254,7 +255,12 @@ func TestHeavyBlock(t *testing.T) {
 				fmt.Printf("    %5.0f s: %.3f done\n", time.Since(t1).Seconds(), v)
 			}
 		}
-		res, err := symbols.Match(context.Background(), padded, tmpls, symbols.Options{Words: veto, Letters: letters, Deadline: t1.Add(budget), Progress: progress})
+		mo := symbols.Options{Words: veto, Letters: letters, Deadline: t1.Add(budget), Progress: progress}
+		if f := strings.Split(os.Getenv("PLANGRAPH_HEAVY_SCALES"), ","); len(f) == 2 {
+			mo.MinScale, _ = strconv.ParseFloat(f[0], 64)
+			mo.MaxScale, _ = strconv.ParseFloat(f[1], 64)
+		}
+		res, err := symbols.Match(context.Background(), padded, tmpls, mo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,6 +274,9 @@ func TestHeavyBlock(t *testing.T) {
 		fmt.Printf("p%d %s %q %dx%d px, %d words, %d symbols: %.1f s (ring %.1f s, refine %.1f s), candidates %d (unrefined %d, claimed %d, on text %d), unsearched %.0f%%\n",
 			viewPage, b.Type, b.Title, bw, bh, len(words), len(tmpls), d.Seconds(), st.RingTime.Seconds(), st.RefineTime.Seconds(),
 			st.Candidates, st.Unrefined, st.Claimed, st.OnText, 100*unsearchedShare(res.Unsearched, padded.Bounds()))
+		if res.NearScales[1] > 0 {
+			fmt.Printf("    searched everywhere only at scales %.2f–%.2f\n", res.NearScales[0], res.NearScales[1])
+		}
 		for _, tm := range tmpls {
 			fmt.Printf("    %-40q %d\n", tm.Label, count[tm.Label])
 		}

@@ -353,6 +353,10 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 			res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSearchIncomplete, BlockID: b.ID,
 				Message: fmt.Sprintf("the search stopped at the block's %s time budget having examined the likeliest %d of %d candidate places; its counts may be short", p.Budget, mres.Stats.Candidates-mres.Stats.Unrefined, mres.Stats.Candidates)})
 		}
+		if s := mres.NearScales; s[1] > 0 {
+			res.Warnings = append(res.Warnings, ParseWarning{Code: WarnSearchIncomplete, BlockID: b.ID,
+				Message: fmt.Sprintf("within the block's %s time budget the symbols were searched only at %.2f–%.2f times their legend size (the likeliest, searched first); instances drawn smaller or larger may be missing", p.Budget, s[0], s[1])})
+		}
 		padded = nil
 		for i := range mres.Detections {
 			mres.Detections[i].Box = mres.Detections[i].Box.Translate(-float64(dx), -float64(dy))

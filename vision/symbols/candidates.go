@@ -43,6 +43,9 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 	byLevel := map[int][]job{}
 	for _, t := range prep {
 		for _, s := range m.scales() {
+			if !m.opt.inBand(s) {
+				continue
+			}
 			r := t.radius * s
 			l := 0
 			if r > 2*ringMin {

@@ -97,7 +97,7 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	// out of budget: the caller's context is live, the search's is not
 	overBudget := func(err error) bool { return err != nil && ctx.Err() == nil && sctx.Err() != nil }
 	if w*h <= tileMinArea {
-		res.Detections, res.Stats, err = search(sctx, img, prep, opt, 0, image.Point{}, image.Rect(0, 0, w, h))
+		res.Detections, res.Stats, err = search(sctx, img, prep, opt, 0, image.Point{}, image.Rect(0, 0, w, h), nil)
 		if overBudget(err) {
 			// stopped in the refinement, the likeliest places were
 			// examined; stopped before, none was
@@ -107,7 +107,7 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 			err = nil
 		}
 	} else {
-		res.Detections, res.Stats, res.Unsearched, err = searchTiled(sctx, img, prep, opt, overBudget)
+		res.Detections, res.Stats, res.Unsearched, res.NearScales, err = searchTiled(sctx, img, prep, opt, overBudget)
 	}
 	if err != nil {
 		return res, err
@@ -124,8 +124,13 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 // of img (in img's own pixels, from 0) whose detections are kept: a tile's
 // own region; candidates centred farther outside it than half their
 // radius are not refined (refinement moves a pose by less, and a
-// detection centred outside the core is dropped).
-func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64, origin image.Point, core image.Rectangle) ([]Detection, Stats, error) {
+// detection centred outside the core is dropped). refineBy, when set,
+// is called once the candidates are found and returns when the
+// refinement must stop:
+// stopped then (and ctx live), the candidates refined keep their
+// detections, the rest are counted in Stats.Unrefined, and no error is
+// returned.
+func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options, sw float64, origin image.Point, core image.Rectangle, refineBy func() time.Time) ([]Detection, Stats, error) {
 	var st Stats
 	cov := opt.coverage(img)
 	if sw <= 0 {
@@ -168,8 +173,17 @@ func search(ctx context.Context, img *image.Gray, prep []*prepared, opt Options,
 	// stopped part way (out of time), the candidates refined so far — the
 	// likeliest, refined first — still make detections, returned with the
 	// error
-	dets, left, err := m.refineAll(ctx, cands)
+	rctx := ctx
+	if refineBy != nil {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithDeadline(ctx, refineBy())
+		defer cancel()
+	}
+	dets, left, err := m.refineOrdered(rctx, cands)
 	st.Unrefined = left
+	if stoppedBy(err, rctx, ctx) {
+		err = nil
+	}
 	if err != nil && len(dets) == 0 {
 		return nil, st, err
 	}

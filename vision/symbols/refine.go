@@ -120,7 +120,13 @@ func (m *matcher) supportBound(c candidate) float64 {
 	return v.(float64)
 }
 
-func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection, int, error) {
+// refineAll refines cands in their order, on all CPUs, heeding the claims
+// of earlier candidates and prior (the claims of candidates refined before
+// cands, in an earlier call). It returns the detections, how many
+// candidates were not refined (stopped by ctx), the claims with those of
+// cands added, and ctx's error when it stopped. Progress is reported as
+// base more candidates refined before cands, of total.
+func (m *matcher) refineAll(ctx context.Context, cands []candidate, prior []claim, base, total int) ([]Detection, int, []claim, error) {
 	n := len(cands)
 	out := make([]*Detection, n)
 	workers := min(runtime.GOMAXPROCS(0), n)
@@ -133,11 +139,15 @@ func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection
 		cond     = sync.NewCond(&mu)
 		finished = make([]bool, n)
 		upTo     int     // every candidate before it is finished
-		claims   []claim // of the candidates before upTo, in their order
+		claims   []claim // prior's, then the candidates' before upTo, in their order
 		next     int
 		done     int
 		err      error
 	)
+	for _, cl := range prior {
+		cl.from = math.MinInt32 // before every candidate of cands
+		claims = append(claims, cl)
+	}
 	claimedAt := func(i int) bool {
 		for _, cl := range claims {
 			if cl.from >= i-lag {
@@ -199,7 +209,7 @@ func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection
 				cond.Broadcast()
 				done++
 				if done%32 == 0 {
-					m.progress(0.4 + 0.6*float64(done)/float64(n))
+					m.progress(0.4 + 0.6*float64(base+done)/float64(max(total, 1)))
 				}
 				mu.Unlock()
 			}
@@ -214,7 +224,7 @@ func (m *matcher) refineAll(ctx context.Context, cands []candidate) ([]Detection
 			dets = append(dets, *d)
 		}
 	}
-	return dets, n - done, err
+	return dets, n - done, claims, err
 }
 
 // refineTrace records how a candidate fared in refine (for tuning; set by

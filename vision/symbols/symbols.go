@@ -95,6 +95,18 @@ type Options struct {
 	onWords []float64
 	// letterKeys[i]: letterKey of template i's Text; set by Match
 	letterKeys []string
+	// band, when set, limits the ring pass to the scales within
+	// band[0]..band[1] (outside them when band[2] is 1; see searchTiled)
+	band [3]float64
+}
+
+// inBand tells whether the ring pass searches scale s (see band).
+func (o Options) inBand(s float64) bool {
+	if o.band[1] == 0 {
+		return true
+	}
+	in := s >= o.band[0]*0.9999 && s <= o.band[1]*1.0001
+	return in == (o.band[2] == 0)
 }
 
 // coverage is img's ink, faint linework cleared unless o.keepFaint.
@@ -114,6 +126,10 @@ type Result struct {
 	// Unsearched are the parts of the image (its pixels) not searched
 	// before Options.Deadline; empty when the search finished
 	Unsearched []image.Rectangle
+	// NearScales, when set, are the scales (of the templates' sizes) that
+	// a large image was searched at first, and the only ones searched
+	// everywhere (bar Unsearched) before Options.Deadline (see searchTiled)
+	NearScales [2]float64
 }
 
 // Stats say where a search spent its effort.
