@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/internal/service/compare"
@@ -29,13 +30,29 @@ func benchCompare(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&o.Conventions, "conventions", "classic", "drafting conventions of the drawings (synth --conventions): classic or mixed")
 	fs.StringVar(&o.Dir, "out", "", "keep the drawings, truths and reports here (default: a temporary directory, removed after)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	realDir := fs.String("real", "", "instead: compare each PDF of this folder with itself reprinted rescaled and shifted (0 changes expected)")
+	only := fs.String("only", "", "with --real: comma-separated parts of file names to run")
+	var ro bench.CompareRealOptions
+	fs.Float64Var(&ro.Scale, "reprint-scale", 0.97, "with --real: the reprint's scale")
+	fs.Float64Var(&ro.ShiftPt, "reprint-shift", 9, "with --real: the reprint's shift right and down, in points")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("usage: plangraph bench compare [--seeds N] [--first-seed S] [--page SIZE] [--motion small|large|turn] [--conventions classic|mixed] [--out DIR]")
+		return fmt.Errorf("usage: plangraph bench compare [--seeds N] [--first-seed S] [--page SIZE] [--motion small|large|turn] [--conventions classic|mixed] [--out DIR] | --real DIR [--only a,b] [--reprint-scale S] [--reprint-shift PT]")
 	}
 	const dpi = 300
+	if *realDir != "" {
+		ro.Dir, ro.Out = *realDir, o.Dir
+		if *only != "" {
+			ro.Only = strings.Split(*only, ",")
+		}
+		return withLocal(ctx, *cpuProfile, dpi, stderr, func(l *local) error {
+			ro.Run = l.compareRunner(dpi, stderr)
+			_, err := bench.CompareReal(ctx, ro, stdout)
+			return err
+		})
+	}
 	return withLocal(ctx, *cpuProfile, dpi, stderr, func(l *local) error {
 		o.Run = l.compareRunner(dpi, stderr)
 		_, err := bench.Compare(ctx, o, stdout)

@@ -1,0 +1,154 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// CompareRealOptions configure CompareReal: every PDF of Dir compared with
+// itself reprinted at Scale and shifted by ShiftPt points right and down
+// (nothing changed, so every change reported is false).
+type CompareRealOptions struct {
+	Dir     string
+	Only    []string // parts of file names; empty: every PDF
+	Scale   float64  // the reprint's scale (default 0.97)
+	ShiftPt float64  // the reprint's shift in points (default 9: 3.2 mm)
+	Out     string   // keep the reprints and reports here (default: a temporary directory)
+	Run     CompareRun
+}
+
+// CompareRealResult sums a CompareReal run.
+type CompareRealResult struct {
+	Sets, Sheets, Pairs int
+	Changes             int      // all false: the content is the same
+	Extras              []string // the first changes of each set
+}
+
+// CompareReal compares each real PDF with its shifted, rescaled reprint.
+func CompareReal(ctx context.Context, o CompareRealOptions, out io.Writer) (CompareRealResult, error) {
+	var res CompareRealResult
+	if o.Run == nil {
+		return res, fmt.Errorf("bench compare --real: no runner")
+	}
+	if o.Scale == 0 {
+		o.Scale = 0.97
+	}
+	if o.ShiftPt == 0 {
+		o.ShiftPt = 9
+	}
+	files, err := filepath.Glob(filepath.Join(o.Dir, "*.pdf"))
+	if err != nil {
+		return res, err
+	}
+	dir, done, err := workDir(o.Out, "plangraph-bench-compare-real-")
+	if err != nil {
+		return res, err
+	}
+	defer done()
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".pdf")
+		if len(o.Only) > 0 && !containsAny(name, o.Only) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		reprint := filepath.Join(dir, name+"-reprint.pdf")
+		if err := reprintPDF(f, reprint, o.Scale, o.ShiftPt); err != nil {
+			return res, fmt.Errorf("%s: reprint: %w", name, err)
+		}
+		ran, err := o.Run(ctx, f, reprint)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", name, err)
+		}
+		if err := writeJSON(filepath.Join(dir, name+"-report.json"), ran.Report); err != nil {
+			return res, err
+		}
+		pairs := 0
+		for _, p := range ran.Report.Pairs {
+			pairs += len(p.Overlays)
+		}
+		changes := reportedChanges(ran)
+		res.Sets++
+		res.Sheets += len(ran.Report.Pairs)
+		res.Pairs += pairs
+		res.Changes += len(changes)
+		for i, c := range changes {
+			if i == 3 {
+				break
+			}
+			res.Extras = append(res.Extras, fmt.Sprintf("%s: %s %s %q at %s", name, c.Kind, c.Category, c.Description, fmtBox(c.page)))
+		}
+		fmt.Fprintf(out, "%-34s %2d sheets  %3d block pairs  %3d changes (0 expected)  compare %.1f s\n",
+			name, len(ran.Report.Pairs), pairs, len(changes), ran.Compare.Seconds())
+	}
+	fmt.Fprintf(out, "overall: %d sets, %d sheets, %d block pairs, %d changes reported between a sheet and its reprint (scale %.2f, shift %.0f pt)\n",
+		res.Sets, res.Sheets, res.Pairs, res.Changes, o.Scale, o.ShiftPt)
+	for _, e := range res.Extras {
+		fmt.Fprintln(out, "  "+e)
+	}
+	return res, nil
+}
+
+func containsAny(s string, parts []string) bool {
+	for _, p := range parts {
+		if p != "" && strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// reprintPDF writes in's pages scaled by scale (content and page alike) and
+// moved by shift points right and down on their page (the media box moved
+// the other way), as a reprint at another size, placed otherwise, would be.
+func reprintPDF(in, out string, scale, shift float64) error {
+	f, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	conf := model.NewDefaultConfiguration()
+	var scaled bytes.Buffer
+	if err := api.Resize(f, &scaled, nil, &model.Resize{Scale: scale}, conf); err != nil {
+		return err
+	}
+	ctx, err := api.ReadValidateAndOptimize(bytes.NewReader(scaled.Bytes()), conf)
+	if err != nil {
+		return err
+	}
+	for p := 1; p <= ctx.PageCount; p++ {
+		d, _, inh, err := ctx.PageDict(p, false)
+		if err != nil {
+			return err
+		}
+		if inh == nil || inh.MediaBox == nil {
+			return fmt.Errorf("page %d has no media box", p)
+		}
+		moved := func(r *types.Rectangle) types.Array {
+			return types.NewRectangle(r.LL.X-shift, r.LL.Y+shift, r.UR.X-shift, r.UR.Y+shift).Array()
+		}
+		d.Update("MediaBox", moved(inh.MediaBox))
+		if inh.CropBox != nil {
+			d.Update("CropBox", moved(inh.CropBox))
+		}
+	}
+	w, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := api.WriteContext(ctx, w); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
