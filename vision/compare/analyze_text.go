@@ -183,6 +183,16 @@ func readable(w text.Word) bool {
 // differently).
 func normText(s string) string { return strings.ToUpper(strings.Join(strings.Fields(s), "")) }
 
+// sameWords tells phrases holding the same words in another order ("6 X
+// 0/C" and "X 6 0/C": a stacked label whose words a text layer lists in
+// another order once the sheet is reprinted shifted or rescaled).
+func sameWords(a, b string) bool {
+	wa, wb := strings.Fields(strings.ToUpper(a)), strings.Fields(strings.ToUpper(b))
+	slices.Sort(wa)
+	slices.Sort(wb)
+	return slices.Equal(wa, wb)
+}
+
 // textPair is a matched A and B phrase set (one each, or more merged when
 // a phrase of one side covers two of the other's).
 type textPair struct {
@@ -382,8 +392,8 @@ func (an *analysis) textModified(pa, pb []phrase, pr textPair) {
 	inkA := an.ink(growBox(p.box, an.tol), false)
 	conf := min(p.conf, q.conf)
 	if inkA+inkB < textNeed(max(p.h, q.h)) {
-		if conf < 0.99 {
-			return // a recogniser's misreading of unchanged ink
+		if conf < 0.99 || sameWords(p.text, q.text) {
+			return // a recogniser's misreading, or a text layer's reading order, of unchanged ink
 		}
 		conf *= 0.6
 	}

@@ -59,3 +59,34 @@ func TestTextPhrasesJoinASlantedLineBrokenByTheTextLayer(t *testing.T) {
 		t.Errorf("phrases %q, want %q", got, want)
 	}
 }
+
+// Unchanged ink read by both text layers with the same words in another
+// order (a stacked "6 X 0/C" listed "X 6 0/C" on a reprint) is no text
+// change; another word over the same ink still is (exact strings).
+func TestAnalyzeSameWordsOtherOrder(t *testing.T) {
+	draw := func(f *fpdf.Fpdf) {
+		drawPlan(f)
+		receptacle(f, 80, 60)
+	}
+	a, b := drawSide(t, draw), drawSide(t, draw)
+	ov := testOverlay(a, b, Identity, 3)
+	word := func(s string, x0 float64) text.Word {
+		return text.Word{Text: s, Box: geom.Box{XMin: x0, YMin: 100, XMax: x0 + 30, YMax: 125}, Line: 1, Conf: 1}
+	}
+	for _, c := range []struct {
+		a, b []string
+		want int
+	}{
+		{[]string{"6", "X", "0/C"}, []string{"X", "6", "0/C"}, 0},
+		{[]string{"6", "X", "0/C"}, []string{"8", "X", "0/C"}, 1},
+	} {
+		a.Words, b.Words = nil, nil
+		for i := range c.a {
+			a.Words = append(a.Words, word(c.a[i], 100+40*float64(i)))
+			b.Words = append(b.Words, word(c.b[i], 100+40*float64(i)))
+		}
+		if cs := Analyze(a, b, ov, Options{}); len(cs) != c.want {
+			t.Errorf("%q → %q: %d changes, want %d:%s", c.a, c.b, len(cs), c.want, describe(cs))
+		}
+	}
+}

@@ -62,6 +62,13 @@ func Markup(w io.Writer, pdf io.ReadSeeker, dpi float64, clouds []Cloud) error {
 	return api.WriteContext(ctx, w)
 }
 
+// OpenPDF reads a drawing's PDF for editing as readPDF does, with the
+// configuration every caller here uses (relaxed validation, no pdfcpu
+// configuration directory).
+func OpenPDF(pdf io.ReadSeeker) (*model.Context, error) {
+	return readPDF(pdf, pdfcpuConfig())
+}
+
 // readPDF reads a PDF for annotating: validated (relaxed) when pdfcpu's
 // validator accepts it; otherwise, as some CAD exporters write entries it
 // refuses even relaxed (a measure dictionary's number format, say), read
