@@ -80,6 +80,7 @@ func TestKeysCreate(t *testing.T) {
 	}
 	defer st.Close()
 	a := auth.NewAuthenticator(st.Client, time.Minute)
+	defer a.Wait() // its last-use writes end before the store closes
 	var orgs []string
 	for _, k := range []string{k1, k2, k3} {
 		p, err := a.Check(ctx, k)

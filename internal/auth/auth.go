@@ -128,6 +128,8 @@ type Authenticator struct {
 
 	mu    sync.Mutex
 	cache map[string]cached // by hash
+
+	touches sync.WaitGroup // last-use writes in flight
 }
 
 type cached struct {
@@ -208,12 +210,19 @@ func (a *Authenticator) touch(h, keyID string, now time.Time) {
 	c.touched = now
 	a.cache[h] = c
 	a.mu.Unlock()
+	a.touches.Add(1)
 	go func() {
+		defer a.touches.Done()
 		ctx, cancel := context.WithTimeout(tenant.System(context.Background()), 5*time.Second)
 		defer cancel()
 		_ = a.db.APIKey.UpdateOneID(keyID).SetLastUsedAt(now.UTC()).Exec(ctx)
 	}()
 }
+
+// Wait returns once every last-use write started so far has ended (each
+// gives up after 5 s): call it before closing the database, so no write
+// lands on a closed store or after its files are gone.
+func (a *Authenticator) Wait() { a.touches.Wait() }
 
 func timeOr(t *time.Time) time.Time {
 	if t == nil {

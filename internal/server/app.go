@@ -155,6 +155,9 @@ func (a *App) Close() {
 		_ = a.Blobs.Close()
 	}
 	blobs.DropLocalCopies()
+	if a.Auth != nil {
+		a.Auth.Wait()
+	}
 	if a.Store != nil {
 		_ = a.Store.Close()
 	}

@@ -211,6 +211,7 @@ func createDatabase(ctx context.Context, adminURL, name string) (string, func(),
 // seedSheets makes one project with drawings of 100 sheets each.
 func seedSheets(ctx context.Context, c *ent.Client, key string, n int) (string, error) {
 	a := auth.NewAuthenticator(c, time.Minute)
+	defer a.Wait()
 	p, err := a.Check(ctx, key)
 	if err != nil {
 		return "", err
