@@ -24,11 +24,11 @@ import (
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/ids"
 	"github.com/plangraph/plangraph/internal/service/base"
+	"github.com/plangraph/plangraph/internal/service/images"
 	"github.com/plangraph/plangraph/internal/service/drawings"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/jobs"
 	parsejob "github.com/plangraph/plangraph/jobs/parse"
-	"github.com/plangraph/plangraph/vision/render"
 )
 
 // Parse request rules (interface specification, POST /parse).
@@ -43,7 +43,7 @@ var (
 	AnnotationTypes = []string{"cloud", "callout", "redline", "keynote"}
 	TextRegions     = []string{"notes", "schedules", "specifications"}
 	// ImageTypes are the formats of symbol images.
-	ImageTypes = []string{render.TypePNG, render.TypeJPEG, render.TypeTIFF}
+	ImageTypes = images.Types
 )
 
 // Limits of a parse request.
@@ -56,12 +56,12 @@ const (
 	MaxLabel       = 200
 	MaxDescription = 2000
 	// MaxImagePixels and MaxImageBytes bound a symbol image.
-	MaxImagePixels = int64(25_000_000)
-	MaxImageBytes  = int64(20 << 20)
+	MaxImagePixels = images.MaxImagePixels
+	MaxImageBytes  = images.MaxImageBytes
 	// MaxRequestPixels bounds the pixels of all the symbol images of one
 	// request together (as decoded, before cropping): a request over it is
 	// refused (400) before the image that would pass it is decoded.
-	MaxRequestPixels = int64(100_000_000)
+	MaxRequestPixels = images.MaxRequestPixels
 )
 
 // Service runs the parse operation.
@@ -159,7 +159,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 				bad.Add(sup.field+".source.bounds", fmt.Sprintf("must lie within the sheet (%d × %d px)", sh.Width, sh.Height))
 			}
 		case sup.imageURL != nil:
-			img, err := s.symbolImage(ctx, sup.field+".image_url", strings.TrimSpace(*sup.imageURL), &budget)
+			img, err := (&images.Reader{Deps: s.Deps}).Read(ctx, sup.field+".image_url", strings.TrimSpace(*sup.imageURL), &budget)
 			var ae *apierr.Error
 			if errors.As(err, &ae) && ae.Kind == apierr.Validation {
 				for k, v := range ae.Fields {

@@ -1,4 +1,4 @@
-package parse
+package images
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
-	s := &Service{Deps: &base.Deps{Uploads: &uploads.Service{PublicURL: "https://api.test"}}}
+	s := &Reader{Deps: &base.Deps{Uploads: &uploads.Service{PublicURL: "https://api.test"}}}
 	ctx := context.Background()
 	for name, raw := range map[string]string{
 		"png":                 "data:image/png;base64," + b64(pngB.Bytes()),
@@ -58,7 +58,7 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		"line breaks":         "data:image/png;base64," + b64(pngB.Bytes())[:40] + "\n" + b64(pngB.Bytes())[40:],
 		"percent-encoded b64": "data:image/png;base64," + url.PathEscape(b64(pngB.Bytes())),
 	} {
-		img, err := s.symbolImage(ctx, "f", raw, nil)
+		img, err := s.Read(ctx, "f", raw, nil)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -82,14 +82,14 @@ func TestSymbolImagesFromDataURLs(t *testing.T) {
 		"own, other path":  "https://api.test/v1/projects/prj_x",
 		"file scheme":      "file:///etc/passwd",
 	} {
-		if _, err := s.symbolImage(ctx, "f", raw, nil); err == nil {
+		if _, err := s.Read(ctx, "f", raw, nil); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 }
 
 func TestOwnPath(t *testing.T) {
-	s := &Service{Deps: &base.Deps{Uploads: &uploads.Service{PublicURL: "https://api.test:8443"}}}
+	s := &Reader{Deps: &base.Deps{Uploads: &uploads.Service{PublicURL: "https://api.test:8443"}}}
 	for raw, want := range map[string]string{
 		"/v1/blocks/blk_1/image":                       "/v1/blocks/blk_1/image",
 		"https://api.test:8443/v1/files/fil_1":         "/v1/files/fil_1",

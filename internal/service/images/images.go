@@ -1,4 +1,9 @@
-package parse
+// Package images reads the images a request names (a parse request's
+// symbols, a visual search's query): a data: URL, an image of this service
+// (a block's or a file's, of the caller's organization) or a URL on the
+// operator's allowlist — the same rules, limits and SSRF guards for every
+// operation that takes one.
+package images
 
 import (
 	"context"
@@ -16,11 +21,29 @@ import (
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/blobs"
+	"github.com/plangraph/plangraph/internal/service/base"
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
-// imageURLExamples are the symbol image URLs read without an allowlist.
+// Limits of the images read.
+const (
+	// MaxImagePixels and MaxImageBytes bound one image.
+	MaxImagePixels = int64(25_000_000)
+	MaxImageBytes  = int64(20 << 20)
+	// MaxRequestPixels bounds the pixels of all the images of one request
+	// together (as decoded, before cropping): a request over it is refused
+	// (400) before the image that would pass it is decoded.
+	MaxRequestPixels = int64(100_000_000)
+)
+
+// Types are the formats read.
+var Types = []string{render.TypePNG, render.TypeJPEG, render.TypeTIFF}
+
+// Reader reads images named by requests.
+type Reader struct{ *base.Deps }
+
+// imageURLExamples are the image URLs read without an allowlist.
 const imageURLExamples = "a data: URL (PNG, JPEG or TIFF), this service's /v1/blocks/{id}/image or /v1/files/{id} (or the file's download URL)"
 
 // decodeSlot is taken while a symbol image is decoded: a process decodes
@@ -55,12 +78,12 @@ func charge(budget *int64, w, h int) error {
 	return nil
 }
 
-// symbolImage reads a symbol image named by a parse request: a data: URL,
-// an image of this service (a block's or a file's, of this organization),
-// or an allowlisted URL. It is cropped to its drawn pixels. Its size is
+// Read reads an image named by a request (field names it in errors): a
+// data: URL, an image of this service (a block's or a file's, of this
+// organization), or an allowlisted URL. It is cropped to its drawn pixels. Its size is
 // checked from its header and taken from budget (the pixels the request's
 // images may still have) before it is decoded; nil means no request budget.
-func (s *Service) symbolImage(ctx context.Context, field, raw string, budget *int64) (*image.Gray, error) {
+func (s *Reader) Read(ctx context.Context, field, raw string, budget *int64) (*image.Gray, error) {
 	var (
 		data []byte
 		ct   string
@@ -117,7 +140,7 @@ func (s *Service) symbolImage(ctx context.Context, field, raw string, budget *in
 
 // ownPath is the path of u when it addresses this service (a relative
 // path, or the public URL's scheme and host).
-func (s *Service) ownPath(u *url.URL) (string, bool) {
+func (s *Reader) ownPath(u *url.URL) (string, bool) {
 	if u.Scheme == "" && u.Host == "" {
 		return u.Path, strings.HasPrefix(u.Path, "/")
 	}
@@ -130,7 +153,7 @@ func (s *Service) ownPath(u *url.URL) (string, bool) {
 
 // ownImage reads /v1/blocks/{id}/image, /v1/files/{id} (or its
 // /downloads/{id} URL): resources of the request's organization only.
-func (s *Service) ownImage(ctx context.Context, field, path string, budget *int64) (*image.Gray, []byte, string, error) {
+func (s *Reader) ownImage(ctx context.Context, field, path string, budget *int64) (*image.Gray, []byte, string, error) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	org, _ := tenant.Org(ctx)
 	switch {
@@ -235,7 +258,7 @@ func decodeDataURL(raw string) ([]byte, string, error) {
 // agree with the bytes.
 func decodeImage(ctx context.Context, data []byte, ct string, budget *int64) (*image.Gray, error) {
 	sniffed := render.Sniff(data[:min(len(data), 512)])
-	if !slices.Contains(ImageTypes, sniffed) {
+	if !slices.Contains(Types, sniffed) {
 		return nil, errors.New("is not a PNG, JPEG or TIFF image")
 	}
 	if ct != "" {
