@@ -34,7 +34,7 @@ func init() {
 	hit := map[string]node{
 		"drawing_id": {"description": "The drawing (revision) it belongs to."},
 		"block_id":   {"description": "The block it is in, or null."},
-		"why":        {"description": "Which retrievers found it: `lexical` (its words), `vocabulary` (abbreviations and synonyms of the words), `structure` (a sheet number, discipline, block type or legend label the query names).", "items": node{"type": "string", "enum": []string{search.Lexical, search.Vocabulary, search.Structure}}},
+		"why":        {"description": "Which retrievers found it: `lexical` (its words), `vocabulary` (abbreviations and synonyms of the words), `structure` (a sheet number, discipline, block type or legend label the query names), `visual` (the image or region shows its legend symbol; the snippet gives the matcher's confidence).", "items": node{"type": "string", "enum": []string{search.Lexical, search.Vocabulary, search.Structure, search.Visual}}},
 	}
 	for k, v := range common {
 		hit[k] = v
@@ -42,12 +42,13 @@ func init() {
 	fieldDocs[reflect.TypeFor[search.Hit]()] = hit
 	fieldDocs[reflect.TypeFor[search.Source]()] = common
 	fieldDocs[reflect.TypeFor[search.Meta]()] = map[string]node{
-		"retrievers": {"description": "The retrievers that ran: lexical, vocabulary (when the query has known abbreviations or synonyms), structure, and trigram (PostgreSQL with pg_trgm, for query words the full-text index lacks).", "items": node{"type": "string"}},
+		"retrievers": {"description": "The retrievers that ran: lexical, vocabulary (when the query has known abbreviations or synonyms), structure, and trigram (PostgreSQL with pg_trgm, for query words the full-text index lacks) on a query; visual on an image or region.", "items": node{"type": "string"}},
 		"semantic":   {"description": "Whether semantic vectors were used: always false (not configured in this version)."},
-		"visual":     {"description": "Whether visual search ran: always false (not available yet)."},
+		"visual":     {"description": "Whether an image or region was compared with the project's legend symbols."},
 		"indexed":    {"description": "Rows the project has in the search index; 0 means nothing has been ingested yet."},
 		"expanded":   {"description": "The vocabulary expansions used, `query words → other forms`.", "items": node{"type": "string"}},
 		"reason":     {"description": "Why there are no results, when there are none."},
+		"notes":      {"description": "What a visual search left out: legend symbols past the most compared, the time budget reached, no legend symbols indexed.", "items": node{"type": "string"}},
 	}
 	fieldDocs[reflect.TypeFor[search.Answer]()] = map[string]node{
 		"answer":        {"description": "The answer in words, taken from the cited rows only; says so when the drawings do not answer it."},
@@ -64,8 +65,11 @@ const sourceTypesText = "`sheet`, `block`, `legend_entry`, `symbol` (a legend en
 func searchOps() []op {
 	projectID := pathID("prj", "project")
 	query := node{"type": "string", "minLength": 1, "maxLength": search.MaxQuery}
-	searchBody := object([]string{"query"}, node{
-		"query": with(query, "What to look for: words, abbreviations (EF, GFI, RCP), sheet numbers (A-101 = A101 = A 101). Quotes, `*`, `NEAR` and other full-text syntax are searched as plain words."),
+	bound := func(name string) node {
+		return node{"type": "number", "minimum": 0, "description": name + ", sheet pixels."}
+	}
+	searchBody := object(nil, node{
+		"query": with(query, "What to look for: words, abbreviations (EF, GFI, RCP), sheet numbers (A-101 = A101 = A 101). Quotes, `*`, `NEAR` and other full-text syntax are searched as plain words. At least one of `query`, `image_url` and `region` is required."),
 		"types": node{"type": "array", "items": node{"type": "string", "enum": index.Types}, "description": "Only results of these types: " + sourceTypesText},
 		"filters": object(nil, node{
 			"drawing_id":   str("Only this drawing (revision) of the project."),
@@ -74,16 +78,23 @@ func searchOps() []op {
 			"block_type":   enumOf("Only blocks (and their legend entries, symbols and words) of this type.", schema.BlockTypes),
 		}),
 		"limit":     node{"type": "integer", "minimum": 1, "maximum": search.MaxLimit, "description": fmt.Sprintf("At most this many results (default %d).", search.DefaultLimit)},
-		"image_url": str("Visual search by image: not available yet; a request with it is answered 400."),
-		"region":    node{"type": "object", "description": "Visual search by a sheet region: not available yet; a request with it is answered 400."},
+		"image_url": str("Visual search by image: a picture of a symbol (PNG, JPEG or TIFF) as a `data:` URL, this service's `/v1/blocks/{id}/image` or `/v1/files/{id}`, or an https URL on the operator's allowlist (the rules of parse's symbol images). It is compared with the project's legend symbols at any rotation, mirrored or not, at 0.5–2× their size; results are the legend entries it shows and their instances per block (`symbol` rows with counts), by the matcher's confidence. Not with `region`."),
+		"region": object([]string{"sheet_id", "bounds"}, node{
+			"sheet_id": str("A sheet of this project."),
+			"bounds": object([]string{"x_min", "y_min", "x_max", "y_max"}, node{
+				"x_min": bound("Left"), "y_min": bound("Top"), "x_max": bound("Right"), "y_max": bound("Bottom"),
+			}),
+		}),
 	})
+	searchBody["properties"].(node)["region"].(node)["description"] = "Visual search by a part of a sheet (a symbol or a few, at most " + fmt.Sprint(search.MaxRegionPixels) +
+		" pixels): the legend symbols drawn there, read with the drawing around the region, and their instances across the project, as for `image_url`. Not with `image_url`."
 	askBody := object([]string{"question"}, node{
 		"question":    with(query, "A question in English: counts (`how many exhaust fans on the second floor?`), sheet lists (`which sheets are electrical?`), lookups (`where is the panel schedule?`, `what is detail 5 on A3?`)."),
 		"drawing_id":  str("Answer from this drawing (revision) only."),
 		"max_sources": node{"type": "integer", "minimum": 1, "maximum": search.MaxSources, "description": fmt.Sprintf("At most this many cited sources (default %d).", search.DefaultSources)},
 	})
 	errText := map[int]string{
-		400: "The request is invalid (VALIDATION_ERROR with `errors` by field: an empty or too long query, an unknown type or filter value, a drawing of another project, or `image_url`/`region`: visual search is not available yet).",
+		400: "The request is invalid (VALIDATION_ERROR with `errors` by field: no query, image_url or region; an empty or too long query, an unknown type or filter value, a drawing of another project; an image that is not a PNG, JPEG or TIFF, too large, blank, or at a URL that is not fetched; a region on a sheet of another project, outside the sheet or too large).",
 		404: "No such project in this organization (NOT_FOUND).",
 	}
 	return []op{
@@ -93,8 +104,9 @@ func searchOps() []op {
 				"(legend entry × block) and lines of the sheets' words — built when drawings are ingested and parsed. Retrievers: full text on the query's words " +
 				"ranked by BM25 (k1 1.2, b 0.75, over the project's rows), the same on the construction vocabulary's forms of them (REC = receptacle, EF = exhaust fan…), " +
 				"structure (sheet numbers, disciplines, block types, legend labels the query names) and, on PostgreSQL with pg_trgm, trigram similarity for words the index " +
-				"lacks; their rankings are fused by reciprocal rank fusion (Σ 1/(60 + rank)), duplicates merged, the newest drawing first on ties. Semantic and visual " +
-				"search are not available (`_meta` says so). A project with nothing indexed answers an empty list whose `_meta.reason` says why.",
+				"lacks; an image or a region of a sheet (visual search) is compared with the project's legend symbols by the symbol matcher, which returns the " +
+				"symbols it shows and their parsed instances by confidence. Rankings are fused by reciprocal rank fusion (Σ 1/(60 + rank)), duplicates merged, the newest drawing first on ties. Semantic " +
+				"search is not available (`_meta` says so). A project with nothing indexed answers an empty list whose `_meta.reason` says why.",
 			params: []node{projectID}, body: body(searchBody, true, "The search."),
 			ok: map[int]node{200: okJSON("The results, best first.", object([]string{"data", "_meta"}, node{
 				"data":  node{"type": "array", "items": schemaRef("SearchResult")},

@@ -392,6 +392,7 @@ type ComplexityRoot struct {
 	SearchMeta struct {
 		Expanded   func(childComplexity int) int
 		Indexed    func(childComplexity int) int
+		Notes      func(childComplexity int) int
 		Reason     func(childComplexity int) int
 		Retrievers func(childComplexity int) int
 		Semantic   func(childComplexity int) int
@@ -2274,6 +2275,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchMeta.Indexed(childComplexity), true
+	case "SearchMeta.notes":
+		if e.ComplexityRoot.SearchMeta.Notes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchMeta.Notes(childComplexity), true
 	case "SearchMeta.reason":
 		if e.ComplexityRoot.SearchMeta.Reason == nil {
 			break
@@ -2774,6 +2781,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputProjectWhereInput,
 		ec.unmarshalInputSearchFilters,
 		ec.unmarshalInputSearchInput,
+		ec.unmarshalInputSearchRegion,
 		ec.unmarshalInputSheetOrder,
 		ec.unmarshalInputSheetPatch,
 		ec.unmarshalInputSheetWhereInput,
@@ -5956,10 +5964,20 @@ input SearchFilters {
   blockType: String
 }
 
-"""A search of a project's index by text. Visual search (by image or region) is not available yet."""
+"""A part of one of the project's sheets, in sheet pixels (a symbol or a few: at most 4,000,000 pixels)."""
+input SearchRegion {
+  sheetID: ID!
+  bounds: BoundingBoxInput!
+}
+
+"""A search of a project's index: by text (query), by picture (imageURL or region: visual search), or both; at least one."""
 input SearchInput {
   """Words, abbreviations (EF, GFI, RCP) or sheet numbers; full-text syntax is searched as plain words. 1–500 characters."""
-  query: String!
+  query: String
+  """A picture of a symbol: a data: URL (PNG, JPEG, TIFF), this service's /v1/blocks/{id}/image or /v1/files/{id}, or an allowlisted https URL. Compared with the project's legend symbols at any rotation and 0.5–2× their size: results are the legend entries it shows and their instances per block. Not with region."""
+  imageURL: String
+  """A part of a sheet: the legend symbols drawn there (read with the drawing around it) and their instances across the project. Not with imageURL."""
+  region: SearchRegion
   """Only results of these types: sheet, block, legend_entry, symbol, word, change."""
   types: [String!]
   filters: SearchFilters
@@ -5986,17 +6004,17 @@ type SearchHit {
   count: Int
   """Reciprocal rank fusion score; comparable within one answer only."""
   score: Float!
-  """The retrievers that found it: lexical, vocabulary, structure."""
+  """The retrievers that found it: lexical, vocabulary, structure, visual (the picture shows its legend symbol; the snippet gives the matcher's confidence)."""
   why: [String!]!
 }
 
 """How a search ran."""
 type SearchMeta {
-  """lexical, vocabulary, structure, and trigram on PostgreSQL with pg_trgm."""
+  """lexical, vocabulary, structure, and trigram on PostgreSQL with pg_trgm, on a query; visual on a picture."""
   retrievers: [String!]!
   """Always false: no semantic vectors in this version."""
   semantic: Boolean!
-  """Always false: visual search is not available yet."""
+  """Whether a picture (imageURL or region) was compared with the project's legend symbols."""
   visual: Boolean!
   """Rows the project has in the index; 0: nothing ingested yet."""
   indexed: Int!
@@ -6004,6 +6022,8 @@ type SearchMeta {
   expanded: [String!]!
   """Why there are no results, when there are none."""
   reason: String
+  """What a visual search left out: legend symbols past the most compared, its time budget reached, no legend symbols indexed."""
+  notes: [String!]
 }
 
 type SearchResult {
@@ -6747,6 +6767,8 @@ func (ec *executionContext) childFields_SearchMeta(ctx context.Context, field gr
 		return ec.fieldContext_SearchMeta_expanded(ctx, field)
 	case "reason":
 		return ec.fieldContext_SearchMeta_reason(ctx, field)
+	case "notes":
+		return ec.fieldContext_SearchMeta_notes(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchMeta", field.Name)
 }
@@ -15969,6 +15991,29 @@ func (ec *executionContext) fieldContext_SearchMeta_reason(_ context.Context, fi
 	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _SearchMeta_notes(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchMeta_notes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Notes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchMeta_notes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SearchResult_hits(ctx context.Context, field graphql.CollectedField, obj *search.Result) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24849,7 +24894,7 @@ func (ec *executionContext) unmarshalInputSearchInput(ctx context.Context, obj a
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"query", "types", "filters", "limit"}
+	fieldsInOrder := [...]string{"query", "imageURL", "region", "types", "filters", "limit"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -24858,11 +24903,25 @@ func (ec *executionContext) unmarshalInputSearchInput(ctx context.Context, obj a
 		switch k {
 		case "query":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("query"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Query = data
+		case "imageURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("imageURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImageURL = data
+		case "region":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("region"))
+			data, err := ec.unmarshalOSearchRegion2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐRegion(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Region = data
 		case "types":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("types"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
@@ -24884,6 +24943,43 @@ func (ec *executionContext) unmarshalInputSearchInput(ctx context.Context, obj a
 				return it, err
 			}
 			it.Limit = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSearchRegion(ctx context.Context, obj any) (search.Region, error) {
+	var it search.Region
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sheetID", "bounds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sheetID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sheetID"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SheetID = data
+		case "bounds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bounds"))
+			data, err := ec.unmarshalNBoundingBoxInput2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋparseᚐBounds(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bounds = data
 		}
 	}
 	return it, nil
@@ -31216,6 +31312,11 @@ func (ec *executionContext) _SearchMeta(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "notes":
+			out.Values[i] = ec._SearchMeta_notes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -34863,6 +34964,14 @@ func (ec *executionContext) unmarshalOSearchFilters2ᚖgithubᚗcomᚋplangraph�
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSearchFilters(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSearchRegion2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐRegion(ctx context.Context, v any) (*search.Region, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSearchRegion(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -1,13 +1,17 @@
 package server_test
 
 // Search and ask through the real HTTPS server on both profiles: the REST
-// envelope and Problem Details, the refusal of visual search, another
+// envelope and Problem Details, visual search's input, another
 // organization's project, and GraphQL parity. What the answers contain is
 // tested in internal/service/search over a synthetic set.
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"image"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
@@ -50,6 +54,7 @@ func seedSearch(t *testing.T, s *testenv.Server, key, org string) string {
 func TestSearchAPI(t *testing.T) {
 	for _, p := range testenv.Profiles(t) {
 		t.Run(p.Name, func(t *testing.T) {
+			p.Config.RateVision, p.Config.BurstVision = 1000, 1000 // (the vision limit is tested elsewhere)
 			s := startUnlimited(t, p)
 			key, rec := s.CreateKeyRecord(t, "acme")
 			other := s.CreateKey(t, "globex")
@@ -80,6 +85,20 @@ func TestSearchAPI(t *testing.T) {
 			// refusals
 			postJSON(t, s, key, "/v1/projects/"+prj+"/search", map[string]any{"query": "fan", "image_url": "data:image/png;base64,AA"}).
 				ExpectProblem(t, http.StatusBadRequest, "VALIDATION_ERROR")
+			postJSON(t, s, key, "/v1/projects/"+prj+"/search", map[string]any{"region": map[string]any{"sheet_id": "sht_x", "bounds": map[string]any{"x_min": 0, "y_min": 0, "x_max": 5, "y_max": 5}}}).
+				ExpectProblem(t, http.StatusBadRequest, "VALIDATION_ERROR")
+			// a picture over a project whose legend entries have no stored graphic: an empty answer that says why
+			var vr struct {
+				Data []map[string]any `json:"data"`
+				Meta struct {
+					Visual bool     `json:"visual"`
+					Notes  []string `json:"notes"`
+				} `json:"_meta"`
+			}
+			postJSON(t, s, key, "/v1/projects/"+prj+"/search", map[string]any{"image_url": squarePNG(t)}).ExpectStatus(t, http.StatusOK).JSON(t, &vr)
+			if !vr.Meta.Visual || len(vr.Data) != 0 || len(vr.Meta.Notes) == 0 || !strings.Contains(vr.Meta.Notes[0], "no legend symbol") {
+				t.Errorf("visual search without legend graphics: %+v", vr)
+			}
 			postJSON(t, s, key, "/v1/projects/"+prj+"/search", map[string]any{"query": ""}).ExpectProblem(t, http.StatusBadRequest, "VALIDATION_ERROR")
 			postJSON(t, s, key, "/v1/projects/"+prj+"/search", map[string]any{"query": strings.Repeat("x", 10<<10)}).ExpectProblem(t, http.StatusBadRequest, "VALIDATION_ERROR")
 			postJSON(t, s, key, "/v1/projects/"+prj+"/search", map[string]any{"query": "fan", "nonsense": 1}).ExpectProblem(t, http.StatusBadRequest, "VALIDATION_ERROR")
@@ -123,10 +142,34 @@ func TestSearchAPI(t *testing.T) {
 			if len(gd.Search.Hits) != len(sr.Data) || gd.Ask.Answer != ar.Data.Answer {
 				t.Errorf("graphql %s differs from REST (%d results, %q)", g.Data, len(sr.Data), ar.Data.Answer)
 			}
+			g = s.GraphQL(t, key, `query($p: ID!, $u: String!) { search(projectID: $p, input: {imageURL: $u}) { hits { sourceID } meta { visual notes } } }`,
+				map[string]any{"p": prj, "u": squarePNG(t)})
+			if len(g.Errors) > 0 || !strings.Contains(string(g.Data), `"visual":true`) || !strings.Contains(string(g.Data), "no legend symbol") {
+				t.Errorf("visual search over GraphQL: %s %+v", g.Data, g.Errors)
+			}
 			g = s.GraphQL(t, other, `query($p: ID!) { search(projectID: $p, input: {query: "fan"}) { hits { sourceID } } }`, map[string]any{"p": prj})
 			if string(g.Data) != `{"search":null}` {
 				t.Errorf("another organization's search over GraphQL: %s %+v", g.Data, g.Errors)
 			}
 		})
 	}
+}
+
+// squarePNG is a data: URL of a small drawn square.
+func squarePNG(t *testing.T) string {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, 40, 40))
+	for y := range 40 {
+		for x := range 40 {
+			img.Pix[y*40+x] = 255
+			if (x >= 8 && x < 32 && (y == 8 || y == 31)) || (y >= 8 && y < 32 && (x == 8 || x == 31)) {
+				img.Pix[y*40+x] = 0
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())
 }

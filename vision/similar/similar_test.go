@@ -4,13 +4,10 @@ import (
 	"context"
 	"image"
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/geom"
-	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
 
@@ -22,15 +19,7 @@ func pixRect(b geom.Box, pad int) image.Rectangle {
 // plan out of the page — rotated, rescaled, with the plan's lines cut at
 // the crop's edge — and asks which of the sheet's legend symbols it is.
 func TestInstancesFindTheirLegendSymbol(t *testing.T) {
-	set, err := synth.Generate(synth.Options{Seed: 2, Sheets: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pdf := filepath.Join(t.TempDir(), "s.pdf")
-	if err := synth.WriteFile(pdf, set.WritePDF); err != nil {
-		t.Fatal(err)
-	}
-	page := rendertest.Image(t, pdf, render.TypePDF, 1, render.DefaultDPI)
+	page, set, _ := rendertest.SynthSheet(t, 2)
 	st := set.Truth.Sheets[0]
 	// the legend's graphics, as the parse job stores them
 	var refs []*image.Gray

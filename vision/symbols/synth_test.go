@@ -3,12 +3,10 @@ package symbols
 import (
 	"image"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/vision/geom"
-	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
 
@@ -17,15 +15,7 @@ import (
 // directory).
 func synthSheet(t *testing.T, seed int64) (*image.Gray, synth.SheetTruth, string) {
 	t.Helper()
-	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pdf := filepath.Join(t.TempDir(), "s.pdf")
-	if err := synth.WriteFile(pdf, set.WritePDF); err != nil {
-		t.Fatal(err)
-	}
-	page := rendertest.Image(t, pdf, render.TypePDF, 1, render.DefaultDPI)
+	page, set, pdf := rendertest.SynthSheet(t, seed)
 	return page, set.Truth.Sheets[0], pdf
 }
 

@@ -102,7 +102,7 @@ type Bounds struct {
 }
 
 // box is b with missing coordinates as 0.
-func (b *Bounds) box() geom.Box {
+func (b *Bounds) Box() geom.Box {
 	v := func(p *float64) float64 {
 		if p == nil {
 			return 0
@@ -112,13 +112,13 @@ func (b *Bounds) box() geom.Box {
 	return geom.Box{XMin: v(b.XMin), YMin: v(b.YMin), XMax: v(b.XMax), YMax: v(b.YMax)}
 }
 
-// valid reports whether b is a box with 0 ≤ x_min < x_max and
+// Valid reports whether b is a box with 0 ≤ x_min < x_max and
 // 0 ≤ y_min < y_max.
-func (b *Bounds) valid() bool {
+func (b *Bounds) Valid() bool {
 	if b == nil {
 		return false
 	}
-	box := b.box()
+	box := b.Box()
 	return box.Valid() && box.XMin >= 0 && box.YMin >= 0
 }
 

@@ -155,7 +155,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 			if err != nil {
 				return nil, err
 			}
-			if b := sup.source.Bounds.box(); b.XMax > float64(sh.Width) || b.YMax > float64(sh.Height) {
+			if b := sup.source.Bounds.Box(); b.XMax > float64(sh.Width) || b.YMax > float64(sh.Height) {
 				bad.Add(sup.field+".source.bounds", fmt.Sprintf("must lie within the sheet (%d × %d px)", sh.Width, sh.Height))
 			}
 		case sup.imageURL != nil:
@@ -183,7 +183,7 @@ func (s *Service) Start(ctx context.Context, in Input) (*ent.Job, error) {
 		sup.featureID = ids.New(ids.Feature)
 		ss := parsejob.SuppliedSymbol{FeatureID: sup.featureID}
 		if sup.source != nil {
-			ss.Source = &parsejob.ExemplarSource{SheetID: sup.source.SheetID, Bounds: sup.source.Bounds.box()}
+			ss.Source = &parsejob.ExemplarSource{SheetID: sup.source.SheetID, Bounds: sup.source.Bounds.Box()}
 		}
 		pj.Supplied = append(pj.Supplied, ss)
 		if sup.img != nil {
@@ -326,7 +326,7 @@ func check(in Input) (*request, error) {
 			bad.Add(s.field, "has both image_url and source; give one")
 		case e.Source != nil && e.Source.SheetID == "":
 			bad.Add(s.field+".source.sheet_id", "is required")
-		case e.Source != nil && !e.Source.Bounds.valid():
+		case e.Source != nil && !e.Source.Bounds.Valid():
 			bad.Add(s.field+".source.bounds", "must be a box with 0 ≤ x_min < x_max and 0 ≤ y_min < y_max")
 		}
 		sups = append(sups, s)

@@ -456,7 +456,7 @@ func (s *Service) lookup(ctx context.Context, sc index.Scope, pq textsearch.Ques
 	}
 	// the pool is wider than the citations: the sheet or view titled as
 	// asked may rank below notes and index lines that repeat its words
-	res, err := s.search(ctx, sc, strings.Join(subj, " "), lookupPool)
+	res, err := s.search(ctx, sc, strings.Join(subj, " "), nil, lookupPool)
 	if err != nil {
 		return err
 	}
@@ -564,7 +564,7 @@ func (s *Service) passages(ctx context.Context, sc index.Scope, q string, max in
 		a.Answer = "The drawings do not say."
 		return nil
 	}
-	res, err := s.search(ctx, sc, strings.Join(toks, " "), max)
+	res, err := s.search(ctx, sc, strings.Join(toks, " "), nil, max)
 	if err != nil {
 		return err
 	}

@@ -69,16 +69,15 @@ type Filters struct {
 	BlockType   string `json:"block_type,omitempty"`
 }
 
-// Input is a search request. ImageURL and Region (visual search) are
-// recognised so that they can be refused clearly: visual search is not
-// available.
+// Input is a search request: a text query, a picture (ImageURL or
+// Region: visual search, see visual.go), or both.
 type Input struct {
 	Query    string   `json:"query"`
 	Types    []string `json:"types,omitempty"`
 	Filters  *Filters `json:"filters,omitempty"`
 	Limit    int      `json:"limit,omitempty"`
 	ImageURL *string  `json:"image_url,omitempty"`
-	Region   any      `json:"region,omitempty"`
+	Region   *Region  `json:"region,omitempty"`
 }
 
 // Hit is one search result. Bounds are sheet pixels; Count is the number
@@ -98,10 +97,10 @@ type Hit struct {
 	Why         []string  `json:"why"`
 }
 
-// Meta says how a search ran: the retrievers used, that semantic and
-// visual search are off, how many rows the project has indexed, the
-// vocabulary concepts the query was expanded with, and why a result is
-// empty.
+// Meta says how a search ran: the retrievers used, that semantic search
+// is off, whether a picture was compared (visual), how many rows the
+// project has indexed, the vocabulary concepts the query was expanded
+// with, why a result is empty, and notes on what a search left out.
 type Meta struct {
 	Retrievers []string `json:"retrievers"`
 	Semantic   bool     `json:"semantic"`
@@ -109,6 +108,7 @@ type Meta struct {
 	Indexed    int      `json:"indexed"`
 	Expanded   []string `json:"expanded"`
 	Reason     string   `json:"reason,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
 }
 
 // Result is a search's answer.
@@ -161,16 +161,13 @@ func bounded(field string, v *int, def, most int) error {
 
 // Search runs a search over one project.
 func (s *Service) Search(ctx context.Context, projectID string, in Input) (*Result, error) {
-	if in.ImageURL != nil || in.Region != nil {
-		f := "image_url"
-		if in.ImageURL == nil {
-			f = "region"
+	visual := in.ImageURL != nil || in.Region != nil
+	q := strings.TrimSpace(in.Query)
+	if !visual || q != "" {
+		var err error
+		if q, err = checkText("query", in.Query); err != nil {
+			return nil, err
 		}
-		return nil, apierr.Invalid(f, "visual search is not available yet: search by text (query)")
-	}
-	q, err := checkText("query", in.Query)
-	if err != nil {
-		return nil, err
 	}
 	if err := bounded("limit", &in.Limit, DefaultLimit, MaxLimit); err != nil {
 		return nil, err
@@ -199,7 +196,14 @@ func (s *Service) Search(ctx context.Context, projectID string, in Input) (*Resu
 		sc.DrawingID, sc.Discipline, sc.BlockType = f.DrawingID, f.Discipline, f.BlockType
 		sc.SheetNumberNorm = sheetmeta.Normalize(f.SheetNumber)
 	}
-	return s.search(ctx, sc, q, in.Limit)
+	var vq *visualQuery
+	if visual {
+		var err error
+		if vq, err = s.visualInput(ctx, projectID, in); err != nil {
+			return nil, err
+		}
+	}
+	return s.search(ctx, sc, q, vq, in.Limit)
 }
 
 // blockTypes are the data model's block types.
@@ -207,10 +211,11 @@ var blockTypes = schema.BlockTypes
 
 func docKey(d index.Doc) string { return d.SourceType + "|" + d.SourceID + "|" + d.BlockID }
 
-// search runs the retrievers on a checked request.
-func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit int) (*Result, error) {
+// search runs the retrievers on a checked request: the text retrievers
+// when there is a query, the visual one when there is a picture (vq).
+func (s *Service) search(ctx context.Context, sc index.Scope, q string, vq *visualQuery, limit int) (*Result, error) {
 	x := s.Index()
-	res := &Result{Hits: []Hit{}, Meta: Meta{Retrievers: []string{}, Expanded: []string{}}}
+	res := &Result{Hits: []Hit{}, Meta: Meta{Retrievers: []string{}, Expanded: []string{}, Visual: vq != nil}}
 	n, err := x.Count(ctx, index.Scope{ProjectID: sc.ProjectID})
 	if err != nil {
 		return nil, err
@@ -220,14 +225,58 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit in
 		res.Meta.Reason = "nothing is indexed in this project yet: its drawings are indexed when their ingestion (and parse) completes"
 		return res, nil
 	}
-	toks := uniq(textsearch.Tokens(q))
-	if len(toks) == 0 {
-		res.Meta.Reason = "the query has no words or numbers to search for"
-		return res, nil
-	}
 	docs := map[string]index.Doc{}
 	var rankings []textsearch.Ranked
 	mark := map[string]bool{}
+	var vis *visualRanking
+	if vq != nil {
+		if vis, err = s.visual(ctx, sc, vq, docs); err != nil {
+			return nil, err
+		}
+		res.Meta.Retrievers = append(res.Meta.Retrievers, Visual)
+		res.Meta.Notes = vis.notes
+		rankings = append(rankings, vis.ranked)
+	}
+	if q != "" {
+		if reason, err := s.textRankings(ctx, sc, q, n, docs, mark, &rankings, &res.Meta); err != nil {
+			return nil, err
+		} else if reason != "" && vq == nil {
+			res.Meta.Reason = reason
+			return res, nil
+		}
+	}
+	fused := textsearch.Fuse(rankings, func(a, b string) bool { return newer(docs[a], docs[b]) })
+	for _, f := range fused {
+		if len(res.Hits) == limit {
+			break
+		}
+		h := hitOf(docs[f.Key], f, mark)
+		if c, ok := vis.confidenceOf(f.Key); ok {
+			h.Snippet += fmt.Sprintf(" — the image shows this symbol (matcher confidence %.2f)", c)
+		}
+		res.Hits = append(res.Hits, h)
+	}
+	if len(res.Hits) == 0 {
+		res.Meta.Reason = "no indexed sheet, block, legend entry, symbol or words match the query"
+		if vq != nil {
+			res.Meta.Reason = "no legend symbol of the project matches the image"
+			if q != "" {
+				res.Meta.Reason = "neither the query nor the image matches anything indexed"
+			}
+		}
+	}
+	return res, nil
+}
+
+// textRankings runs the text retrievers (lexical, vocabulary, structure,
+// trigram) on q, adding their rankings and retriever names; reason says
+// why none could run.
+func (s *Service) textRankings(ctx context.Context, sc index.Scope, q string, n int, docs map[string]index.Doc, mark map[string]bool, rankings *[]textsearch.Ranked, meta *Meta) (reason string, err error) {
+	x := s.Index()
+	toks := uniq(textsearch.Tokens(q))
+	if len(toks) == 0 {
+		return "the query has no words or numbers to search for", nil
+	}
 	run := func(name string, groups [][]string) ([]string, error) {
 		var phrases []string
 		for _, g := range groups {
@@ -244,8 +293,8 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit in
 		}
 		r := rankBM25(found, n, groups, docs)
 		r.Retriever = name
-		res.Meta.Retrievers = append(res.Meta.Retrievers, name)
-		rankings = append(rankings, r)
+		meta.Retrievers = append(meta.Retrievers, name)
+		*rankings = append(*rankings, r)
 		return r.Keys, nil
 	}
 	var groups [][]string
@@ -254,7 +303,7 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit in
 	}
 	lex, err := run(Lexical, groups)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	var vocab [][]string
 	for _, m := range textsearch.Default.Find(toks) {
@@ -267,24 +316,24 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit in
 		}
 		if len(alt) > 0 {
 			vocab = append(vocab, alt)
-			res.Meta.Expanded = append(res.Meta.Expanded, own+" → "+strings.Join(alt, ", "))
+			meta.Expanded = append(meta.Expanded, own+" → "+strings.Join(alt, ", "))
 		}
 	}
 	if len(vocab) > 0 {
 		if _, err := run(Vocabulary, vocab); err != nil {
-			return nil, err
+			return "", err
 		}
 	}
 	st, err := s.structure(ctx, sc, q, toks, lex, docs)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	res.Meta.Retrievers = append(res.Meta.Retrievers, Structure)
-	rankings = append(rankings, st)
+	meta.Retrievers = append(meta.Retrievers, Structure)
+	*rankings = append(*rankings, st)
 	if missing := absent(toks, lex, docs); len(missing) > 0 {
 		sim, ok, err := x.Similar(ctx, sc, strings.Join(missing, " "), 50)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if ok {
 			var keys []string
@@ -292,24 +341,14 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, limit in
 				docs[docKey(d)] = d
 				keys = append(keys, docKey(d))
 			}
-			res.Meta.Retrievers = append(res.Meta.Retrievers, Trigram)
-			rankings = append(rankings, textsearch.Ranked{Retriever: Trigram, Keys: keys})
+			meta.Retrievers = append(meta.Retrievers, Trigram)
+			*rankings = append(*rankings, textsearch.Ranked{Retriever: Trigram, Keys: keys})
 			for _, t := range missing {
 				mark[t] = true
 			}
 		}
 	}
-	fused := textsearch.Fuse(rankings, func(a, b string) bool { return newer(docs[a], docs[b]) })
-	for _, f := range fused {
-		if len(res.Hits) == limit {
-			break
-		}
-		res.Hits = append(res.Hits, hitOf(docs[f.Key], f, mark))
-	}
-	if len(res.Hits) == 0 {
-		res.Meta.Reason = "no indexed sheet, block, legend entry, symbol or words match the query"
-	}
-	return res, nil
+	return "", nil
 }
 
 // newer orders equal-scored results: the newest drawing (revision) first

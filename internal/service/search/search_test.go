@@ -72,20 +72,31 @@ func open(t *testing.T, databaseURL string) (*store.Store, *blob.Bucket) {
 // match job per plan block), then builds the index.
 func seed(t *testing.T, st *store.Store, bucket *blob.Bucket, org string, set *synth.Set) *fixture {
 	t.Helper()
+	f := seedUnindexed(t, st, bucket, org, set)
+	if err := f.svc.Index().RebuildProject(f.ctx, f.project); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// seedUnindexed is seed without the index; a one-sheet set's sheet is
+// parsed.
+func seedUnindexed(t *testing.T, st *store.Store, bucket *blob.Bucket, org string, set *synth.Set) *fixture {
+	t.Helper()
 	ctx := tenant.WithOrg(context.Background(), org)
 	db := st.Client
 	f := &fixture{svc: &search.Service{Deps: &base.Deps{DB: db, Blobs: bucket}}, ctx: ctx, truth: set.Truth}
 	p := db.Project.Create().SetName("synthetic").SaveX(ctx)
 	f.project = p.ID
 	f.unparsed = len(set.Truth.Sheets) - 1
+	if len(set.Truth.Sheets) == 1 {
+		f.unparsed = -1
+	}
 	d, err := synthdb.Drawing(ctx, db, bucket, p.ID, "set.pdf", set.Truth, f.unparsed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.drawing, f.sheets, f.blocks = d.ID, d.Sheets, d.Blocks
-	if err := f.svc.Index().RebuildProject(ctx, p.ID); err != nil {
-		t.Fatal(err)
-	}
 	return f
 }
 
