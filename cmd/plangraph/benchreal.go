@@ -12,9 +12,11 @@ import (
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/sheet"
 	"github.com/plangraph/plangraph/internal/service/drawings"
+	parsesvc "github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/service/search"
 	"github.com/plangraph/plangraph/internal/tools/bench"
 	"github.com/plangraph/plangraph/jobs"
+	"github.com/plangraph/plangraph/vision/geom"
 )
 
 // benchReal scores ingestion and parse on the labelled real sets in a
@@ -97,6 +99,14 @@ func (l *local) realParser(progress io.Writer) bench.RealParse {
 		project := l.project
 		p.Ask = func(ctx context.Context, q string) (*search.Answer, error) {
 			return l.app.Services.Search.Ask(l.ctx, project, search.AskInput{Question: q, DrawingID: drawingID, MaxSources: search.MaxSources})
+		}
+		p.Visual = func(ctx context.Context, page int, box geom.Box) (*search.Result, error) {
+			sh, err := l.app.Store.Client.Sheet.Query().Where(sheet.DrawingID(drawingID), sheet.PageNumber(page)).Only(l.ctx)
+			if err != nil {
+				return nil, err
+			}
+			return l.app.Services.Search.Search(l.ctx, project, search.Input{Region: &search.Region{SheetID: sh.ID,
+				Bounds: &parsesvc.Bounds{XMin: &box.XMin, YMin: &box.YMin, XMax: &box.XMax, YMax: &box.YMax}}})
 		}
 		return p, nil
 	}

@@ -243,3 +243,28 @@ func (v *vecPages) template(ctx context.Context, f *ent.Feature, src *ExemplarSo
 	}
 	return t, err
 }
+
+// Drawing is part r of a sheet (its pixels) as geometry to search, in r's
+// pixels (r's corner at 0, 0), or nil as for Block.
+func (g *SheetGeometry) Drawing(ctx context.Context, sheetID string, r image.Rectangle) (*vecsym.Drawing, error) {
+	pg, err := g.v.sheet(ctx, sheetID)
+	if err != nil || pg == nil {
+		return nil, err
+	}
+	vr := vector.Rect{X0: float32(r.Min.X), Y0: float32(r.Min.Y), X1: float32(r.Max.X), Y1: float32(r.Max.Y)}
+	if !drawnAsGeometry(pg, vr) {
+		return nil, nil
+	}
+	return vecsym.NewDrawing(pg, vr), nil
+}
+
+// Template is legend entry f's graphic as geometry, as the match job
+// searches it, or nil when it has none (a graphic pasted as a picture, a
+// scanned legend).
+func (g *SheetGeometry) Template(ctx context.Context, f *ent.Feature) (*vecsym.Template, error) {
+	return g.v.template(ctx, f, nil)
+}
+
+// EntryTag is the tag that tells legend entry's symbol from others drawn
+// alike (vecsym.Options.Tags), as the match job gives it.
+func EntryTag(label, description string) string { return entryTag(label, description) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/vecsym"
 )
 
 // MinConfidence is the matcher's confidence under which a reference is
@@ -94,21 +95,50 @@ func Rank(ctx context.Context, img *image.Gray, focus image.Rectangle, refs []*i
 		return res, err
 	}
 	res.Unfinished = len(out.Unsearched) > 0
-	best := map[int]Match{}
-	for _, d := range out.Detections {
+	res.Matches = best(out.Detections, focus, func(t int) int { return index[t] })
+	return res, nil
+}
+
+// RankGeometry is Rank on a drawing's geometry (a PDF's paths and text,
+// vision/vecsym): the references' geometry, tagged as tags give (nil: no
+// tags), is searched over d, and a reference counts where its instance's
+// centre lies in focus (d's pixels).
+func RankGeometry(ctx context.Context, d *vecsym.Drawing, focus image.Rectangle, refs []*vecsym.Template, tags []string, deadline time.Time) (Result, error) {
+	var res Result
+	if len(refs) == 0 {
+		return res, nil
+	}
+	dets, err := vecsym.Match(ctx, d, refs, vecsym.Options{MinConfidence: MinConfidence, Deadline: deadline, Tags: tags})
+	var inc *vecsym.Incomplete
+	if errors.As(err, &inc) {
+		res.Unfinished, err = true, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Matches = best(dets, focus, func(t int) int { return t })
+	return res, nil
+}
+
+// best is each reference's most confident detection centred in focus,
+// most confident first; ref maps a detection's template to its reference.
+func best(dets []symbols.Detection, focus image.Rectangle, ref func(int) int) []Match {
+	top := map[int]Match{}
+	for _, d := range dets {
 		c := image.Pt(int((d.Box.XMin+d.Box.XMax)/2), int((d.Box.YMin+d.Box.YMax)/2))
 		if !c.In(focus) {
 			continue
 		}
-		ref := index[d.Template]
-		if m, seen := best[ref]; !seen || d.Confidence > m.Confidence {
-			best[ref] = Match{Ref: ref, Confidence: d.Confidence, Angle: d.Angle, Scale: d.Scale, Mirrored: d.Mirrored}
+		r := ref(d.Template)
+		if m, seen := top[r]; !seen || d.Confidence > m.Confidence {
+			top[r] = Match{Ref: r, Confidence: d.Confidence, Angle: d.Angle, Scale: d.Scale, Mirrored: d.Mirrored}
 		}
 	}
-	for _, m := range best {
-		res.Matches = append(res.Matches, m)
+	out := make([]Match, 0, len(top))
+	for _, m := range top {
+		out = append(out, m)
 	}
-	slices.SortFunc(res.Matches, func(a, b Match) int {
+	slices.SortFunc(out, func(a, b Match) int {
 		if a.Confidence != b.Confidence {
 			if a.Confidence > b.Confidence {
 				return -1
@@ -117,7 +147,7 @@ func Rank(ctx context.Context, img *image.Gray, focus image.Rectangle, refs []*i
 		}
 		return a.Ref - b.Ref
 	})
-	return res, nil
+	return out
 }
 
 // crop is a reference cut to its ink with a little paper around it (nil

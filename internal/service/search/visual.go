@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/ent/feature"
 	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/blobs"
 	textsearch "github.com/plangraph/plangraph/internal/search"
@@ -19,7 +21,10 @@ import (
 	"github.com/plangraph/plangraph/internal/service/images"
 	"github.com/plangraph/plangraph/internal/service/parse"
 	"github.com/plangraph/plangraph/internal/tenant"
+	parsejob "github.com/plangraph/plangraph/jobs/parse"
+	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/similar"
+	"github.com/plangraph/plangraph/vision/vecsym"
 )
 
 // Visual is the retriever that compares an image with the project's legend
@@ -56,6 +61,9 @@ var visualSlot = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
 type visualQuery struct {
 	img   *image.Gray
 	focus image.Rectangle
+	// a region's sheet and the part of it img shows (sheet pixels)
+	sheetID string
+	around  image.Rectangle
 }
 
 // visualInput checks a search's image_url or region and reads its picture.
@@ -115,7 +123,11 @@ func (s *Service) visualInput(ctx context.Context, projectID string, in Input) (
 		return nil, err
 	}
 	around = around.Intersect(image.Rect(0, 0, sh.Width, sh.Height))
-	return &visualQuery{img: img, focus: focus.Sub(around.Min).Intersect(img.Rect)}, nil
+	q := &visualQuery{img: img, focus: focus.Sub(around.Min).Intersect(img.Rect), sheetID: sh.ID, around: around}
+	if _, ok := render.InkBounds(img.SubImage(q.focus).(*image.Gray)); !ok {
+		return nil, apierr.Invalid("region", "is blank: nothing in it is darker than the paper")
+	}
+	return q, nil
 }
 
 // visualRanking is what the visual retriever found: keys of rows (legend
@@ -165,10 +177,7 @@ func (s *Service) visual(ctx context.Context, sc index.Scope, q *visualQuery, do
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	res, err := similar.Rank(ctx, q.img, q.focus, refs, time.Now().Add(VisualBudget))
-	if errors.Is(err, similar.ErrBlank) {
-		return nil, apierr.Invalid("region", "the image (or region) is blank: nothing in it is darker than the paper")
-	}
+	res, err := s.rank(ctx, q, refs, refDocs)
 	if err != nil {
 		return nil, err
 	}
@@ -232,4 +241,79 @@ func (v *visualRanking) confidenceOf(key string) (float64, bool) {
 	}
 	c, ok := v.confidence[key]
 	return c, ok
+}
+
+// rank compares q with the references: as geometry (vision/vecsym), as the
+// match job does, where the region's sheet and a reference's legend are
+// both drawn as a PDF's paths and text; as pixels otherwise.
+func (s *Service) rank(ctx context.Context, q *visualQuery, refs []*image.Gray, refDocs []index.Doc) (similar.Result, error) {
+	deadline := time.Now().Add(VisualBudget)
+	var res similar.Result
+	pixels := refs
+	if q.sheetID != "" {
+		g := parsejob.NewSheetGeometry(s.DB, s.Blobs, s.Log)
+		d, err := g.Drawing(ctx, q.sheetID, q.around)
+		if err != nil {
+			return res, err
+		}
+		if d != nil {
+			ids := make([]string, len(refDocs))
+			for i, rd := range refDocs {
+				ids[i] = rd.SourceID
+			}
+			feats, err := s.DB.Feature.Query().Where(feature.IDIn(ids...)).All(ctx)
+			if err != nil {
+				return res, err
+			}
+			byID := map[string]*ent.Feature{}
+			for _, f := range feats {
+				byID[f.ID] = f
+			}
+			pixels = slices.Clone(refs)
+			var vts []*vecsym.Template
+			var tags []string
+			var which []int
+			for i, rd := range refDocs {
+				f := byID[rd.SourceID]
+				if f == nil {
+					continue
+				}
+				vt, err := g.Template(ctx, f)
+				if err != nil {
+					return res, err
+				}
+				if vt != nil {
+					vts, tags, which = append(vts, vt), append(tags, parsejob.EntryTag(f.Label, f.Description)), append(which, i)
+					pixels[i] = nil // searched as geometry
+				}
+			}
+			vr, err := similar.RankGeometry(ctx, d, q.focus, vts, tags, deadline)
+			if err != nil {
+				return res, err
+			}
+			for _, m := range vr.Matches {
+				m.Ref = which[m.Ref]
+				res.Matches = append(res.Matches, m)
+			}
+			res.Unfinished = vr.Unfinished
+		}
+	}
+	if slices.ContainsFunc(pixels, func(p *image.Gray) bool { return p != nil }) {
+		pr, err := similar.Rank(ctx, q.img, q.focus, pixels, deadline)
+		if err != nil {
+			return res, err
+		}
+		res.Matches = append(res.Matches, pr.Matches...)
+		res.Unfinished = res.Unfinished || pr.Unfinished
+	}
+	slices.SortStableFunc(res.Matches, func(a, b similar.Match) int {
+		switch {
+		case a.Confidence > b.Confidence:
+			return -1
+		case a.Confidence < b.Confidence:
+			return 1
+		}
+		return 0
+	})
+	return res, nil
 }

@@ -30,6 +30,8 @@ type RealParsed struct {
 	Parsed   bool
 	// Ask answers questions over this drawing (nil: none asked).
 	Ask RealAsk
+	// Visual searches regions of this drawing's sheets (nil: none).
+	Visual RealVisual
 }
 
 // RealSheet is one sheet as the pipeline read it; boxes in sheet pixels at DPI.
@@ -98,6 +100,7 @@ type RealScore struct {
 	Ingest, Parse, Render                      time.Duration
 	Pages                                      int
 	Ask                                        RealAskScore
+	Visual                                     RealVisualScore
 	// Errors lists what was wrong, one line each.
 	Errors []string
 }
@@ -129,6 +132,7 @@ func (s *RealScore) Add(o RealScore) {
 	s.Render += o.Render
 	s.Pages += o.Pages
 	s.Ask.Add(o.Ask)
+	s.Visual.Add(o.Visual)
 }
 
 // Real runs the pipeline on every labelled set found in o.Dir and scores it,
@@ -169,6 +173,11 @@ func Real(ctx context.Context, o RealOptions, out io.Writer) ([]RealScore, error
 		if p.Ask != nil {
 			if sc.Ask, err = askReal(ctx, set, p.Ask, func(f string, a ...any) { sc.Errors = append(sc.Errors, fmt.Sprintf(f, a...)) }); err != nil {
 				return nil, fmt.Errorf("%s: ask: %w", set.File, err)
+			}
+		}
+		if p.Visual != nil && p.Parsed {
+			if sc.Visual, err = visualReal(ctx, p, p.Visual, func(f string, a ...any) { sc.Errors = append(sc.Errors, fmt.Sprintf(f, a...)) }); err != nil {
+				return nil, fmt.Errorf("%s: visual search: %w", set.File, err)
 			}
 		}
 		scores = append(scores, sc)
@@ -368,6 +377,9 @@ func printRealRow(out io.Writer, s RealScore, parsed bool) {
 	}
 	if s.Ask.Lookups+s.Ask.Lists > 0 {
 		fmt.Fprintf(out, "  ask: where %d/%d, which sheets %d/%d", s.Ask.LookupsRight, s.Ask.Lookups, s.Ask.ListsRight, s.Ask.Lists)
+	}
+	if v := s.Visual; v.Asked > 0 {
+		fmt.Fprintf(out, "  visual %d/%d (%.1f s each)", v.Right, v.Asked, v.Took.Seconds()/float64(v.Asked))
 	}
 	fmt.Fprintf(out, "  ingest %.1f s", s.Ingest.Seconds())
 	if parsed && s.Render > 0 {
