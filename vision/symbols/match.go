@@ -91,7 +91,11 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	sctx := ctx
 	if !opt.Deadline.IsZero() {
 		var cancel context.CancelFunc
-		sctx, cancel = context.WithDeadline(ctx, opt.Deadline)
+		budget := opt.budget
+		if budget == nil {
+			budget = context.WithDeadline
+		}
+		sctx, cancel = budget(ctx, opt.Deadline)
 		defer cancel()
 	}
 	// out of budget: the caller's context is live, the search's is not
