@@ -39,22 +39,9 @@ func TestRingPassTime(t *testing.T) {
 	if os.Getenv("PLANGRAPH_RINGS_ALL") == "" {
 		opt.band = [3]float64{1 / nearScale, nearScale, 0}
 	}
-	crops := make([]crop, len(tmpls))
-	opt.noText = make([]bool, len(tmpls))
-	opt.onWords = make([]float64, len(tmpls))
-	opt.letterKeys = make([]string, len(tmpls))
-	for i, tm := range tmpls {
-		crops[i] = cropTemplate(tm, opt)
-	}
-	pen := legendPen(crops)
-	var prep []*prepared
+	prep, _ := prepareAll(tmpls, &opt, img.Bounds().Dx(), img.Bounds().Dy())
 	margin := 0.0
-	for i, cr := range crops {
-		p, reason := prepareCrop(i, cr, pen)
-		if reason != "" {
-			continue
-		}
-		prep = append(prep, p)
+	for _, p := range prep {
 		margin = max(margin, math.Hypot(p.bw, p.bh)/2*opt.MaxScale)
 	}
 	pad := 2*int(math.Ceil(margin)) + 32
