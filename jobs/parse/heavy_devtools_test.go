@@ -24,6 +24,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/png"
 	"math"
 	"os"
 	"slices"
@@ -79,6 +80,17 @@ func (s heavySheet) cut(b layout.Block) (*image.Gray, []text.Word) {
 		}
 	}
 	return render.PadWhite(s.img.SubImage(r).(*image.Gray), 0), inside
+}
+
+func dumpPNG(t *testing.T, path string, img image.Image) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestHeavyBlock(t *testing.T) {
@@ -259,6 +271,12 @@ func TestHeavyBlock(t *testing.T) {
 		if f := strings.Split(os.Getenv("PLANGRAPH_HEAVY_SCALES"), ","); len(f) == 2 {
 			mo.MinScale, _ = strconv.ParseFloat(f[0], 64)
 			mo.MaxScale, _ = strconv.ParseFloat(f[1], 64)
+		}
+		if dir := os.Getenv("PLANGRAPH_HEAVY_DUMP"); dir != "" {
+			dumpPNG(t, fmt.Sprintf("%s/block.png", dir), padded)
+			for i, tm := range tmpls {
+				dumpPNG(t, fmt.Sprintf("%s/tmpl%02d.png", dir, i), tm.Image)
+			}
 		}
 		res, err := symbols.Match(context.Background(), padded, tmpls, mo)
 		if err != nil {

@@ -175,6 +175,9 @@ type parseEnv struct {
 	// blocks of the sheet: a legend, a plan with ink, a blank plan, a
 	// detail, and notes (never searched)
 	legend, plan, blankPlan, detail, notes *ent.Block
+	// placed counts the blocks placed on sheets: each sits in a cell of
+	// its own, 512 px apart (a multiple of the matcher's sheet grid)
+	placed int
 }
 
 func newParseEnv(t *testing.T) *parseEnv {
@@ -220,8 +223,10 @@ func (e *parseEnv) addSheet(t *testing.T) (*ent.Drawing, *ent.Sheet) {
 
 func (e *parseEnv) addBlock(t *testing.T, s *ent.Sheet, typ block.Type, img *image.Gray) *ent.Block {
 	t.Helper()
+	x, y := float64(512*(e.placed%4)), float64(512*(e.placed/4%3))
+	e.placed++
 	b := must[*ent.Block](t)(e.db.Block.Create().SetProjectID(e.project.ID).SetSheetID(s.ID).SetType(typ).
-		SetBounds(geom.Box{XMax: float64(img.Rect.Dx()), YMax: float64(img.Rect.Dy())}).Save(e.ctx))
+		SetBounds(geom.Box{XMin: x, YMin: y, XMax: x + float64(img.Rect.Dx()), YMax: y + float64(img.Rect.Dy())}).Save(e.ctx))
 	if err := blobs.PutPNG(e.ctx, e.bucket, blobs.BlockKey(parseOrg, b.ID)+".png", img); err != nil {
 		t.Fatal(err)
 	}

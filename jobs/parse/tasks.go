@@ -296,6 +296,14 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		tmpls = append(tmpls, symbols.Template{Label: f.Label, Image: ex})
 		tmplFeat = append(tmplFeat, f)
 	}
+	// the legends, notes and title blocks drawn inside the view are not
+	// searched (see enclosed.go)
+	var inside []geom.Box
+	if len(tmpls)+len(vtmpls) > 0 {
+		if inside, err = p.enclosedBlocks(ctx, b); err != nil {
+			return nil, err
+		}
+	}
 	var dets []symbols.Detection
 	if len(vtmpls) > 0 {
 		var vd []symbols.Detection
@@ -337,6 +345,7 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		// pixels, the matcher's image pyramid falls on the same grid for
 		// every block of the sheet, whatever the block's bounds
 		padded, dx, dy := render.OnSheetGrid(img, b.Bounds.XMin, b.Bounds.YMin)
+		clearBoxes(padded, inside, image.Pt(dx, dy))
 		words, letters := p.textInputs(ctx, b.ID, tmplFeat, tmpls, float64(dx), float64(dy))
 		func() {
 			defer p.recovered(j, "MATCH_FAILED", &err)
@@ -369,6 +378,7 @@ func (p *Parse) match(ctx context.Context, j *ent.Job) (_ any, err error) {
 		dets = append(dets, mres.Detections...)
 	}
 	img = nil
+	dets = outsideBoxes(dets, inside)
 	if len(vtmpls) > 0 && len(tmpls) > 0 {
 		dets = suppressAcross(dets, len(tmplFeat))
 	}

@@ -138,8 +138,18 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 				qjob = append(qjob, i)
 			}
 		}
+		if len(qs) == 0 {
+			done += len(jobs)
+			continue
+		}
+		// the rings the queries read, and no more: a level's symbols are
+		// 8–16 pixels in radius, so the last ring is rarely read
+		rn := 0
+		for _, q := range qs {
+			rn = max(rn, q.n)
+		}
 		before := done
-		peaks, err := scanRings(ctx, lv, ringCount, qs, ringPx, func(v float64) {
+		peaks, err := scanRings(ctx, lv, rn, qs, ringPx, func(v float64) {
 			m.progress(0.4 * (float64(before) + v*float64(len(jobs))) / float64(total))
 		})
 		if err != nil {

@@ -51,39 +51,9 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 		return Result{}, fmt.Errorf("symbols: max scale %g below min scale %g", opt.MaxScale, opt.MinScale)
 	}
 	var res Result
-	var prep []*prepared
 	w, h := img.Bounds().Dx(), img.Bounds().Dy()
-	// faint linework (grey tile and ceiling grids, hatching) is not
-	// searched, nor part of a symbol, unless a symbol is mostly drawn so
-	for _, t := range tmpls {
-		if t.Image != nil {
-			c, n := clearFaint(coverage(t.Image), t.Image)
-			opt.keepFaint = opt.keepFaint || c*2 > n
-		}
-	}
-	crops := make([]crop, len(tmpls))
-	opt.noText = make([]bool, len(tmpls))
-	opt.onWords = make([]float64, len(tmpls))
-	opt.letterKeys = make([]string, len(tmpls))
-	for i, t := range tmpls {
-		crops[i] = cropTemplate(t, opt)
-		opt.noText[i] = t.NoText
-		opt.onWords[i] = textInkFor(t)
-		opt.letterKeys[i] = LetterKey(t.Text)
-	}
-	pen := legendPen(crops)
-	for i, cr := range crops {
-		p, reason := prepareCrop(i, cr, pen)
-		if reason != "" {
-			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: reason})
-			continue
-		}
-		if p.bw*opt.MinScale > float64(w) || p.bh*opt.MinScale > float64(h) {
-			res.Skipped = append(res.Skipped, Skipped{Template: i, Reason: "the symbol is larger than the searched image"})
-			continue
-		}
-		prep = append(prep, p)
-	}
+	var prep []*prepared
+	prep, res.Skipped = prepareAll(tmpls, &opt, w, h)
 	if len(prep) == 0 {
 		return res, nil
 	}
@@ -91,7 +61,11 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 	sctx := ctx
 	if !opt.Deadline.IsZero() {
 		var cancel context.CancelFunc
-		sctx, cancel = context.WithDeadline(ctx, opt.Deadline)
+		budget := opt.budget
+		if budget == nil {
+			budget = context.WithDeadline
+		}
+		sctx, cancel = budget(ctx, opt.Deadline)
 		defer cancel()
 	}
 	// out of budget: the caller's context is live, the search's is not
@@ -116,6 +90,46 @@ func Match(ctx context.Context, img *image.Gray, tmpls []Template, opt Options) 
 		res.Detections[i].Label = tmpls[res.Detections[i].Template].Label
 	}
 	return res, nil
+}
+
+// prepareAll prepares the templates for a search of a w×h image and sets
+// the options Match sets from them; it returns the templates searched and
+// those skipped, and why.
+func prepareAll(tmpls []Template, opt *Options, w, h int) ([]*prepared, []Skipped) {
+	// faint linework (grey tile and ceiling grids, hatching) is not
+	// searched, nor part of a symbol, unless a symbol is mostly drawn so
+	for _, t := range tmpls {
+		if t.Image != nil {
+			c, n := clearFaint(coverage(t.Image), t.Image)
+			opt.keepFaint = opt.keepFaint || c*2 > n
+		}
+	}
+	crops := make([]crop, len(tmpls))
+	opt.noText = make([]bool, len(tmpls))
+	opt.onWords = make([]float64, len(tmpls))
+	opt.letterKeys = make([]string, len(tmpls))
+	for i, t := range tmpls {
+		crops[i] = cropTemplate(t, *opt)
+		opt.noText[i] = t.NoText
+		opt.onWords[i] = textInkFor(t)
+		opt.letterKeys[i] = LetterKey(t.Text)
+	}
+	pen := legendPen(crops)
+	var prep []*prepared
+	var skipped []Skipped
+	for i, cr := range crops {
+		p, reason := prepareCrop(i, cr, pen)
+		if reason != "" {
+			skipped = append(skipped, Skipped{Template: i, Reason: reason})
+			continue
+		}
+		if p.bw*opt.MinScale > float64(w) || p.bh*opt.MinScale > float64(h) {
+			skipped = append(skipped, Skipped{Template: i, Reason: "the symbol is larger than the searched image"})
+			continue
+		}
+		prep = append(prep, p)
+	}
+	return prep, skipped
 }
 
 // search runs the whole search on img (sw > 0: the drawing's stroke width,

@@ -3,6 +3,7 @@
 package symbols
 
 import (
+	"context"
 	"image"
 	"time"
 
@@ -95,6 +96,10 @@ type Options struct {
 	onWords []float64
 	// letterKeys[i]: letterKey of template i's Text; set by Match
 	letterKeys []string
+	// budget, when set, makes the search's context from the caller's and
+	// Deadline (context.WithDeadline when nil): tests end the budget when
+	// they choose, not when a clock says
+	budget func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
 	// band, when set, limits the ring pass to the scales within
 	// band[0]..band[1] (outside them when band[2] is 1; see searchTiled)
 	band [3]float64
