@@ -251,6 +251,16 @@ try {
     await list.getByRole("button", { name: "Next" }).click();
     await page.waitForTimeout(1500); // the zoom animation
     await shot("7-instances");
+    // visual search from the instance: its legend symbol comes first
+    const label = (await list.locator("h2").textContent()).replace(/: \d+$/, "");
+    await list.getByRole("button", { name: "Find similar" }).click();
+    const similar = page.locator("[data-testid=similar][data-ready=true]");
+    await similar.waitFor({ timeout: 60_000 });
+    const first = await similar.getByTestId("similar-entry").first().textContent();
+    assert.equal(first.trim(), label.trim(), "Find similar names the instance's legend symbol first");
+    step(`Find similar on a ${label} instance: ${first} first`);
+    await shot("7b-similar");
+    await similar.getByRole("button", { name: "Close the similar symbols" }).click();
   }
   await list.getByRole("button", { name: "Close the instance list" }).click();
 

@@ -19,10 +19,12 @@ interface Props {
   instances: Detection[];
   current: string | null;
   onZoom: (d: Detection) => void;
+  /** onSimilar asks which legend symbols the instance's region shows, across the project. */
+  onSimilar?: (d: Detection) => void;
   onClose: () => void;
 }
 
-export function Instances({ label, instances, current, onZoom, onClose }: Props) {
+export function Instances({ label, instances, current, onZoom, onSimilar, onClose }: Props) {
   const i = instances.findIndex((d) => d.id === current);
   const step = (by: number) => {
     if (!instances.length) return;
@@ -40,6 +42,11 @@ export function Instances({ label, instances, current, onZoom, onClose }: Props)
         <button type="button" onClick={() => step(1)} disabled={!instances.length}>
           Next
         </button>
+        {onSimilar && (
+          <button type="button" onClick={() => i >= 0 && onSimilar(instances[i])} disabled={i < 0} title="Which legend symbols this instance looks like, and their instances across the project">
+            Find similar
+          </button>
+        )}
         <button type="button" onClick={onClose} aria-label="Close the instance list">
           ×
         </button>

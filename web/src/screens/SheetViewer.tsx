@@ -13,6 +13,7 @@ import { loadDetections, loadEntries, type Entry } from "../sheetdata";
 import { Legend } from "./Legend";
 import { clearCanvas, imageTransform, openViewer, pointerToImage, ZoomButtons } from "../viewer";
 import { Instances, readingOrder } from "./Instances";
+import { Similar } from "./Similar";
 import { zoomBox } from "../compare";
 import { JobEvents, JobUpdated } from "../operations";
 
@@ -29,6 +30,7 @@ const SheetQ = graphql(`
       drawing {
         id
         name
+        projectID
       }
       blocks(first: 100) {
         edges {
@@ -88,6 +90,7 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
   const [parse, startParse] = useMutation(ParseM);
   const [listed, setListed] = useState<string | null>(null);
   const [target, setTarget] = useState<Detection | null>(null);
+  const [similar, setSimilar] = useState<Detection | null>(null);
 
   // loads run one after another's start (a block finished, the parse ended,
   // the sheet refetched): only the latest one's answer is kept
@@ -188,12 +191,14 @@ export function SheetViewer({ id, focus }: { id: string; focus?: [number, number
               instances={instances}
               current={target?.id ?? null}
               onZoom={setTarget}
+              onSimilar={setSimilar}
               onClose={() => {
                 setListed(null);
                 setTarget(null);
               }}
             />
           )}
+          {similar && <Similar projectID={sheet.drawing.projectID} sheetID={sheet.id} box={similar.box} onClose={() => setSimilar(null)} />}
           <Legend
             listed={listed}
             onCount={(eid) => {
