@@ -145,6 +145,26 @@ func editDistance(a, b string) int {
 	return d[len(ra)][len(rb)]
 }
 
+// sentenceLike reports whether a line naming a kind is a piece of running
+// text, not a heading: in mixed case, it ends a sentence ("… to Engr's
+// Detail.") or writes its kind word in small letters ("Manufr's and
+// Engr's detail").
+func sentenceLike(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.ToUpper(s) == s {
+		return false // headings are set in capitals
+	}
+	if strings.HasSuffix(s, ".") {
+		return true
+	}
+	for _, w := range strings.Fields(s) {
+		if strings.ToLower(w) == w && headKind(strings.ToUpper(w)) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // continued is a title line joined with the line under it when the title
 // ends with a connector ("ROOM FINISH LEGEND &" / "ABBREVIATIONS"): the
 // next line of the same type size, starting within a line height of it.
@@ -197,7 +217,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 		}
 		// a heading names its block; a note pointing elsewhere ("TO LATER
 		// DETAIL", "SEE SECTION 3") or a sentence does not
-		if kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) {
+		if kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) && !sentenceLike(c.l.Text) {
 			title = i
 			break
 		}
@@ -206,7 +226,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 	// row over its column headers ("WINDOW SCHEDULE" over "… LAYOUT
 	// REMARKS LOCATION")
 	for j := title + 1; title >= 0 && j < len(cs) && cs[j].score >= cs[title].score-0.1; j++ {
-		if c := cs[j]; c.l.Box.YMax <= cs[title].l.Box.YMin && kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) {
+		if c := cs[j]; c.l.Box.YMax <= cs[title].l.Box.YMin && kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) && !sentenceLike(c.l.Text) {
 			title = j
 		}
 	}
