@@ -141,3 +141,40 @@ func TestStripTitleFieldNamesNoBlock(t *testing.T) {
 		t.Error("no title block")
 	}
 }
+
+// A revision table fills up from its header: its unfilled rows above the
+// header (thin empty cells under the notes stacked over the title block)
+// are the title block's, not a gap between it and the notes.
+func TestStripEmptyRevisionRows(t *testing.T) {
+	img := blank(1200, 800)
+	rectOutline(img, 10, 10, 1190, 790, 3) // border
+	fillRect(img, 900, 10, 903, 790)       // the strip's side
+	for _, y := range []int{300, 315, 330, 345, 360, 380, 560, 640, 720} {
+		fillRect(img, 900, y, 1190, y+2) // its cells: five empty revision rows, the header, fields
+	}
+	words := drawWords(img, nil, 1, 915, 30, 14, "GENERAL NOTES")
+	for i := 0; i < 10; i++ {
+		words = drawWords(img, words, 2+i, 915, 60+20*float64(i), 9, "1. ALL WORK TO BE DONE AS SPECIFIED")
+	}
+	words = drawWords(img, words, 20, 915, 364, 10, "REV DATE DESCRIPTION")
+	words = drawWords(img, words, 21, 915, 420, 10, "CLIENT")
+	words = drawWords(img, words, 22, 915, 575, 10, "DRAWING")
+	words = drawWords(img, words, 23, 950, 600, 14, "POOL LAYOUT")
+	words = drawWords(img, words, 24, 915, 655, 10, "DATE SCALE")
+	words = drawWords(img, words, 25, 915, 735, 10, "DWG NO.")
+	words = drawWords(img, words, 26, 1050, 735, 20, "A-501")
+	rectOutline(img, 100, 100, 700, 600, 3) // a view
+	fillRect(img, 100, 300, 700, 303)
+	got := ""
+	for _, b := range Segment(img, words, words[len(words)-1].Box) {
+		if b.Type == "TitleBlock" {
+			got = fmtBox(b.Box)
+			if b.Box.YMin < 295 || b.Box.YMin > 305 {
+				t.Errorf("title block %s, want it from y 300 (the revision table's first row)", got)
+			}
+		}
+	}
+	if got == "" {
+		t.Error("no title block")
+	}
+}

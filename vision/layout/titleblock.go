@@ -411,7 +411,8 @@ func (p *Page) tbContent(r rect) (labels int, number bool) {
 // notes', legend's or schedule's heading or running text, the strip's
 // cells are blocks of their own (a notes column, a legend or a revision
 // index stacked over the title block). Empty cells (a stamp's space) are
-// kept only when a title-block part lies above them.
+// kept only when a title-block part lies above them, or when they are thin
+// (a revision table's unfilled rows).
 func (p *Page) stripTop(s rect) int {
 	ys := []int{s.y0}
 	for _, cl := range clusters(p.rules.h, 2) {
@@ -430,7 +431,9 @@ func (p *Page) stripTop(s rect) int {
 		if !part {
 			break
 		}
-		if !empty {
+		// thin empty cells are the unfilled rows of a ruled table (a
+		// revision table filling up from its header), the title block's
+		if !empty || float64(c.h()) < 3*p.em {
 			top = ys[i]
 		}
 	}
