@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"image"
 	"testing"
 
 	"github.com/plangraph/plangraph/vision/geom"
@@ -126,20 +127,25 @@ func TestStripTitleFieldNamesNoBlock(t *testing.T) {
 	words = drawWords(img, words, 24, 915, 655, 10, "DATE SCALE")
 	words = drawWords(img, words, 25, 915, 735, 10, "DWG NO.")
 	words = drawWords(img, words, 26, 1050, 735, 20, "A-501")
+	if y := stripTitleBlockTop(t, img, words); y < 395 || y > 405 {
+		t.Errorf("title block from y %.0f, want it from y 400 (under the notes)", y)
+	}
+}
+
+// stripTitleBlockTop draws a view beside a title strip drawn in img and
+// returns the top of the title block Segment finds (the sheet number is
+// the last word).
+func stripTitleBlockTop(t *testing.T, img *image.Gray, words []text.Word) float64 {
+	t.Helper()
 	rectOutline(img, 100, 100, 700, 600, 3) // a view
 	fillRect(img, 100, 300, 700, 303)
-	got := ""
 	for _, b := range Segment(img, words, words[len(words)-1].Box) {
 		if b.Type == "TitleBlock" {
-			got = fmtBox(b.Box)
-			if b.Box.YMin < 395 || b.Box.YMin > 405 {
-				t.Errorf("title block %s, want it from y 400 (under the notes)", got)
-			}
+			return b.Box.YMin
 		}
 	}
-	if got == "" {
-		t.Error("no title block")
-	}
+	t.Fatal("no title block")
+	return 0
 }
 
 // A revision table fills up from its header: its unfilled rows above the
@@ -163,18 +169,7 @@ func TestStripEmptyRevisionRows(t *testing.T) {
 	words = drawWords(img, words, 24, 915, 655, 10, "DATE SCALE")
 	words = drawWords(img, words, 25, 915, 735, 10, "DWG NO.")
 	words = drawWords(img, words, 26, 1050, 735, 20, "A-501")
-	rectOutline(img, 100, 100, 700, 600, 3) // a view
-	fillRect(img, 100, 300, 700, 303)
-	got := ""
-	for _, b := range Segment(img, words, words[len(words)-1].Box) {
-		if b.Type == "TitleBlock" {
-			got = fmtBox(b.Box)
-			if b.Box.YMin < 295 || b.Box.YMin > 305 {
-				t.Errorf("title block %s, want it from y 300 (the revision table's first row)", got)
-			}
-		}
-	}
-	if got == "" {
-		t.Error("no title block")
+	if y := stripTitleBlockTop(t, img, words); y < 295 || y > 305 {
+		t.Errorf("title block from y %.0f, want it from y 300 (the revision table's first row)", y)
 	}
 }
