@@ -59,6 +59,22 @@ var (
 	}
 )
 
+// slopeRE ends the text before a ratio that is a fall, not a scale
+// ("LAID TO MIN FALL 1:60", "SLOPE 1:50").
+var slopeRE = regexp.MustCompile(`(?i)\b(FALLS?|SLOPED?|SLOPING|GRADIENT|GRADE|PITCH|INCLINE)\s*(OF|AT|@)?\s*$`)
+
+// findScale is where the first scale printed in s is ([start, end), nil
+// when none): a ratio after a fall's or slope's word is none.
+func findScale(s string) []int {
+	up := strings.ToUpper(s)
+	for _, loc := range scaleRE.FindAllStringIndex(up, -1) {
+		if !slopeRE.MatchString(up[:loc[0]]) {
+			return loc
+		}
+	}
+	return nil
+}
+
 // qualifierRE splits a title at its first "TO" / "FOR": the words before
 // are its head noun, those after qualify it ("REMARKS TO DOOR SCHEDULE",
 // "GENERAL REQUIREMENTS FOR WINDOW SCHEDULE", "NOTES FOR FOUNDATION PLAN").
@@ -254,7 +270,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 		tb := cs[title].l.Box
 		best := math.Inf(1)
 		for _, l := range ls {
-			loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text))
+			loc := findScale(l.Text)
 			if loc == nil {
 				continue
 			}

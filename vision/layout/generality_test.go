@@ -173,3 +173,20 @@ func TestStripEmptyRevisionRows(t *testing.T) {
 		t.Errorf("title block from y %.0f, want it from y 300 (the revision table's first row)", y)
 	}
 }
+
+// A ratio after a fall's or slope's word is no scale: a pipe's note "LAID
+// TO MIN FALL 1:60" under another note makes no view title of it.
+func TestSlopeIsNoScale(t *testing.T) {
+	for s, want := range map[string]string{
+		"LAID TO MIN FALL 1:60 TO": "", "SLOPE 1:50": "", "ROOF PITCH OF 1:12": "",
+		"SCALE 1:100": "1:100", "1 : 100": "1 : 100", "FALL 1:40, SCALE 1:20": "1:20", "3/16\" = 1'-0\"": "3/16\" = 1'-0\"",
+	} {
+		got := ""
+		if loc := findScale(s); loc != nil {
+			got = s[loc[0]:loc[1]]
+		}
+		if got != want {
+			t.Errorf("findScale(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func (p *Page) viewTitles() []viewTitle {
 		bar := rect{int(l.Box.XMin), int(l.Box.YMin), int(math.Ceil(l.Box.XMax)), int(math.Ceil(l.Box.YMax))}
 		head := bar
 		scale := ""
-		if loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text)); loc != nil {
+		if loc := findScale(l.Text); loc != nil {
 			scale = strings.TrimSpace(l.Text[loc[0]:loc[1]])
 			hasScale = true
 		} else {
@@ -71,7 +71,7 @@ func (p *Page) viewTitles() []viewTitle {
 				if j == i || len(o.Words) > 8 {
 					continue
 				}
-				loc := scaleRE.FindStringIndex(strings.ToUpper(o.Text))
+				loc := findScale(o.Text)
 				if loc == nil {
 					continue
 				}
