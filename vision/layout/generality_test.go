@@ -190,3 +190,16 @@ func TestSlopeIsNoScale(t *testing.T) {
 		}
 	}
 }
+
+// A thin line down the margin beside a view (a file path's rule) is no
+// leftover of the view: the view's block keeps to the view, and the strip
+// is dropped.
+func TestMarginStripNotAbsorbed(t *testing.T) {
+	const em = 10.0
+	view := region{r: rect{150, 400, 600, 760}}
+	rs := []region{view, {r: rect{110, 520, 113, 785}}, {r: rect{610, 500, 640, 515}}}
+	rs = dropStrips(absorbSmall(rs, em), em)
+	if len(rs) != 1 || rs[0].r != (rect{150, 400, 640, 760}) {
+		t.Errorf("regions %+v, want the view with the small mark beside it only", rs)
+	}
+}
