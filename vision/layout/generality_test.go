@@ -203,3 +203,35 @@ func TestMarginStripNotAbsorbed(t *testing.T) {
 		t.Errorf("regions %+v, want the view with the small mark beside it only", rs)
 	}
 }
+
+// A diagram's level labels ("ROOF BEAM LEVEL", "GRD. FLOOR LEVEL"), set
+// larger than its other labels, head no notes: a region holding a view's
+// title over mostly linework is not cut at them.
+func TestViewLabelsHeadNoNotes(t *testing.T) {
+	img := blank(1200, 800)
+	rectOutline(img, 10, 10, 1190, 790, 3)
+	fillRect(img, 1000, 10, 1003, 790)
+	words := drawWords(img, nil, 1, 1020, 720, 40, "A101")
+	for i, y := range []int{150, 350, 500} { // level lines, pipes across them
+		fillRect(img, 100, y, 900, y+2)
+		words = drawWords(img, words, 2+i, 100, float64(y-22), 18, [...]string{"ROOF BEAM LEVEL", "GRD. FLOOR LEVEL", "GRD. LEVEL"}[i])
+	}
+	for x := 300; x < 900; x += 60 {
+		fillRect(img, x, 120, x+3, 560)
+	}
+	for i := 0; i < 24; i++ { // pipe labels
+		words = drawWords(img, words, 30+i, 310+float64(i%2)*300, 160+16*float64(i), 10, "20 UPVC DISTRIBUTION PIPE")
+	}
+	words = drawWords(img, words, 20, 150, 600, 24, "11.")
+	words = drawWords(img, words, 21, 200, 600, 24, "DIAGRAMMATIC COLD WATER LAYOUT")
+	fillRect(img, 200, 628, 800, 630) // its underline
+	var got []string
+	for _, b := range Segment(img, words, words[0].Box) {
+		if b.Type != "TitleBlock" {
+			got = append(got, b.Type)
+		}
+	}
+	if len(got) != 1 || got[0] != "Diagram" {
+		t.Errorf("blocks %v, want [Diagram]", got)
+	}
+}

@@ -482,8 +482,8 @@ func boxOfWords(ws []text.Word) rect {
 // per heading: a heading is a short line (five words at most) set larger
 // than the column's text, with text under it. Sub-headings set smaller than
 // the first heading (a "SHEET NOTES" block's "GENERAL", "STRUCTURAL") do not
-// cut.
-func (p *Page) splitNotes(rs []region) []region {
+// cut, nor does a region holding a view's title.
+func (p *Page) splitNotes(rs []region, titles []viewTitle) []region {
 	var out []region
 	for _, rg := range rs {
 		if rg.tb || rg.boxed {
@@ -508,6 +508,12 @@ func (p *Page) splitNotes(rs []region) []region {
 				heads = append(heads, l)
 				top = math.Max(top, lineHeight(l))
 			}
+		}
+		// a drawn view's labels ("ROOF BEAM LEVEL", "GRD. FLOOR LEVEL" on a
+		// diagram: a view's title over mostly linework) head no notes
+		if len(titlesIn(rg.r, titles)) > 0 && p.textArea(rg.r) < 0.2*float64(rg.r.area()) {
+			out = append(out, rg)
+			continue
 		}
 		var cuts []int
 		for _, h := range heads {
