@@ -59,6 +59,22 @@ var (
 	}
 )
 
+// slopeRE ends the text before a ratio that is a fall, not a scale
+// ("LAID TO MIN FALL 1:60", "SLOPE 1:50").
+var slopeRE = regexp.MustCompile(`(?i)\b(FALLS?|SLOPED?|SLOPING|GRADIENT|GRADE|PITCH|INCLINE)\s*(OF|AT|@)?\s*$`)
+
+// findScale is where the first scale printed in s is ([start, end), nil
+// when none): a ratio after a fall's or slope's word is none.
+func findScale(s string) []int {
+	up := strings.ToUpper(s)
+	for _, loc := range scaleRE.FindAllStringIndex(up, -1) {
+		if !slopeRE.MatchString(up[:loc[0]]) {
+			return loc
+		}
+	}
+	return nil
+}
+
 // qualifierRE splits a title at its first "TO" / "FOR": the words before
 // are its head noun, those after qualify it ("REMARKS TO DOOR SCHEDULE",
 // "GENERAL REQUIREMENTS FOR WINDOW SCHEDULE", "NOTES FOR FOUNDATION PLAN").
@@ -145,6 +161,26 @@ func editDistance(a, b string) int {
 	return d[len(ra)][len(rb)]
 }
 
+// sentenceLike reports whether a line naming a kind is a piece of running
+// text, not a heading: in mixed case, it ends a sentence ("… to Engr's
+// Detail.") or writes its kind word in small letters ("Manufr's and
+// Engr's detail").
+func sentenceLike(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.ToUpper(s) == s {
+		return false // headings are set in capitals
+	}
+	if strings.HasSuffix(s, ".") {
+		return true
+	}
+	for _, w := range strings.Fields(s) {
+		if strings.ToLower(w) == w && headKind(strings.ToUpper(w)) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // continued is a title line joined with the line under it when the title
 // ends with a connector ("ROOM FINISH LEGEND &" / "ABBREVIATIONS"): the
 // next line of the same type size, starting within a line height of it.
@@ -197,7 +233,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 		}
 		// a heading names its block; a note pointing elsewhere ("TO LATER
 		// DETAIL", "SEE SECTION 3") or a sentence does not
-		if kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) {
+		if kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) && !sentenceLike(c.l.Text) {
 			title = i
 			break
 		}
@@ -206,7 +242,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 	// row over its column headers ("WINDOW SCHEDULE" over "… LAYOUT
 	// REMARKS LOCATION")
 	for j := title + 1; title >= 0 && j < len(cs) && cs[j].score >= cs[title].score-0.1; j++ {
-		if c := cs[j]; c.l.Box.YMax <= cs[title].l.Box.YMin && kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) {
+		if c := cs[j]; c.l.Box.YMax <= cs[title].l.Box.YMin && kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) && !sentenceLike(c.l.Text) {
 			title = j
 		}
 	}
@@ -234,7 +270,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 		tb := cs[title].l.Box
 		best := math.Inf(1)
 		for _, l := range ls {
-			loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text))
+			loc := findScale(l.Text)
 			if loc == nil {
 				continue
 			}

@@ -187,7 +187,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	regions = absorbSmall(regions, em)
 	trace("small", regions)
 	regions = dropStrips(regions, em)
-	regions = p.splitNotes(regions)
+	regions = p.splitNotes(regions, titles)
 	regions = p.joinNumberedColumns(regions, titles)
 
 	// a region holding several view titles holds several views: cut it

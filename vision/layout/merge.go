@@ -378,7 +378,9 @@ func headed(r rect, words []text.Word, em float64) bool {
 // neighbour, so that every inked pixel belongs to some block.
 func absorbSmall(rs []region, em float64) []region {
 	small := func(r region) bool {
-		return !r.tb && (float64(r.r.w()) < 4*em || float64(r.r.h()) < 2*em) && float64(r.r.area()) < 40*em*em
+		// a thin strip (a margin's line, a file path printed up the margin)
+		// is no leftover of a block beside it: dropStrips drops it
+		return !r.tb && (float64(r.r.w()) < 4*em || float64(r.r.h()) < 2*em) && float64(r.r.area()) < 40*em*em && !isStrip(r, em)
 	}
 	for changed := true; changed; {
 		changed = false
@@ -448,11 +450,17 @@ func ownWords(rs []region, i int, words []text.Word) []text.Word {
 // dropStrips removes long thin regions, a few text heights across and
 // many times as long: a line of margin text (a file path printed up the
 // sheet's edge) or the residue of a rule, never a block of its own.
+// isStrip reports whether r is a thin strip: under four type heights
+// across and more than fifteen times as long.
+func isStrip(r region, em float64) bool {
+	short, long := min(r.r.w(), r.r.h()), max(r.r.w(), r.r.h())
+	return !r.tb && float64(short) < 4*em && long > 15*short
+}
+
 func dropStrips(rs []region, em float64) []region {
 	out := rs[:0]
 	for _, r := range rs {
-		short, long := min(r.r.w(), r.r.h()), max(r.r.w(), r.r.h())
-		if !r.tb && float64(short) < 4*em && long > 15*short {
+		if isStrip(r, em) {
 			continue
 		}
 		out = append(out, r)
@@ -474,8 +482,8 @@ func boxOfWords(ws []text.Word) rect {
 // per heading: a heading is a short line (five words at most) set larger
 // than the column's text, with text under it. Sub-headings set smaller than
 // the first heading (a "SHEET NOTES" block's "GENERAL", "STRUCTURAL") do not
-// cut.
-func (p *Page) splitNotes(rs []region) []region {
+// cut, nor does a region holding a view's title.
+func (p *Page) splitNotes(rs []region, titles []viewTitle) []region {
 	var out []region
 	for _, rg := range rs {
 		if rg.tb || rg.boxed {
@@ -500,6 +508,12 @@ func (p *Page) splitNotes(rs []region) []region {
 				heads = append(heads, l)
 				top = math.Max(top, lineHeight(l))
 			}
+		}
+		// a drawn view's labels ("ROOF BEAM LEVEL", "GRD. FLOOR LEVEL" on a
+		// diagram: a view's title over mostly linework) head no notes
+		if len(titlesIn(rg.r, titles)) > 0 && p.textArea(rg.r) < 0.2*float64(rg.r.area()) {
+			out = append(out, rg)
+			continue
 		}
 		var cuts []int
 		for _, h := range heads {

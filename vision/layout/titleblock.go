@@ -321,6 +321,47 @@ func (p *Page) findTitleBlock() {
 		p.tbOthers = append(p.tbOthers, rect{c.r.x0, c.r.y0, c.r.x1, c.top})
 		p.tb.y0 = c.top
 	}
+	p.tb = p.trimBlank(p.tb)
+}
+
+// trimBlank takes off a title block's sides at the paper's edge the bands
+// wider than two type heights that hold none of its words and none of its
+// long rules: a title strip on a sheet without a border (crop marks at its
+// corners) runs to the page's edge, but the title block ends at its own
+// rules.
+func (p *Page) trimBlank(r rect) rect {
+	ext := boxOfWords(wordsIn(r, p.mw))
+	// a line along the page's very edge is the paper's edge, not a rule
+	edge := func(pos, n int) bool { return pos <= 1 || pos >= n-2 }
+	for _, s := range p.rules.h {
+		if !edge(s.pos, p.m.h) && s.pos >= r.y0 && s.pos < r.y1 && 2*(min(s.b, r.x1)-max(s.a, r.x0)) >= r.w() {
+			ext = ext.union(rect{max(s.a, r.x0), s.pos, min(s.b, r.x1), s.pos + 1})
+		}
+	}
+	for _, s := range p.rules.v {
+		if !edge(s.pos, p.m.w) && s.pos >= r.x0 && s.pos < r.x1 && 2*(min(s.b, r.y1)-max(s.a, r.y0)) >= r.h() {
+			ext = ext.union(rect{s.pos, max(s.a, r.y0), s.pos + 1, min(s.b, r.y1)})
+		}
+	}
+	if ext.empty() {
+		return r
+	}
+	gap := max(2, int(2*p.em))
+	// only a side at the paper's edge: within a border, a blank cell at
+	// the strip's end is the title block's still
+	if r.x0 <= 2 && ext.x0-r.x0 > gap {
+		r.x0 = ext.x0
+	}
+	if r.y0 <= 2 && ext.y0-r.y0 > gap {
+		r.y0 = ext.y0
+	}
+	if r.x1 >= p.m.w-2 && r.x1-ext.x1 > gap {
+		r.x1 = ext.x1
+	}
+	if r.y1 >= p.m.h-2 && r.y1-ext.y1 > gap {
+		r.y1 = ext.y1
+	}
+	return r
 }
 
 func slicesIndex[T comparable](xs []T, x T) int {
@@ -370,7 +411,8 @@ func (p *Page) tbContent(r rect) (labels int, number bool) {
 // notes', legend's or schedule's heading or running text, the strip's
 // cells are blocks of their own (a notes column, a legend or a revision
 // index stacked over the title block). Empty cells (a stamp's space) are
-// kept only when a title-block part lies above them.
+// kept only when a title-block part lies above them, or when they are thin
+// (a revision table's unfilled rows).
 func (p *Page) stripTop(s rect) int {
 	ys := []int{s.y0}
 	for _, cl := range clusters(p.rules.h, 2) {
@@ -389,7 +431,9 @@ func (p *Page) stripTop(s rect) int {
 		if !part {
 			break
 		}
-		if !empty {
+		// thin empty cells are the unfilled rows of a ruled table (a
+		// revision table filling up from its header), the title block's
+		if !empty || float64(c.h()) < 3*p.em {
 			top = ys[i]
 		}
 	}
@@ -411,6 +455,13 @@ func (p *Page) titlePart(c rect) (part, empty bool) {
 	ls := text.Lines(ws)
 	running := 0
 	notice := false
+	// a field's label ("DRAWING", "TITLE") on a line of its own: the words
+	// by it are the field's value, which may name a kind (the sheet's title
+	// "ALUMINIUM SCHEDULE"), not a heading
+	field := false
+	for _, l := range ls {
+		field = field || len(l.Words) <= 2 && tbLabelRE.MatchString(strings.TrimSpace(l.Words[0].Text))
+	}
 	for _, l := range ls {
 		// a line of running text fills the cell's width; lines set sideways
 		// (a firm's address up the strip) and a firm's address and numbers
@@ -421,7 +472,7 @@ func (p *Page) titlePart(c rect) (part, empty bool) {
 		if noticeRE.MatchString(l.Text) {
 			notice = true
 		}
-		if isHeading(l, p.em) || (headingKinds[kindOf(l.Text)] && len(l.Words) <= 6) {
+		if !field && (isHeading(l, p.em) || (headingKinds[kindOf(l.Text)] && len(l.Words) <= 6)) {
 			return false, false
 		}
 	}

@@ -42,8 +42,13 @@ func (p *Page) viewTitles() []viewTitle {
 		// a view number ringed by its bubble, or an item number ("2."),
 		// leading the line is not part of the title
 		var lead *text.Word
+		// a bubble's glyph the text layer gives as a symbol ("@", "©")
+		// before the number is no word of the title
+		for len(l.Words) > 2 && !hasAlnum(l.Words[0].Text) {
+			l = lineOf(l.Words[1:])
+		}
 		if len(l.Words) > 1 {
-			if w := l.Words[0]; leadNumberRE.MatchString(strings.TrimSpace(w.Text)) {
+			if w := l.Words[0]; leadNumberRE.MatchString(strings.TrimLeftFunc(strings.TrimSpace(w.Text), isSymbol)) {
 				lead = &l.Words[0]
 				l = lineOf(l.Words[1:])
 			}
@@ -57,7 +62,7 @@ func (p *Page) viewTitles() []viewTitle {
 		bar := rect{int(l.Box.XMin), int(l.Box.YMin), int(math.Ceil(l.Box.XMax)), int(math.Ceil(l.Box.YMax))}
 		head := bar
 		scale := ""
-		if loc := scaleRE.FindStringIndex(strings.ToUpper(l.Text)); loc != nil {
+		if loc := findScale(l.Text); loc != nil {
 			scale = strings.TrimSpace(l.Text[loc[0]:loc[1]])
 			hasScale = true
 		} else {
@@ -66,7 +71,7 @@ func (p *Page) viewTitles() []viewTitle {
 				if j == i || len(o.Words) > 8 {
 					continue
 				}
-				loc := scaleRE.FindStringIndex(strings.ToUpper(o.Text))
+				loc := findScale(o.Text)
 				if loc == nil {
 					continue
 				}
@@ -98,7 +103,7 @@ func (p *Page) viewTitles() []viewTitle {
 			cands = []text.Word{*lead}
 		}
 		for _, w := range cands {
-			t := strings.TrimSpace(w.Text)
+			t := strings.TrimLeftFunc(strings.TrimSpace(w.Text), isSymbol)
 			if len(t) == 0 || len(t) > 5 || w.Box.XMax > l.Box.XMin || l.Box.XMin-w.Box.XMax > 4*lh ||
 				math.Abs((w.Box.YMin+w.Box.YMax)/2-(l.Box.YMin+l.Box.YMax)/2) > 1.5*lh ||
 				strings.IndexAny(t, "0123456789") < 0 {
@@ -238,6 +243,15 @@ func rectContains(outer, inner rect) bool {
 	cx, cy := (inner.x0+inner.x1)/2, (inner.y0+inner.y1)/2
 	return cx >= outer.x0 && cx < outer.x1 && cy >= outer.y0 && cy < outer.y1
 }
+
+// hasAlnum reports whether s holds a letter or a digit.
+func hasAlnum(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// isSymbol is a rune that is neither a letter, a digit nor a space: a
+// bubble's glyph read into its number ("@5.").
+func isSymbol(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) }
 
 func letterCount(s string) int {
 	n := 0

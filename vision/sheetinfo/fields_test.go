@@ -1,6 +1,7 @@
 package sheetinfo
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/plangraph/plangraph/vision/geom"
@@ -112,6 +113,8 @@ func TestSidewaysTitleBlock(t *testing.T) {
 
 func TestDiscipline(t *testing.T) {
 	tests := []struct{ number, title, tbWord, want string }{
+		// the office named in the notes stacked over the title block
+		{"500-00", "ALUMINIUM SCHEDULE", "@COPYRIGHT REMAINS WITH ALSFINE AND ANGUS ARCHITECTS", "architectural"},
 		{"E201A", "FLOOR PLAN", "", "electrical"},
 		{"A1.3", "ELECTRICAL/ REFLECTED CEILING PLAN", "", "architectural"}, // a common designator decides
 		{"F-2", "PARKING LEVEL P1 SUSPENDED SLAB SHORING PLAN", "", "structural"},
@@ -124,7 +127,9 @@ func TestDiscipline(t *testing.T) {
 	for _, tt := range tests {
 		ws := page(line(1, 3050, 2600, 12, "DRAWING TITLE"), line(2, 3050, 2620, 18, tt.title),
 			line(3, 3700, 2600, 12, "SHEET NO."), line(4, 3710, 2620, 36, tt.number))
-		if tt.tbWord != "" {
+		if w, notes := strings.CutPrefix(tt.tbWord, "@"); notes {
+			ws = append(ws, line(5, 3050, 1800, 10, w)...) // over the title block
+		} else if tt.tbWord != "" {
 			ws = append(ws, line(5, 3050, 2800, 10, tt.tbWord)...)
 		}
 		if got := ReadHints(ws, 4200, 3000, Hints{TitleBlock: geom.Box{XMin: 3000, YMin: 2500, XMax: 4200, YMax: 3000}}).Discipline; got != tt.want {

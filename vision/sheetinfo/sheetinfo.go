@@ -307,5 +307,12 @@ func (r *reader) discipline(number, title string) string {
 			return "architectural"
 		}
 	}
+	// the notes stacked over a title strip may name the office ("…
+	// COPYRIGHT … REMAINS WITH ALSFINE AND ANGUS ARCHITECTS")
+	for _, w := range r.words {
+		if architectRE.MatchString(w.Text) {
+			return "architectural"
+		}
+	}
 	return ""
 }
