@@ -6,6 +6,7 @@ package parse
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -20,6 +21,8 @@ import (
 	"github.com/plangraph/plangraph/internal/tenant"
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/text"
 	"github.com/plangraph/plangraph/vision/vecsym"
 	"github.com/plangraph/plangraph/vision/vector"
 )
@@ -268,3 +271,34 @@ func (g *SheetGeometry) Template(ctx context.Context, f *ent.Feature) (*vecsym.T
 // EntryTag is the tag that tells legend entry's symbol from others drawn
 // alike (vecsym.Options.Tags), as the match job gives it.
 func EntryTag(label, description string) string { return entryTag(label, description) }
+
+// Words are the words of a sheet (its text layer and OCR) within part r of
+// it, in r's pixels, as the match job gives a block's to the geometry
+// matcher (vecsym.Options.Words: the tags set beside symbols).
+func (g *SheetGeometry) Words(ctx context.Context, sheetID string, r image.Rectangle) ([]symbols.Word, error) {
+	s, err := g.v.db.Sheet.Get(ctx, sheetID)
+	if err != nil {
+		return nil, err
+	}
+	org, _ := tenant.Org(ctx)
+	data, err := g.v.blobs.ReadAll(ctx, blobs.SheetKey(org, s.DrawingID, s.PageNumber)+"-words.json")
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var words []text.Word
+	if err := json.Unmarshal(data, &words); err != nil {
+		return nil, fmt.Errorf("sheet %s words: %w", sheetID, err)
+	}
+	box := geom.Box{XMin: float64(r.Min.X), YMin: float64(r.Min.Y), XMax: float64(r.Max.X), YMax: float64(r.Max.Y)}
+	var in []text.Word
+	for _, w := range words {
+		if w.Box.XMin >= box.XMin && w.Box.YMin >= box.YMin && w.Box.XMax <= box.XMax && w.Box.YMax <= box.YMax {
+			w.Box = w.Box.Translate(-box.XMin, -box.YMin)
+			in = append(in, w)
+		}
+	}
+	return drawingWords(in), nil
+}

@@ -101,14 +101,15 @@ func Rank(ctx context.Context, img *image.Gray, focus image.Rectangle, refs []*i
 
 // RankGeometry is Rank on a drawing's geometry (a PDF's paths and text,
 // vision/vecsym): the references' geometry, tagged as tags give (nil: no
-// tags), is searched over d, and a reference counts where its instance's
-// centre lies in focus (d's pixels).
-func RankGeometry(ctx context.Context, d *vecsym.Drawing, focus image.Rectangle, refs []*vecsym.Template, tags []string, deadline time.Time) (Result, error) {
+// tags), is searched over d, whose words (d's pixels) tell tagged symbols
+// apart, and a reference counts where its instance's centre lies in focus
+// (d's pixels).
+func RankGeometry(ctx context.Context, d *vecsym.Drawing, words []symbols.Word, focus image.Rectangle, refs []*vecsym.Template, tags []string, deadline time.Time) (Result, error) {
 	var res Result
 	if len(refs) == 0 {
 		return res, nil
 	}
-	dets, err := vecsym.Match(ctx, d, refs, vecsym.Options{MinConfidence: MinConfidence, Deadline: deadline, Tags: tags})
+	dets, err := vecsym.Match(ctx, d, refs, vecsym.Options{MinConfidence: MinConfidence, Deadline: deadline, Tags: tags, Words: words})
 	var inc *vecsym.Incomplete
 	if errors.As(err, &inc) {
 		res.Unfinished, err = true, nil

@@ -287,7 +287,11 @@ func (s *Service) rank(ctx context.Context, q *visualQuery, refs []*image.Gray, 
 					pixels[i] = nil // searched as geometry
 				}
 			}
-			vr, err := similar.RankGeometry(ctx, d, q.focus, vts, tags, deadline)
+			words, err := g.Words(ctx, q.sheetID, q.around)
+			if err != nil {
+				return res, err
+			}
+			vr, err := similar.RankGeometry(ctx, d, words, q.focus, vts, tags, deadline)
 			if err != nil {
 				return res, err
 			}
