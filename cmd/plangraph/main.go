@@ -67,6 +67,7 @@ PLANGRAPH_* environment equivalent (--database-url = PLANGRAPH_DATABASE_URL).
 `
 
 func main() {
+	limitOpenMP()
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "plangraph:", err)
