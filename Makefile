@@ -7,6 +7,9 @@ BIN   := bin/plangraph
 export CGO_ENABLED := 1
 # packages whose tests need PostgreSQL and Redis read this (scripts/services.sh may change it)
 export PLANGRAPH_TEST_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+# Tesseract's OpenMP threads spin while packages and pages run side by side
+# (the plangraph binary sets this itself; test binaries read it from here)
+export OMP_THREAD_LIMIT ?= 1
 
 .PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-go bench-api bench-vision web test-web
 
