@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"image/png"
 	"math/bits"
 	"runtime"
 	"sync"
@@ -47,6 +48,99 @@ func DZILevelSize(w, h, level int) (int, int) {
 // returned.
 func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, format string,
 	put func(ctx context.Context, name string, data []byte) error) (descriptor []byte, err error) {
+	return writeDZI(ctx, grayLevel{src}, tileSize, overlap, format, put)
+}
+
+// WriteDZIColor is WriteDZI for a colour image (an overlay's red and green
+// picture).
+func WriteDZIColor(ctx context.Context, src *image.RGBA, tileSize, overlap int, format string,
+	put func(ctx context.Context, name string, data []byte) error) (descriptor []byte, err error) {
+	return writeDZI(ctx, rgbaLevel{src}, tileSize, overlap, format, put)
+}
+
+// dziLevel is a level of a pyramid, grey or colour.
+type dziLevel interface {
+	Bounds() image.Rectangle
+	sub(r image.Rectangle) dziLevel
+	halve() dziLevel
+	// flat reports whether every pixel is one value, and which
+	flat() (uint32, bool)
+	encode(buf *bytes.Buffer, format string) error
+}
+
+type grayLevel struct{ *image.Gray }
+
+func (g grayLevel) sub(r image.Rectangle) dziLevel { return grayLevel{g.SubImage(r).(*image.Gray)} }
+func (g grayLevel) halve() dziLevel                { return grayLevel{Halve(g.Gray)} }
+func (g grayLevel) flat() (uint32, bool) {
+	v, ok := uniform(g.Gray)
+	return uint32(v), ok
+}
+func (g grayLevel) encode(buf *bytes.Buffer, format string) error {
+	if format == "png" {
+		return EncodePNG(buf, g.Gray)
+	}
+	return jpeg.Encode(buf, g.Gray, &jpeg.Options{Quality: 85})
+}
+
+type rgbaLevel struct{ *image.RGBA }
+
+func (c rgbaLevel) sub(r image.Rectangle) dziLevel { return rgbaLevel{c.SubImage(r).(*image.RGBA)} }
+func (c rgbaLevel) halve() dziLevel                { return rgbaLevel{halveRGBA(c.RGBA)} }
+func (c rgbaLevel) flat() (uint32, bool) {
+	b := c.Rect
+	if b.Empty() {
+		return 0, false
+	}
+	first := binary.LittleEndian.Uint32(c.Pix[c.PixOffset(b.Min.X, b.Min.Y):])
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := c.Pix[c.PixOffset(b.Min.X, y):][:4*b.Dx()]
+		for i := 0; i < len(row); i += 4 {
+			if binary.LittleEndian.Uint32(row[i:]) != first {
+				return 0, false
+			}
+		}
+	}
+	return first, true
+}
+func (c rgbaLevel) encode(buf *bytes.Buffer, format string) error {
+	if format == "png" {
+		return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(buf, c.RGBA)
+	}
+	return jpeg.Encode(buf, c.RGBA, &jpeg.Options{Quality: 85})
+}
+
+// halveRGBA is Halve for a colour image: each pixel the mean of a 2 × 2
+// block (of what there is at an odd edge).
+func halveRGBA(src *image.RGBA) *image.RGBA {
+	b := src.Bounds()
+	sw, sh := b.Dx(), b.Dy()
+	w, h := (sw+1)/2, (sh+1)/2
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var sum [4]uint32
+			n := uint32(0)
+			for dy := 0; dy < 2 && 2*y+dy < sh; dy++ {
+				for dx := 0; dx < 2 && 2*x+dx < sw; dx++ {
+					o := src.PixOffset(b.Min.X+2*x+dx, b.Min.Y+2*y+dy)
+					for k := range 4 {
+						sum[k] += uint32(src.Pix[o+k])
+					}
+					n++
+				}
+			}
+			o := out.PixOffset(x, y)
+			for k := range 4 {
+				out.Pix[o+k] = uint8((sum[k] + n/2) / n)
+			}
+		}
+	}
+	return out
+}
+
+func writeDZI(ctx context.Context, src dziLevel, tileSize, overlap int, format string,
+	put func(ctx context.Context, name string, data []byte) error) (descriptor []byte, err error) {
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
 	switch {
@@ -58,14 +152,7 @@ func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, forma
 		return nil, fmt.Errorf("render: DZI overlap %d with tile size %d", overlap, tileSize)
 	case put == nil:
 		return nil, errors.New("render: WriteDZI needs a put function")
-	}
-	var encode func(*bytes.Buffer, *image.Gray) error
-	switch format {
-	case "png":
-		encode = func(buf *bytes.Buffer, m *image.Gray) error { return EncodePNG(buf, m) }
-	case "jpg", "jpeg":
-		encode = func(buf *bytes.Buffer, m *image.Gray) error { return jpeg.Encode(buf, m, &jpeg.Options{Quality: 85}) }
-	default:
+	case format != "png" && format != "jpg" && format != "jpeg":
 		return nil, fmt.Errorf("render: DZI format %q (want png or jpg)", format)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -73,13 +160,13 @@ func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, forma
 
 	type tile struct {
 		name string
-		img  *image.Gray
+		img  dziLevel
 	}
 	tiles := make(chan tile, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	var bufs sync.Pool
 	// a sheet is mostly paper: a tile of one grey is encoded once per size
-	var flats sync.Map // [w, h, grey] → encoded tile
+	var flats sync.Map // [w, h, value] → encoded tile
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
@@ -89,8 +176,8 @@ func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, forma
 					continue // drain
 				}
 				var data []byte
-				v, flat := uniform(t.img)
-				key := [3]int{t.img.Rect.Dx(), t.img.Rect.Dy(), int(v)}
+				v, flat := t.img.flat()
+				key := [3]int{t.img.Bounds().Dx(), t.img.Bounds().Dy(), int(v)}
 				if c, ok := flats.Load(key); flat && ok {
 					data = bytes.Clone(c.([]byte))
 				} else {
@@ -99,7 +186,7 @@ func WriteDZI(ctx context.Context, src *image.Gray, tileSize, overlap int, forma
 						buf = new(bytes.Buffer)
 					}
 					buf.Reset()
-					if err := encode(buf, t.img); err != nil {
+					if err := t.img.encode(buf, format); err != nil {
 						cancel(fmt.Errorf("render: encoding tile %s: %w", t.name, err))
 						continue
 					}
@@ -134,7 +221,7 @@ produce:
 				}
 				x1, y1 := min(lw, (c+1)*tileSize+overlap), min(lh, (r+1)*tileSize+overlap)
 				rect := image.Rect(x0, y0, x1, y1).Add(lb.Min)
-				t := tile{name: fmt.Sprintf("%d/%d_%d.%s", l, c, r, format), img: level.SubImage(rect).(*image.Gray)}
+				t := tile{name: fmt.Sprintf("%d/%d_%d.%s", l, c, r, format), img: level.sub(rect)}
 				select {
 				case tiles <- t:
 				case <-ctx.Done():
@@ -143,7 +230,7 @@ produce:
 			}
 		}
 		if l > 0 {
-			level = Halve(level) // the encoders still read the level above; it is freed when they finish
+			level = level.halve() // the encoders still read the level above; it is freed when they finish
 		}
 	}
 	close(tiles)

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -321,5 +323,63 @@ func TestEncodePNG(t *testing.T) {
 	}
 	if !bytes.Equal(back.(*image.Gray).Pix, g.Pix) {
 		t.Error("round trip differs")
+	}
+}
+
+// TestWriteDZIColor tiles a colour picture: every level's tiles are there,
+// in colour, and a red square keeps its colour and place at full size and
+// half of it after one reduction.
+func TestWriteDZIColor(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 600, 400))
+	for i := range src.Pix {
+		src.Pix[i] = 255
+	}
+	for y := 100; y < 140; y++ {
+		for x := 300; x < 340; x++ {
+			src.SetRGBA(x, y, color.RGBA{220, 30, 30, 255})
+		}
+	}
+	tiles := map[string][]byte{}
+	var mu sync.Mutex
+	desc, err := WriteDZIColor(context.Background(), src, 256, 1, "png", func(_ context.Context, name string, data []byte) error {
+		mu.Lock()
+		tiles[name] = data
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(desc), `Width="600" Height="400"`) {
+		t.Errorf("descriptor %s", desc)
+	}
+	levels := DZILevels(600, 400)
+	want := 0
+	for l := 0; l < levels; l++ {
+		w, h := DZILevelSize(600, 400, l)
+		want += ((w + 255) / 256) * ((h + 255) / 256)
+	}
+	if len(tiles) != want {
+		t.Errorf("%d tiles, want %d", len(tiles), want)
+	}
+	at := func(name string, x, y int) color.RGBA {
+		img, err := png.Decode(bytes.NewReader(tiles[name]))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r, g, b, a := img.At(x, y).RGBA()
+		return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+	}
+	top := levels - 1
+	// full size: (310, 110) is in tile 1_0, which starts at x 255 (overlap 1)
+	if c := at(fmt.Sprintf("%d/1_0.png", top), 310-255, 110); c.R != 220 || c.G != 30 {
+		t.Errorf("full size: %v, want the red square", c)
+	}
+	if c := at(fmt.Sprintf("%d/0_0.png", top), 10, 10); c != (color.RGBA{255, 255, 255, 255}) {
+		t.Errorf("full size paper: %v", c)
+	}
+	// one reduction: the square at (150–170, 50–70)
+	if c := at(fmt.Sprintf("%d/0_0.png", top-1), 160, 60); c.R != 220 || c.G != 30 {
+		t.Errorf("half size: %v, want the red square", c)
 	}
 }
