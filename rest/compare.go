@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plangraph/plangraph/ent"
+	"github.com/plangraph/plangraph/internal/apierr"
 	"github.com/plangraph/plangraph/internal/blobs"
 	"github.com/plangraph/plangraph/internal/ratelimit"
 	"github.com/plangraph/plangraph/internal/service/compare"
@@ -71,6 +72,37 @@ func overlayImage(img blobs.OverlayImage) func(*API, http.ResponseWriter, *http.
 		}
 		org, _ := tenant.Org(r.Context())
 		a.serveBlob(w, r, a.bucket, blobs.OverlayKey(org, o.ID)+img.Suffix, "image/png", "overlay "+id+" has no "+img.Name+" image")
+	}
+}
+
+// overlayTiles serves the Deep Zoom descriptor of one of an overlay's
+// images (its pyramid is made the first time it is asked for).
+func overlayTiles(img blobs.OverlayImage) func(*API, http.ResponseWriter, *http.Request) {
+	return func(a *API, w http.ResponseWriter, r *http.Request) {
+		key, err := a.s.Compare.OverlayTiles(r.Context(), r.PathValue("id"), img)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		a.serveBlob(w, r, a.bucket, key+".dzi", "application/xml", "overlay "+r.PathValue("id")+" has no "+img.Name+" tiles")
+	}
+}
+
+// overlayTile serves one tile of an overlay image's pyramid.
+func overlayTile(img blobs.OverlayImage) func(*API, http.ResponseWriter, *http.Request) {
+	return func(a *API, w http.ResponseWriter, r *http.Request) {
+		t, ok := a.tileName(w, r)
+		if !ok {
+			return
+		}
+		key, err := a.s.Compare.OverlayTiles(r.Context(), r.PathValue("id"), img)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		a.serveTile(w, r, key, t, func() {
+			a.fail(w, r, apierr.NotFoundf("overlay %s's %s image has no tile %q", r.PathValue("id"), img.Name, t))
+		})
 	}
 }
 
@@ -147,6 +179,22 @@ func compareOps() []op {
 		ops = append(ops, imageOp("/v1/overlays/{id}/"+img.Name, "getOverlay"+title(camel(img.Name)), "Overlays", "An overlay's "+strings.ReplaceAll(img.Name, "_", " ")+" image",
 			descs[img.Name], overlayImage(img), []node{pathID("ovl", "overlay")}, imageResponse("The PNG image.", "image/png"),
 			"No such overlay, or it has no such image (NOT_FOUND)."))
+		what := strings.ReplaceAll(img.Name, "_", " ")
+		ops = append(ops, imageOp("/v1/overlays/{id}/"+img.Name+"/tiles.dzi", "getOverlay"+title(camel(img.Name))+"Tiles", "Overlays",
+			"An overlay's "+what+" image as Deep Zoom",
+			"Deep Zoom Image (DZI) descriptor of the image's tile pyramid (256 px PNG tiles, 1 px overlap), its tiles at tiles_files/{level}/{col}_{row}.png next to it: "+
+				"a viewer reads the tiles it shows, never the whole block-sized picture. The pyramid is made from the image the first time it is asked for "+
+				"(a large block's takes a few seconds), then kept.", overlayTiles(img), []node{pathID("ovl", "overlay")},
+			imageResponse("The DZI XML descriptor.", "application/xml"), "No such overlay, or it has no such image (NOT_FOUND)."))
+		t := imageOp("/v1/overlays/{id}/"+img.Name+"/tiles_files/{level}/{tile}", "getOverlay"+title(camel(img.Name))+"Tile", "Overlays",
+			"One Deep Zoom tile of an overlay's "+what+" image", "", overlayTile(img),
+			[]node{pathID("ovl", "overlay"),
+				{"name": "level", "in": "path", "required": true, "description": "Pyramid level.", "schema": node{"type": "integer", "minimum": 0, "maximum": 99}},
+				{"name": "tile", "in": "path", "required": true, "description": "`{col}_{row}.png`.", "schema": node{"type": "string", "pattern": `^\d{1,5}_\d{1,5}\.png$`}},
+			},
+			imageResponse("The PNG tile.", "image/png"), "No such overlay or tile (NOT_FOUND).")
+		t.pattern = "GET /v1/overlays/{id}/" + img.Name + "/tiles_files/{tile...}"
+		ops = append(ops, t)
 	}
 	report := func(file, id, summary, ct, desc string, render func(*API) func(context.Context, string) ([]byte, error), conflict string) op {
 		return op{method: "GET", path: "/v1/jobs/{id}/" + file, id: id, handler: document(file, ct, render), tag: "Jobs", summary: summary,

@@ -75,19 +75,37 @@ func (a *API) sheetTiles(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) sheetTile(w http.ResponseWriter, r *http.Request) {
-	t := path.Clean(r.PathValue("tile"))
-	if !tileName.MatchString(t) {
-		a.fail(w, r, apierr.NotFoundf("no tile %q", t))
+	t, ok := a.tileName(w, r)
+	if !ok {
 		return
 	}
 	key := a.sheetKey(w, r)
 	if key == "" {
 		return
 	}
-	rd, n, err := a.tiles(a.bucket).Tile(r.Context(), blobs.TilePack(key), t)
-	if errors.Is(err, tilepack.ErrNotFound) {
+	a.serveTile(w, r, key, t, func() {
 		// sheets ingested before tile packs keep one object per tile
 		a.serveBlob(w, r, a.bucket, key+"_files/"+t, "image/png", "sheet "+r.PathValue("id")+" has no tile "+t)
+	})
+}
+
+// tileName is the path's tile, {level}/{col}_{row}.png, or false when the
+// answer (not found) was written.
+func (a *API) tileName(w http.ResponseWriter, r *http.Request) (string, bool) {
+	t := path.Clean(r.PathValue("tile"))
+	if !tileName.MatchString(t) {
+		a.fail(w, r, apierr.NotFoundf("no tile %q", t))
+		return "", false
+	}
+	return t, true
+}
+
+// serveTile serves tile t of the pyramid at key from its pack; missing
+// answers when the pack has no such tile.
+func (a *API) serveTile(w http.ResponseWriter, r *http.Request, key, t string, missing func()) {
+	rd, n, err := a.tiles(a.bucket).Tile(r.Context(), blobs.TilePack(key), t)
+	if errors.Is(err, tilepack.ErrNotFound) {
+		missing()
 		return
 	}
 	if err != nil {
@@ -98,7 +116,6 @@ func (a *API) sheetTile(w http.ResponseWriter, r *http.Request) {
 	writeImage(w, rd, n, "image/png")
 }
 
-// tiles is the tile-pack reader of bucket (one per API, indexes cached).
 func (a *API) tiles(bucket *blob.Bucket) *tilepack.Reader {
 	a.tileOnce.Do(func() { a.tileReader = &tilepack.Reader{Bucket: bucket} })
 	return a.tileReader

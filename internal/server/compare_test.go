@@ -14,6 +14,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"image/color"
 	"image/png"
 	"net/http"
 	"net/url"
@@ -31,6 +33,7 @@ import (
 	"github.com/plangraph/plangraph/internal/tools/synth"
 	"github.com/plangraph/plangraph/jobs"
 	engine "github.com/plangraph/plangraph/vision/compare"
+	"github.com/plangraph/plangraph/vision/render"
 )
 
 // overlayFull is an overlay as GET /v1/overlays shows it.
@@ -235,6 +238,23 @@ func TestCompare(t *testing.T) {
 					t.Errorf("%s: not a PNG (%v)", img.Name, err)
 				}
 				s.Get(t, other, "/v1/overlays/"+one.ID+"/"+img.Name).ExpectProblem(t, http.StatusNotFound, "NOT_FOUND")
+				// as Deep Zoom: the descriptor has the image's size; the full-size tile at the corner is the image's corner
+				dzi := s.Get(t, key, "/v1/overlays/"+one.ID+"/"+img.Name+"/tiles.dzi").ExpectStatus(t, http.StatusOK)
+				if !strings.Contains(string(dzi.Body), fmt.Sprintf(`Width="%d" Height="%d"`, cfg.Width, cfg.Height)) {
+					t.Errorf("%s tiles.dzi: %s, want the image's %d × %d", img.Name, dzi.Body, cfg.Width, cfg.Height)
+				}
+				top := render.DZILevels(cfg.Width, cfg.Height) - 1
+				tile := s.Get(t, key, fmt.Sprintf("/v1/overlays/%s/%s/tiles_files/%d/0_0.png", one.ID, img.Name, top)).ExpectStatus(t, http.StatusOK)
+				timg, err := png.Decode(bytes.NewReader(tile.Body))
+				full, ferr := png.Decode(bytes.NewReader(res.Body))
+				switch {
+				case err != nil || ferr != nil || timg.Bounds().Dx() != min(257, cfg.Width):
+					t.Errorf("%s corner tile: %v %v", img.Name, err, ferr)
+				case !sameColor(timg.At(100, 100), full.At(100, 100)):
+					t.Errorf("%s corner tile at (100, 100) is not the image's pixel", img.Name)
+				}
+				s.Get(t, key, fmt.Sprintf("/v1/overlays/%s/%s/tiles_files/%d/999_0.png", one.ID, img.Name, top)).ExpectProblem(t, http.StatusNotFound, "NOT_FOUND")
+				s.Get(t, other, "/v1/overlays/"+one.ID+"/"+img.Name+"/tiles.dzi").ExpectProblem(t, http.StatusNotFound, "NOT_FOUND")
 			}
 			s.Get(t, other, "/v1/overlays/"+one.ID).ExpectProblem(t, http.StatusNotFound, "NOT_FOUND")
 
@@ -426,4 +446,10 @@ func compareGraphQL(t *testing.T, f *compareFixture) {
 	if out.Overlays.TotalCount != 1 || !out.Overlays.Edges[0].Node.HasChanges || out.Overlays.Edges[0].Node.Changes == nil {
 		t.Errorf("the analyzed overlay: %+v", out.Overlays)
 	}
+}
+
+func sameColor(a, b color.Color) bool {
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	return ar == br && ag == bg && ab == bb
 }

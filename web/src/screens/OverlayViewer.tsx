@@ -1,11 +1,11 @@
 // One overlay in deep zoom: block A moved into B's frame, block B, and the
-// combined red/green image, stacked in one OpenSeadragon viewer (fetched with
-// the key, shown through blob: URLs). Swipe shows B left of a divider and A
+// combined red/green image, stacked in one OpenSeadragon viewer (their Deep
+// Zoom tiles, fetched with the key). Swipe shows B left of a divider and A
 // right of it, onion skin fades B over A, overlay shows the combined image.
 // The changes are outlined on a canvas above; the selected one is zoomed to.
 import { useEffect, useRef, useState } from "react";
 import OpenSeadragon from "openseadragon";
-import { fetchImage, useConnection } from "../hooks";
+import { useConnection } from "../hooks";
 import { swipeClip, zoomBox, type ChangeRow } from "../compare";
 import type { Transform } from "../detections";
 import { clearCanvas, imageTransform, openViewer, pointerToImage, ZoomButtons } from "../viewer";
@@ -73,43 +73,34 @@ export function OverlayViewer({ overlayID, changes, selected, onSelect }: Props)
   useEffect(() => {
     if (!host.current) return;
     const redraw = () => drawRef.current();
-    const v = openViewer(host.current, { maxZoomPixelRatio: 4 }, redraw);
+    const auth = { Authorization: `Bearer ${conn.key}` };
+    const v = openViewer(host.current, { maxZoomPixelRatio: 4, loadTilesWithAjax: true, ajaxHeaders: auth }, redraw);
     viewer.current = v;
     items.current = [];
     size.current = null;
     setLoaded(0);
     setError("");
-    const ac = new AbortController();
-    const urls: string[] = [];
-    Promise.all(images.map((n) => fetchImage(conn, `/v1/overlays/${encodeURIComponent(overlayID)}/${n}`, ac.signal))).then(
-      (blobs) => {
-        if (ac.signal.aborted) return;
-        blobs.forEach((b, i) => {
-          const url = URL.createObjectURL(b);
-          urls.push(url);
-          v.addTiledImage({
-            tileSource: { type: "image", url, buildPyramid: true },
-            index: i,
-            success: (e: Event) => {
-              const item = (e as unknown as { item: OpenSeadragon.TiledImage }).item;
-              items.current[i] = item;
-              const s = item.getContentSize();
-              if (i === 1) size.current = { w: s.x, h: s.y };
-              setLoaded((n) => n + 1);
-            },
-            error: () => setError(`The overlay's ${images[i].replace("_", " ")} image could not be shown.`),
-          });
-        });
-      },
-      (e: Error) => {
-        if (!ac.signal.aborted) setError(e.message);
-      },
-    );
+    // each image's Deep Zoom tiles (the service makes the pyramid the first
+    // time it is asked for): the viewer reads the tiles it shows, never a
+    // whole block-sized picture
+    images.forEach((n, i) => {
+      v.addTiledImage({
+        tileSource: `/v1/overlays/${encodeURIComponent(overlayID)}/${n}/tiles.dzi`,
+        ajaxHeaders: auth,
+        index: i,
+        success: (e: Event) => {
+          const item = (e as unknown as { item: OpenSeadragon.TiledImage }).item;
+          items.current[i] = item;
+          const s = item.getContentSize();
+          if (i === 1) size.current = { w: s.x, h: s.y };
+          setLoaded((k) => k + 1);
+        },
+        error: (e: { message?: string }) => setError(`The overlay's ${n.replace("_", " ")} image could not be shown: ${e.message ?? "unknown error"}`),
+      });
+    });
     return () => {
-      ac.abort();
       v.destroy();
       viewer.current = null;
-      urls.forEach((u) => URL.revokeObjectURL(u));
     };
   }, [conn, overlayID]);
 
