@@ -55,7 +55,7 @@ func init() {
 		"question_type": {"description": "How the question was understood: `count`, `sheets`, `lookup`, `changes` (what changed between revisions, from compare results), or `passage` (answered with the closest passages).", "enum": []string{"count", "sheets", "lookup", "changes", "passage"}},
 		"sources":       {"description": "The rows the answer is taken from (at most max_sources)."},
 		"confidence":    {"description": "0–1: 0 when nothing was found, under 0.5 when the answer is only the closest match or counts over sheets some of which were never parsed.", "minimum": 0, "maximum": 1},
-		"answered_by":   {"description": "`index`: computed from the search index without a language model.", "enum": []string{search.AnsweredByIndex}},
+		"answered_by":   {"description": "`index`: computed from the search index without a language model; `llm`: a lookup or open question worded by the operator's language model (`--llm-url`) from the cited sources only, every sentence citing one as [n] (n: its place in `sources`). Counts, sheet lists and changes are always the index's.", "enum": []string{search.AnsweredByIndex, search.AnsweredByLLM}},
 	}
 }
 

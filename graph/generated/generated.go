@@ -6063,7 +6063,7 @@ type Answer {
   sources: [AnswerSource!]!
   """0–1; under 0.5 when the answer is only the closest match."""
   confidence: Float!
-  """index: no language model was used."""
+  """index: computed from the index alone; llm: a lookup or open question worded by the operator's language model from the cited sources, each sentence citing one as [n]."""
   answeredBy: String!
 }
 

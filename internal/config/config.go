@@ -56,6 +56,10 @@ type Config struct {
 	// "*.example.com" for subdomains) whose https URLs parse may fetch
 	// symbol images from; empty fetches none.
 	ParseImageURLAllowlist string
+	// LLMURL, LLMModel and LLMKey name an OpenAI-compatible chat endpoint
+	// that words ask's answers from the retrieved sources (internal/search/llm);
+	// empty LLMURL uses none.
+	LLMURL, LLMModel, LLMKey string
 	// Webhook delivery: WebhookAllowPrivateURLs lets endpoint URLs reach
 	// private, loopback and link-local addresses (off: they are refused
 	// when saved and again when dialled); WebhookTimeout bounds one
@@ -120,6 +124,9 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.WebhookConcurrency, "webhook-concurrency", envInt("webhook-concurrency", 16), "webhook deliveries a worker process sends at once, apart from its job slots; 0 sends none (env "+EnvName("webhook-concurrency")+")")
 	fs.IntVar(&c.OrgJobConcurrency, "org-job-concurrency", envInt("org-job-concurrency", 0), "job tasks one organization runs at once across every worker process on the Redis; 0 means three quarters of --concurrency, at least 1 (env "+EnvName("org-job-concurrency")+")")
 	fs.IntVar(&c.WebhookMaxEndpoints, "webhook-max-endpoints", envInt("webhook-max-endpoints", 20), "webhook endpoints one organization may have; creating one more is refused with 409 WEBHOOK_ENDPOINT_LIMIT (env "+EnvName("webhook-max-endpoints")+")")
+	str(&c.LLMURL, "llm-url", "", "base URL of an OpenAI-compatible chat API (https://host/v1) that words ask's answers to lookups and open questions from the retrieved sources, every sentence citing one; empty answers from the index alone")
+	str(&c.LLMModel, "llm-model", "", "the model name sent to --llm-url")
+	str(&c.LLMKey, "llm-api-key", "", "bearer token for --llm-url (empty sends none)")
 	str(&c.WebhookCAFile, "webhook-ca-file", "", "PEM file of CA certificates webhook receivers' certificates may chain to, besides the system's")
 	str(&c.MetricsAddr, "metrics-addr", "", "serve GET /metrics on this address (plain HTTP, e.g. 127.0.0.1:9090) instead of the API port")
 	str(&c.MetricsToken, "metrics-token", "", "require \"Authorization: Bearer TOKEN\" for GET /metrics")

@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/plangraph/plangraph/internal/search/llm"
 	"log/slog"
 	"net"
 	"net/http"
@@ -125,7 +126,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	}
 	a.Events.Dispatch = a.Webhooks.Dispatch
 	deps := &base.Deps{DB: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue, Blobs: a.Blobs,
-		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20), Events: a.Events, Webhooks: a.Webhooks}
+		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20), Events: a.Events, Webhooks: a.Webhooks,
+		LLM: llm.New(cfg.LLMURL, cfg.LLMModel, cfg.LLMKey)}
 	a.Resolver = graph.NewResolver(deps)
 	a.Services = a.Resolver.S
 	// a key's live streams are counted across every api process on this Redis

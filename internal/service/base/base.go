@@ -6,6 +6,7 @@ package base
 
 import (
 	"context"
+	"github.com/plangraph/plangraph/internal/search/llm"
 	"log/slog"
 	"time"
 
@@ -49,6 +50,9 @@ type Deps struct {
 	// Webhooks checks webhook endpoint settings and queues deliveries;
 	// nil refuses the webhook operations.
 	Webhooks *webhooks.Service
+	// LLM words ask's answers from the retrieved sources; nil answers
+	// from the index alone.
+	LLM *llm.Client
 }
 
 // NotFound is the API's not-found error for a kind of record and an id.

@@ -13,9 +13,13 @@ import (
 	"github.com/plangraph/plangraph/vision/geom"
 )
 
-// AnsweredByIndex: the answer was computed from the index (no language
-// model is configured in this slice).
-const AnsweredByIndex = "index"
+// AnsweredByIndex: the answer was computed from the index alone;
+// AnsweredByLLM: the operator's language model worded it from the cited
+// sources (llm.go).
+const (
+	AnsweredByIndex = "index"
+	AnsweredByLLM   = "llm"
+)
 
 // DefaultSources and MaxSources bound an answer's citations.
 const DefaultSources, MaxSources = 5, 20
@@ -92,6 +96,9 @@ func (s *Service) Ask(ctx context.Context, projectID string, in AskInput) (*Answ
 		err = s.changes(ctx, sc, pq, in.MaxSources, a)
 	default:
 		err = s.passages(ctx, sc, pq.Subject, in.MaxSources, a)
+	}
+	if err == nil && (pq.Kind == textsearch.KindLookup || pq.Kind == textsearch.KindPassage) {
+		s.word(ctx, q, a)
 	}
 	return a, err
 }
