@@ -141,7 +141,9 @@ func (ix *segIndex) near1(p pt, tol float64, w want, fill, stroke bool) bool {
 			c := row + cx
 			for _, id := range ix.items[ix.start[c]:ix.start[c+1]] {
 				s := &ix.segs[id]
-				if segDist2(p, s) <= tol2 && w.accepts(s, fill, stroke) {
+				// the cheap test first: most segments near a dense region's
+				// point are of another direction or kind
+				if w.accepts(s, fill, stroke) && segDist2(p, s) <= tol2 {
 					return true
 				}
 			}
