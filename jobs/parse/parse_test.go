@@ -279,9 +279,18 @@ func (e *parseEnv) result(t *testing.T, id string) parse.ParseResult {
 // legend child, one per view block, completed; ids as events.EventID gives.
 func (e *parseEnv) events(t *testing.T, parseID string, children []*ent.Job) []*ent.Event {
 	t.Helper()
-	evs, err := e.bus.Since(e.ctx, parseID, "")
-	if err != nil {
-		t.Fatal(err)
+	// the completed event is recorded as the job ends, which its status may
+	// show a moment before: wait for it (bounded)
+	var evs []*ent.Event
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var err error
+		if evs, err = e.bus.Since(e.ctx, parseID, ""); err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) >= 6 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	var types []string
 	for _, ev := range evs {
