@@ -323,8 +323,14 @@ func (gi *glyphIndex) agreement(p pt, size float64, r rune) float64 {
 }
 
 // enclosed reports whether p (template pixels) lies inside one of the
-// symbol's closed outlines.
+// symbol's closed outlines or whole circles (a circle drawn as two halves
+// is no closed path).
 func (t *Template) enclosed(p pt) bool {
+	for _, a := range t.m.arcs {
+		if a.full && dist(p, a.c) < a.r {
+			return true
+		}
+	}
 	q := toPoint(p)
 	for i, l := range t.m.loops {
 		if t.loopBoxes[i].Contains(q) && inside(l, p) {

@@ -89,6 +89,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 			c = curveCos
 		}
 		w := want{u: P.inverseDir(s.u), cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed}
+		bar := !s.curve && !through && t.barDir(w.u)
 		stol := ttol
 		if s.curve {
 			stol = (tol + P.slack) / k // as sampleTol
@@ -110,6 +111,8 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 			st += l / float64(n)
 			if ok {
 				se += l / float64(n)
+			} else if bar && t.enclosed(p) {
+				st += (interiorWeight - 1) * l / float64(n)
 			}
 			if inside {
 				it += l / float64(n)
@@ -153,6 +156,27 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	c.Confidence = confidence(covered, explained, c.Described, t.simple)
 	c.support = expl - (1-covered)*t.weight*k
 	return c, true
+}
+
+// interiorWeight: an extra bar — a straight line inside one of a closed
+// symbol's outlines, along the symbol's own lines but not on one of them,
+// that the symbol does not account for — counts this many times against
+// its pose. The count of bars across an outline is what tells the symbols
+// of a family apart (a duplex receptacle's two bars from a 240 V one's
+// three), while a mark beside the symbol is as often its tag or its
+// neighbour, and one drawn across it askew a wire's arrow.
+const interiorWeight = 2
+
+// barDir reports whether direction u (the template's frame) runs along
+// one of the template's straight lines.
+func (t *Template) barDir(u complex128) bool {
+	for i := range t.m.segs {
+		s := &t.m.segs[i]
+		if !s.curve && math.Abs(real(u)*real(s.u)+imag(u)*imag(s.u)) >= lineCos {
+			return true
+		}
+	}
+	return false
 }
 
 // attached reports whether line reach is a leader or a wire drawn to a
