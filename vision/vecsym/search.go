@@ -228,7 +228,7 @@ func sampleWant(turn complex128, mirror bool, s *sample) want {
 	if s.curve {
 		c = curveCos
 	}
-	return want{u: turn * u, cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed, dark: !s.faint}
+	return want{u: turn * u, cosTol: c, fill: s.fill, stroke: s.stroke && !s.fill, dashed: s.dashed, dark: !s.faint && !s.fill}
 }
 
 // probe looks for the template's probes at pose P: hits counts those

@@ -81,7 +81,9 @@ func NewTemplate(label string, pg *vector.Page, box vector.Rect) (*Template, err
 	if len(m.segs) == 0 {
 		return nil, ErrNoGeometry
 	}
-	return newTemplate(label, m, pathWidths(pg, m)), nil
+	w := pathWidths(pg, m)
+	dropWires(m, max(1, w))
+	return newTemplate(label, m, w), nil
 }
 
 // NewTemplateBeside reads the symbol drawn inside box as NewTemplate does,
@@ -104,7 +106,9 @@ func NewTemplateBeside(label string, pg *vector.Page, box vector.Rect, text []ve
 			apart = apart && !m.box.Intersects(moveRect(w, -box.X0, -box.Y0))
 		}
 		if apart {
-			return newTemplate(label, m, pathWidths(pg, m)), nil
+			w := pathWidths(pg, m)
+			dropWires(m, max(1, w))
+			return newTemplate(label, m, w), nil
 		}
 	}
 	return NewTemplate(label, pg, box)

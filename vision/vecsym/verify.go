@@ -66,7 +66,11 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	centre := P.apply(t.centre)
 	d.ix.visit(float64(wide.X0), float64(wide.Y0), float64(wide.X1), float64(wide.Y1), sc.seen, sc.stamp, func(id int32) {
 		s := &d.m.segs[id]
-		if s.faint && !t.faint {
+		// faint linework is another layer's (a screened background, a
+		// grid), but for a fill inside the symbol's outline: a plot style
+		// prints a symbol's fill grey where the legend prints it black
+		shaded := s.faint && s.fill && !t.faint
+		if s.faint && !t.faint && !shaded {
 			return
 		}
 		if _, _, in := clipSeg(s.a, s.b, tight); !in {
@@ -100,6 +104,9 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		for j := 0; j < n; j++ {
 			q := a + (b-a)*complex((float64(j)+0.5)/float64(n), 0)
 			p := P.inverse(q)
+			if shaded && !t.enclosed(p) {
+				continue
+			}
 			ok := t.ix.near(p, stol, w) // explained, so within the band
 			if !ok && !t.ix.near(p, band, anyMark) && !t.enclosed(p) {
 				continue
