@@ -39,25 +39,28 @@ func TestJoinCircles(t *testing.T) {
 	}
 }
 
+// legendReceptacle is lamb's legend duplex receptacle: its circle drawn as
+// two half circles, its bars a little below the circle's middle.
+func legendReceptacle(b *pageBuilder, f func(pt) pt, half, turn float64) {
+	c := f(0)
+	b.arcPath(ink, c, 0.6*half, turn, turn+math.Pi, 2)
+	b.arcPath(ink, c, 0.6*half, turn+math.Pi, turn+2*math.Pi, 2)
+	b.path(ink, []pt{f(complex(-1, -0.18)), f(complex(1, -0.18))})
+	b.path(ink, []pt{f(complex(-1, 0.26)), f(complex(1, 0.26))})
+}
+
 // A legend receptacle whose circle is two half circles, its bars drawn a
 // little below the circle's middle, is found where the plan draws the
 // circle whole and the symbol with other proportions — bars centred, 6 %
 // shorter beside the circle (lamb's A1.3 against its legend): the circle
 // fixes the pose, which the bars alone would scale and place wrongly.
 func TestCircleOfHalves(t *testing.T) {
-	legend := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
-		c := f(0)
-		b.arcPath(ink, c, 0.6*half, turn, turn+math.Pi, 2)
-		b.arcPath(ink, c, 0.6*half, turn+math.Pi, turn+2*math.Pi, 2)
-		b.path(ink, []pt{f(complex(-1, -0.18)), f(complex(1, -0.18))})
-		b.path(ink, []pt{f(complex(-1, 0.26)), f(complex(1, 0.26))})
-	}
 	plan := func(b *pageBuilder, f func(pt) pt, half, turn float64) {
 		b.circle(ink, f(0), 0.62*half, 4, false, turn)
 		b.path(ink, []pt{f(complex(-0.97, -0.22)), f(complex(0.97, -0.22))})
 		b.path(ink, []pt{f(complex(-0.97, 0.22)), f(complex(0.97, 0.22))})
 	}
-	ts := []*Template{templateOf(t, "R", legend)}
+	ts := []*Template{templateOf(t, "R", legendReceptacle)}
 	if ts[0].circle < 0 {
 		t.Fatal("the legend's circle of two halves is no circle")
 	}

@@ -81,7 +81,9 @@ func NewTemplate(label string, pg *vector.Page, box vector.Rect) (*Template, err
 	if len(m.segs) == 0 {
 		return nil, ErrNoGeometry
 	}
-	return newTemplate(label, m, pathWidths(pg, m)), nil
+	w := pathWidths(pg, m)
+	dropWires(m, max(1, w))
+	return newTemplate(label, m, w), nil
 }
 
 // NewTemplateBeside reads the symbol drawn inside box as NewTemplate does,
@@ -104,7 +106,9 @@ func NewTemplateBeside(label string, pg *vector.Page, box vector.Rect, text []ve
 			apart = apart && !m.box.Intersects(moveRect(w, -box.X0, -box.Y0))
 		}
 		if apart {
-			return newTemplate(label, m, pathWidths(pg, m)), nil
+			w := pathWidths(pg, m)
+			dropWires(m, max(1, w))
+			return newTemplate(label, m, w), nil
 		}
 	}
 	return NewTemplate(label, pg, box)
@@ -323,8 +327,14 @@ func (gi *glyphIndex) agreement(p pt, size float64, r rune) float64 {
 }
 
 // enclosed reports whether p (template pixels) lies inside one of the
-// symbol's closed outlines.
+// symbol's closed outlines or whole circles (a circle drawn as two halves
+// is no closed path).
 func (t *Template) enclosed(p pt) bool {
+	for _, a := range t.m.arcs {
+		if a.full && dist(p, a.c) < a.r {
+			return true
+		}
+	}
 	q := toPoint(p)
 	for i, l := range t.m.loops {
 		if t.loopBoxes[i].Contains(q) && inside(l, p) {
