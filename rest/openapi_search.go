@@ -42,8 +42,8 @@ func init() {
 	fieldDocs[reflect.TypeFor[search.Hit]()] = hit
 	fieldDocs[reflect.TypeFor[search.Source]()] = common
 	fieldDocs[reflect.TypeFor[search.Meta]()] = map[string]node{
-		"retrievers": {"description": "The retrievers that ran: lexical, vocabulary (when the query has known abbreviations or synonyms), structure, and trigram (PostgreSQL with pg_trgm, for query words the full-text index lacks) on a query; visual on an image or region.", "items": node{"type": "string"}},
-		"semantic":   {"description": "Whether semantic vectors were used: always false (not configured in this version)."},
+		"retrievers": {"description": "The retrievers that ran: lexical, vocabulary (when the query has known abbreviations or synonyms), structure, trigram (PostgreSQL with pg_trgm, for query words the full-text index lacks) and semantic (when the operator configured an embeddings endpoint) on a query; visual on an image or region.", "items": node{"type": "string"}},
+		"semantic":   {"description": "Whether semantic vectors were compared: true when the operator configured an embeddings endpoint (`--embeddings-url`) and it embedded the query; false otherwise (search is lexical, vocabulary and structure). Rows not embedded yet, or a failing endpoint, are said in `notes`."},
 		"visual":     {"description": "Whether an image or region was compared with the project's legend symbols."},
 		"indexed":    {"description": "Rows the project has in the search index; 0 means nothing has been ingested yet."},
 		"expanded":   {"description": "The vocabulary expansions used, `query words → other forms`.", "items": node{"type": "string"}},
@@ -105,8 +105,8 @@ func searchOps() []op {
 				"ranked by BM25 (k1 1.2, b 0.75, over the project's rows), the same on the construction vocabulary's forms of them (REC = receptacle, EF = exhaust fan…), " +
 				"structure (sheet numbers, disciplines, block types, legend labels the query names) and, on PostgreSQL with pg_trgm, trigram similarity for words the index " +
 				"lacks; an image or a region of a sheet (visual search) is compared with the project's legend symbols by the symbol matcher, which returns the " +
-				"symbols it shows and their parsed instances by confidence. Rankings are fused by reciprocal rank fusion (Σ 1/(60 + rank)), duplicates merged, the newest drawing first on ties. Semantic " +
-				"search is not available (`_meta` says so). A project with nothing indexed answers an empty list whose `_meta.reason` says why.",
+				"symbols it shows and their parsed instances by confidence. Rankings are fused by reciprocal rank fusion (Σ 1/(60 + rank)), duplicates merged, the newest drawing first on ties. With an " +
+				"operator's OpenAI-compatible embeddings endpoint (`--embeddings-url`), workers embed every row's text and a semantic retriever ranks rows by the cosine of their vectors with the query's (exact, rows within 0.15 of the nearest); without one `_meta.semantic` is false. A project with nothing indexed answers an empty list whose `_meta.reason` says why.",
 			params: []node{projectID}, body: body(searchBody, true, "The search."),
 			ok: map[int]node{200: okJSON("The results, best first.", object([]string{"data", "_meta"}, node{
 				"data":  node{"type": "array", "items": schemaRef("SearchResult")},

@@ -6004,15 +6004,15 @@ type SearchHit {
   count: Int
   """Reciprocal rank fusion score; comparable within one answer only."""
   score: Float!
-  """The retrievers that found it: lexical, vocabulary, structure, visual (the picture shows its legend symbol; the snippet gives the matcher's confidence)."""
+  """The retrievers that found it: lexical, vocabulary, structure, semantic (its text's vector is near the query's), visual (the picture shows its legend symbol; the snippet gives the matcher's confidence)."""
   why: [String!]!
 }
 
 """How a search ran."""
 type SearchMeta {
-  """lexical, vocabulary, structure, and trigram on PostgreSQL with pg_trgm, on a query; visual on a picture."""
+  """lexical, vocabulary, structure, trigram on PostgreSQL with pg_trgm, and semantic with an embeddings endpoint (--embeddings-url), on a query; visual on a picture."""
   retrievers: [String!]!
-  """Always false: no semantic vectors in this version."""
+  """Whether semantic vectors were compared (the operator configured an embeddings endpoint and it embedded the query); notes say what it could not see."""
   semantic: Boolean!
   """Whether a picture (imageURL or region) was compared with the project's legend symbols."""
   visual: Boolean!

@@ -60,6 +60,10 @@ type Config struct {
 	// that words ask's answers from the retrieved sources (internal/search/llm);
 	// empty LLMURL uses none.
 	LLMURL, LLMModel, LLMKey string
+	// EmbeddingsURL, EmbeddingsModel and EmbeddingsKey name an
+	// OpenAI-compatible embeddings endpoint for semantic search; an empty
+	// EmbeddingsURL uses none.
+	EmbeddingsURL, EmbeddingsModel, EmbeddingsKey string
 	// Webhook delivery: WebhookAllowPrivateURLs lets endpoint URLs reach
 	// private, loopback and link-local addresses (off: they are refused
 	// when saved and again when dialled); WebhookTimeout bounds one
@@ -127,6 +131,9 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	str(&c.LLMURL, "llm-url", "", "base URL of an OpenAI-compatible chat API (https://host/v1) that words ask's answers to lookups and open questions from the retrieved sources, every sentence citing one; empty answers from the index alone")
 	str(&c.LLMModel, "llm-model", "", "the model name sent to --llm-url")
 	str(&c.LLMKey, "llm-api-key", "", "bearer token for --llm-url (empty sends none)")
+	str(&c.EmbeddingsURL, "embeddings-url", "", "base URL of an OpenAI-compatible embeddings API (https://host/v1): workers embed the search index's rows and search adds a semantic retriever (exact cosine); empty searches without vectors")
+	str(&c.EmbeddingsModel, "embeddings-model", "", "the model name sent to --embeddings-url (changing it embeds the index again)")
+	str(&c.EmbeddingsKey, "embeddings-api-key", "", "bearer token for --embeddings-url (empty sends none)")
 	str(&c.WebhookCAFile, "webhook-ca-file", "", "PEM file of CA certificates webhook receivers' certificates may chain to, besides the system's")
 	str(&c.MetricsAddr, "metrics-addr", "", "serve GET /metrics on this address (plain HTTP, e.g. 127.0.0.1:9090) instead of the API port")
 	str(&c.MetricsToken, "metrics-token", "", "require \"Authorization: Bearer TOKEN\" for GET /metrics")

@@ -8,6 +8,8 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/plangraph/plangraph/internal/search/embed"
+	"github.com/plangraph/plangraph/internal/search/index"
 	"github.com/plangraph/plangraph/internal/search/llm"
 	"log/slog"
 	"net"
@@ -127,7 +129,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err
 	a.Events.Dispatch = a.Webhooks.Dispatch
 	deps := &base.Deps{DB: a.Store.Client, Log: log, Uploads: a.Uploads, Queue: a.Queue, Blobs: a.Blobs,
 		ImageFetcher: safefetch.New(cfg.ParseImageURLAllowlist, 20<<20), Events: a.Events, Webhooks: a.Webhooks,
-		LLM: llm.New(cfg.LLMURL, cfg.LLMModel, cfg.LLMKey)}
+		LLM: llm.New(cfg.LLMURL, cfg.LLMModel, cfg.LLMKey), Embedder: embed.New(cfg.EmbeddingsURL, cfg.EmbeddingsModel, cfg.EmbeddingsKey)}
 	a.Resolver = graph.NewResolver(deps)
 	a.Services = a.Resolver.S
 	// a key's live streams are counted across every api process on this Redis
@@ -292,6 +294,11 @@ func (a *App) StartWorker() (*jobs.Worker, error) {
 		DPI: a.Cfg.RenderDPI, MaxPixels: int64(a.Cfg.MaxPageMP) * 1_000_000, MaxPages: a.Cfg.MaxPages}}).Register(w)
 	(&parse.Parse{R: runner, Blobs: a.Blobs, Budget: a.Cfg.BlockSearchBudget}).Register(w)
 	(&compare.Compare{R: runner, Blobs: a.Blobs}).Register(w)
+	if c := embed.New(a.Cfg.EmbeddingsURL, a.Cfg.EmbeddingsModel, a.Cfg.EmbeddingsKey); c != nil {
+		if err := jobs.RegisterEmbed(w, index.New(a.Store.Client, a.Blobs), c, a.Log); err != nil {
+			return nil, err
+		}
+	}
 	if err := w.Start(); err != nil {
 		return nil, err
 	}

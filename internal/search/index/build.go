@@ -84,9 +84,9 @@ func (x *Index) RebuildSheet(ctx context.Context, sheetID string) error {
 			}
 			args = append(args, org, d.ProjectID, d.DrawingID, d.SheetID, d.BlockID, d.SourceType, d.SourceID,
 				d.SheetNumber, d.SheetNumberNorm, d.SheetTitle, d.Discipline, d.Revision, d.BlockType, d.BlockTitle,
-				d.Label, d.Body, d.Terms, bounds, d.Count, d.Parsed)
+				d.Label, d.Body, d.Terms, bounds, d.Count, d.Parsed, EmbedHash(d))
 		}
-		row := "(" + strings.TrimSuffix(strings.Repeat("?,", 20), ",") + ")"
+		row := "(" + strings.TrimSuffix(strings.Repeat("?,", 21), ",") + ")"
 		q := `INSERT INTO search_docs (` + columns + `) VALUES ` + strings.TrimSuffix(strings.Repeat(row+",", len(part)), ",")
 		if _, err := tx.ExecContext(ctx, x.rebind(ctx, q), args...); err != nil {
 			tx.Rollback()

@@ -223,7 +223,12 @@ func (x *Index) Count(ctx context.Context, s Scope) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rows, err := x.DB.QueryContext(ctx, x.rebind(ctx, `SELECT COUNT(*) FROM search_docs d WHERE `+w), args...)
+	return x.count(ctx, `SELECT COUNT(*) FROM search_docs d WHERE `+w, args...)
+}
+
+// count runs a query of one number.
+func (x *Index) count(ctx context.Context, q string, args ...any) (int, error) {
+	rows, err := x.DB.QueryContext(ctx, x.rebind(ctx, q), args...)
 	if err != nil {
 		return 0, err
 	}

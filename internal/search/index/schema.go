@@ -24,7 +24,7 @@ const (
 
 const columns = `org_id, project_id, drawing_id, sheet_id, block_id, source_type, source_id,
 	sheet_number, sheet_number_norm, sheet_title, discipline, revision, block_type, block_title,
-	label, body, terms, bounds, count, parsed`
+	label, body, terms, bounds, count, parsed, embed_hash`
 
 func commonColumns(text string) string {
 	return `org_id TEXT NOT NULL,
@@ -46,7 +46,18 @@ func commonColumns(text string) string {
 	terms TEXT NOT NULL DEFAULT '',
 	bounds TEXT NOT NULL DEFAULT '',
 	count INTEGER NOT NULL DEFAULT 0,
-	parsed BOOLEAN NOT NULL DEFAULT FALSE`
+	parsed BOOLEAN NOT NULL DEFAULT FALSE,
+	embed_hash TEXT NOT NULL DEFAULT ''`
+}
+
+// embeddingsDDL is the vectors' table (see embed.go): one vector per
+// organization, model and text hash; vec holds little-endian float32s.
+func embeddingsDDL(blob string) []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS search_embeddings (org_id TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
+			dims INTEGER NOT NULL, vec ` + blob + ` NOT NULL, PRIMARY KEY (org_id, model, hash))`,
+		`CREATE INDEX IF NOT EXISTS search_docs_embed ON search_docs(org_id, embed_hash)`,
+	}
 }
 
 // indexes both databases keep
@@ -99,6 +110,18 @@ func Ensure(ctx context.Context, db *sql.DB, dialect string) error {
 			return fmt.Errorf("search index: %s: %w", strings.Fields(s)[0:3], err)
 		}
 	}
+	if err := addEmbedHash(ctx, db, dialect); err != nil {
+		return err
+	}
+	blobType := "BLOB"
+	if dialect == Postgres {
+		blobType = "BYTEA"
+	}
+	for _, s := range embeddingsDDL(blobType) {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("search index: embeddings: %w", err)
+		}
+	}
 	if dialect == Postgres {
 		if _, err := db.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm`); err == nil {
 			for _, s := range []string{
@@ -112,4 +135,24 @@ func Ensure(ctx context.Context, db *sql.DB, dialect string) error {
 		}
 	}
 	return nil
+}
+
+// addEmbedHash adds embed_hash to a search_docs table made before it
+// (its rows get "" until the project is indexed again: `plangraph reindex`).
+func addEmbedHash(ctx context.Context, db *sql.DB, dialect string) error {
+	if dialect == Postgres {
+		_, err := db.ExecContext(ctx, `ALTER TABLE search_docs ADD COLUMN IF NOT EXISTS embed_hash TEXT NOT NULL DEFAULT ''`)
+		return err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT 1 FROM pragma_table_info('search_docs') WHERE name = 'embed_hash'`)
+	if err != nil {
+		return err
+	}
+	has := rows.Next()
+	rows.Close()
+	if has {
+		return nil
+	}
+	_, err = db.ExecContext(ctx, `ALTER TABLE search_docs ADD COLUMN embed_hash TEXT NOT NULL DEFAULT ''`)
+	return err
 }

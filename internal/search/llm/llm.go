@@ -8,37 +8,28 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plangraph/plangraph/internal/search/endpoint"
 )
 
-// Client calls one chat completions endpoint.
-type Client struct {
-	// URL is the API's base (https://host/v1): requests go to URL/chat/completions.
-	URL   string
-	Model string
-	// Key, when set, is sent as a bearer token.
-	Key string
-	// Timeout bounds one answer (default 20 s).
-	Timeout time.Duration
-	HTTP    *http.Client
-}
+// Client calls one chat completions endpoint (its URL is the API's base,
+// https://host/v1: requests go to URL/chat/completions).
+type Client struct{ *endpoint.Endpoint }
 
 // New is a client of the endpoint at url, or nil when url is empty.
 func New(url, model, key string) *Client {
-	if strings.TrimSpace(url) == "" {
-		return nil
+	if e := endpoint.New(url, model, key); e != nil {
+		return &Client{e}
 	}
-	return &Client{URL: strings.TrimRight(strings.TrimSpace(url), "/"), Model: model, Key: key, HTTP: &http.Client{}}
+	return nil
 }
 
 // Passage is a retrieved source the model may cite, as [n] with n its
@@ -79,36 +70,13 @@ func (c *Client) Answer(ctx context.Context, question string, ps []Passage) (str
 	if len(ps) == 0 {
 		return "", nil, errors.New("llm: no sources to answer from")
 	}
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = 20 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	body, _ := json.Marshal(map[string]any{
+	data, err := c.Post(ctx, "llm", "/chat/completions", map[string]any{
 		"model":       c.Model,
 		"temperature": 0,
 		"messages":    []message{{"system", system}, {"user", Prompt(question, ps)}},
-	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/chat/completions", bytes.NewReader(body))
+	}, 20*time.Second, 1<<20)
 	if err != nil {
 		return "", nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.Key != "" {
-		req.Header.Set("Authorization", "Bearer "+c.Key)
-	}
-	res, err := c.HTTP.Do(req)
-	if err != nil {
-		return "", nil, fmt.Errorf("llm: %w", err)
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if err != nil {
-		return "", nil, fmt.Errorf("llm: %w", err)
-	}
-	if res.StatusCode != http.StatusOK {
-		return "", nil, fmt.Errorf("llm: %s: %.200s", res.Status, data)
 	}
 	var out struct {
 		Choices []struct {

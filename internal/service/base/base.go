@@ -6,6 +6,7 @@ package base
 
 import (
 	"context"
+	"github.com/plangraph/plangraph/internal/search/embed"
 	"github.com/plangraph/plangraph/internal/search/llm"
 	"log/slog"
 	"time"
@@ -53,6 +54,9 @@ type Deps struct {
 	// LLM words ask's answers from the retrieved sources; nil answers
 	// from the index alone.
 	LLM *llm.Client
+	// Embedder makes the query vectors of semantic search (the index's rows
+	// are embedded by workers, jobs.RegisterEmbed); nil searches without.
+	Embedder *embed.Client
 }
 
 // NotFound is the API's not-found error for a kind of record and an id.

@@ -5,7 +5,8 @@
 // the abbreviations and synonyms of the words, internal/search's
 // vocabulary), structure (sheet numbers, disciplines, block types and
 // legend labels the query names), and on PostgreSQL with pg_trgm trigram
-// similarity for words the full-text index lacks (OCR damage) — and fuses
+// similarity for words the full-text index lacks (OCR damage), and with an
+// operator's embeddings endpoint semantic (cosine of vectors, semantic.go) — and fuses
 // their rankings by reciprocal rank fusion. Ask answers counts, sheet lists
 // and lookups from the same rows without a language model, citing the rows
 // that hold the answer.
@@ -97,8 +98,8 @@ type Hit struct {
 	Why         []string  `json:"why"`
 }
 
-// Meta says how a search ran: the retrievers used, that semantic search
-// is off, whether a picture was compared (visual), how many rows the
+// Meta says how a search ran: the retrievers used, whether semantic
+// vectors were compared (an embeddings endpoint is configured), whether a picture was compared (visual), how many rows the
 // project has indexed, the vocabulary concepts the query was expanded
 // with, why a result is empty, and notes on what a search left out.
 type Meta struct {
@@ -243,6 +244,15 @@ func (s *Service) search(ctx context.Context, sc index.Scope, q string, vq *visu
 		} else if reason != "" && vq == nil {
 			res.Meta.Reason = reason
 			return res, nil
+		}
+		sem, ok, err := s.semanticRanking(ctx, sc, q, docs, &res.Meta)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			res.Meta.Semantic = true
+			res.Meta.Retrievers = append(res.Meta.Retrievers, Semantic)
+			rankings = append(rankings, sem)
 		}
 	}
 	fused := textsearch.Fuse(rankings, func(a, b string) bool { return newer(docs[a], docs[b]) })
