@@ -239,7 +239,9 @@ func SearchQuestions(tr synth.Truth, p SearchProject) []SearchQuestion {
 		rev := tr.Sheets[0].Revision.Revision
 		slices.Sort(changed)
 		qs = append(qs, SearchQuestion{Type: "changes",
-			In: search.AskInput{Question: "Which sheets changed in revision " + rev + "?", MaxSources: 20},
+			// (the revision's drawing: a run's sets share one project, and another set's sheets marked
+			// with the same revision are rightly named when the question is asked of the project)
+			In: search.AskInput{Question: "Which sheets changed in revision " + rev + "?", DrawingID: p.Revision, MaxSources: 20},
 			Check: func(a *search.Answer) (bool, bool) {
 				var got []string
 				for _, s := range a.Sources {
