@@ -123,9 +123,12 @@ func (p *page) textBlocks() []*block {
 	return out
 }
 
-// sameGraphicish reports whether two components are within groupEm (one
-// graphic to the left of both lines of a description).
+// sameGraphicish reports whether two components are of one graphic (to
+// the left of both lines of a description).
 func (p *page) sameGraphicish(a, b int) bool {
+	if p.compGraphic != nil {
+		return p.compGraphic[a] == p.compGraphic[b]
+	}
 	return a == b || gap(p.comps[a].r, p.comps[b].r) <= p.px(groupEm)
 }
 
@@ -146,6 +149,8 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 }
 
 var (
+	// quantity is a text of numbers only: a count per type
+	quantity  = regexp.MustCompile(`^[\d\s/,.&+-]+$`)
 	headingRE = regexp.MustCompile(`\bLEGENDS?\b|\bLEGENDE\b|\bABBREVIATIONS?\b|^KEY\b|^SYMBOLS?( LIST)?:?$|ABKÜRZUNGEN|ZEICHENERKLÄRUNG`)
 	// nameWord is a word that can name a symbol: letters and digits with
 	// the punctuation of tags ("WP/GFI", "D.O.", "+42\"", "240v").
@@ -239,11 +244,16 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 	}
 	n := len(items)
 	find, parent := unionFind(n)
+	colStarts, span := sampleColumns(items)
+	column := make([]int, n)
+	for i, it := range items {
+		column[i] = columnOf(it.r, colStarts, span)
+	}
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			ra, rb := items[a].r, items[b].r
 			ov := vOverlap(ra, rb)
-			if ov == 0 {
+			if ov == 0 || column[a] >= 0 && column[b] >= 0 && column[a] != column[b] {
 				continue
 			}
 			same := ov*2 >= min(ra.Dy(), rb.Dy())
@@ -388,10 +398,22 @@ func (p *page) entry(items []item) (Entry, bool) {
 	if len(texts) == 0 || (g == nil && len(texts) < 2) {
 		return Entry{}, false
 	}
-	e := Entry{Box: rectBox(box), Label: texts[0].text}
+	// "(m) = water meter": the text equates the graphic with its meaning,
+	// which names the symbol (the letters drawn in it are its drawing)
+	label, equated := strings.CutPrefix(texts[0].text, "=")
+	label = strings.TrimSpace(label)
+	if label == "" {
+		return Entry{}, false
+	}
+	e := Entry{Box: rectBox(box), Label: label}
 	var desc []string
 	for _, t := range texts[1:] {
-		desc = append(desc, t.text)
+		// a column of quantities ("1", "1 / 4 / 2" units of each type) is
+		// no description
+		if g != nil && quantity.MatchString(t.text) {
+			continue
+		}
+		desc = append(desc, strings.TrimSpace(strings.TrimPrefix(t.text, "=")))
 	}
 	e.Description = strings.Join(desc, " ")
 	if g != nil {
@@ -399,7 +421,7 @@ func (p *page) entry(items []item) (Entry, bool) {
 		switch {
 		case e.Description == "":
 			e.Description = e.Label
-			if name != "" {
+			if name != "" && !equated {
 				e.Label = name
 			}
 		case suffix && name != "":
