@@ -47,7 +47,7 @@ func (p *page) textBlocks() []*block {
 			if dir > 0 {
 				d = o.Min.X - r.Max.X
 			}
-			if d < -p.px(0.2) || d >= bd || p.rulingsBetween(o, r) > 1 {
+			if d < -p.px(0.2) || d >= bd || p.rulingsBetween(o, r) > 1 || dir > 0 && id >= 0 && p.graphicBetween(r, o) {
 				return
 			}
 			best, bd = id, d
@@ -121,6 +121,18 @@ func (p *page) textBlocks() []*block {
 		out = append(out, b)
 	}
 	return out
+}
+
+// graphicBetween reports a significant component between a run and a
+// run to its right, on its line: the other run is another entry's text
+// (the next column of a legend), not the run's own.
+func (p *page) graphicBetween(r, o image.Rectangle) bool {
+	for _, c := range p.comps {
+		if c.significant() && c.r.Min.X >= r.Max.X && c.r.Max.X <= o.Min.X && vOverlap(c.r, r) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sameGraphicish reports whether two components are of one graphic (to

@@ -433,7 +433,8 @@ func (p *page) inscriptions(runs [][]int, rects []image.Rectangle, maxSym int) {
 		var cand []int
 		var span image.Rectangle
 		for ci, c := range p.comps {
-			if !c.significant() || c.r.Dx() > maxSym || c.r.Dy() > maxSym || vOverlap(rr, c.r)*2 > rr.Dy() {
+			// a thin line under a run is its underline, not a sample
+			if !c.significant() || c.r.Dx() > maxSym || c.r.Dy() > maxSym || c.r.Dy() <= p.px(0.25) || vOverlap(rr, c.r)*2 > rr.Dy() {
 				continue
 			}
 			if d := max(c.r.Min.Y-rr.Max.Y, rr.Min.Y-c.r.Max.Y); d > near || min(rr.Max.X, c.r.Max.X) <= max(rr.Min.X, c.r.Min.X) {
@@ -460,8 +461,9 @@ func (p *page) inscriptions(runs [][]int, rects []image.Rectangle, maxSym int) {
 				continue
 			}
 			// the entry's text beside the component, right of the run
+			x := max(rr.Max.X, c.r.Max.X)
 			for j, o := range rects {
-				if j != ri && o.Min.X >= max(rr.Max.X, c.r.Max.X) && vOverlap(o, c.r) > 0 {
+				if j != ri && o.Min.X >= x && o.Min.X-x <= p.px(3) && vOverlap(o, c.r) > 0 {
 					best, bd = ci, d
 					break
 				}
