@@ -68,11 +68,11 @@ func TestSampleColumns(t *testing.T) {
 	// right column, rows offset from the left column's
 	putWords(&words, 305, 12, 8, "DD 50/20")
 	drawRect(img, 300, 20, 350, 40)
-	putWords(&words, 400, 28, 15, "DD = Deckendurchbruch")
+	putWords(&words, 380, 28, 15, "DD = Deckendurchbruch")
 	drawRect(img, 300, 55, 350, 75)
 	putWords(&words, 305, 76, 8, "WS 50/10/30")
-	putWords(&words, 400, 55, 15, "WS = Wandschlitz")
-	putWords(&words, 400, 73, 15, "WA = Wandaussparung")
+	putWords(&words, 380, 55, 15, "WS = Wandschlitz")
+	putWords(&words, 380, 73, 15, "WA = Wandaussparung")
 	inkWords(img, words)
 	got := Parse(img, words)
 	want := map[string]string{"MW": "Mauerwerk", "Mauerwerk Bestand": "Mauerwerk Bestand", "FFB": "Fertigfußboden",
@@ -123,8 +123,8 @@ func TestEquatedSymbolsAndQuantities(t *testing.T) {
 	}
 	putWords(&words, 70, 23, 15, "= water meter")
 	putWords(&words, 70, 52, 15, "= tap point")
-	putWords(&words, 400, 23, 15, "1")
-	putWords(&words, 400, 52, 15, "1 / 4 / 2")
+	putWords(&words, 380, 23, 15, "1")
+	putWords(&words, 380, 52, 15, "1 / 4 / 2")
 	got := Parse(img, words)
 	if len(got) != 2 {
 		t.Fatalf("%d entries: %+v", len(got), got)
@@ -136,5 +136,30 @@ func TestEquatedSymbolsAndQuantities(t *testing.T) {
 	}
 	if got[0].Graphic.YMax > 50 || got[1].Graphic.YMin < 50 {
 		t.Errorf("graphics %v and %v: the meter and the tap are apart", got[0].Graphic, got[1].Graphic)
+	}
+}
+
+// A description of two lines beside its symbol, with the next column's
+// entry (another symbol and its two lines) to its right: the lines are
+// one description, not two tags each followed by the other column's text.
+func TestTwoLinesBesideTheNextColumn(t *testing.T) {
+	img := blankImage(600, 80)
+	drawRing(img, 30, 31, 14)
+	drawRing(img, 330, 31, 14)
+	var words []text.Word
+	putWords(&words, 70, 15, 15, "DIMENSION (FACE OF")
+	putWords(&words, 70, 32, 15, "FRAMING, U.O.N.)")
+	putWords(&words, 370, 15, 15, "DATUM POINT,")
+	putWords(&words, 370, 32, 15, "CONTROL POINT")
+	inkWords(img, words)
+	got := Parse(img, words)
+	want := []string{"DIMENSION (FACE OF FRAMING, U.O.N.)", "DATUM POINT, CONTROL POINT"}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	for i, w := range want {
+		if e := got[i]; e.Label != w || e.Description != w || !e.HasGraphic {
+			t.Errorf("entry %d: %q %q graphic=%v, want %q", i, e.Label, e.Description, e.HasGraphic, w)
+		}
 	}
 }
