@@ -18,8 +18,13 @@
 //     row, belongs to the graphic, not to the entry's text. Words that are
 //     not text are left out first: OCR's readings of marks (ocrNoise) and
 //     a text layer's symbol-font glyphs, one or two letters in a box far
-//     wider than they need (a switch's stroked "S");
-//  3. components closer than groupEm are one graphic; the remaining words
+//     wider than they need (a switch's stroked "S"). A short run set
+//     directly over or under a sample, within its width, with the entry's
+//     text beside the sample (a "DD 50/20" tag, a level marker's "+4,37"),
+//     is the sample's inscription and part of its graphic;
+//  3. components closer than groupEm are one graphic, except parts set one
+//     over the other that each have a line of text of their own beside
+//     them (a column of swatches); the remaining words
 //     make text runs (words on one line closer than runGapEm), and a run
 //     directly below another, left-aligned and with the same thing (or
 //     nothing) to its left, continues it (multi-line descriptions); a text
@@ -36,7 +41,9 @@
 //     note's arrow down a table) is no entry's, and a text of several
 //     lines does not join rows of another column whose row rules cut
 //     across it. Text-only rows of a list set in several term/meaning
-//     column pairs split at the pairs' shared left edges;
+//     column pairs split at the pairs' shared left edges. Columns of
+//     samples set side by side, each with its texts to its right, band
+//     apart where they stand beside each other;
 //  6. an entry's first text block is its Label and the rest its
 //     Description. With a single text block beside a graphic, Label and
 //     Description are both that text (the legend names the symbol only by
@@ -46,6 +53,9 @@
 //     text without a graphic is a text-only entry when it has at least two
 //     blocks (tag and meaning); a lone run
 //     (a note, a sub-heading) and a graphic with no text are not entries.
+//     A text led by "=" equates the graphic with it (the "=" is dropped);
+//     a column of bare quantities is no description; "TERM = meaning"
+//     lines beside a graphic give an entry per term, each with it.
 //
 // Entries are returned row by row, top to bottom and left to right.
 package legend
