@@ -18,21 +18,51 @@ var abbrevTerm = regexp.MustCompile(`^[\p{Lu}\p{N}][\p{L}\p{N}.\-/]{0,11}$`)
 // Außenkante   FFB = Fertigfußboden   RFB = Rohfußboden"), into one entry
 // per term, each boxed by its own words. Entries with a graphic and rows
 // without such pairs are kept as they are.
+//
+// A graphic's entry whose text is such pairs ("MW = Mauerwerk" beside a
+// hatch; "FFB = Fertigfußboden" and "RFB = Rohfußboden" both beside one
+// level marker) gives an entry per term, each with the graphic.
 func splitAbbreviations(es []Entry, words []text.Word) []Entry {
 	var out []Entry
 	for _, e := range es {
-		if e.HasGraphic || !strings.Contains(e.Label+" "+e.Description, "=") {
+		if !strings.Contains(e.Label+" "+e.Description, "=") {
 			out = append(out, e)
 			continue
 		}
-		pairs := abbrevPairs(wordsWithin(words, e.Box))
+		var pairs []Entry
+		if !e.HasGraphic {
+			pairs = abbrevPairs(wordsWithin(words, e.Box), 2)
+		} else if pairs = abbrevPairs(wordsBeside(words, e), 1); len(pairs) > 0 && !strings.HasPrefix(e.Label, pairs[0].Label) {
+			pairs = nil // text before the first term: not a list of terms
+		}
 		if len(pairs) == 0 {
 			out = append(out, e)
 			continue
 		}
-		out = append(out, pairs...)
+		for _, pe := range pairs {
+			if e.HasGraphic {
+				pe.HasGraphic, pe.Graphic, pe.Exemplar = true, e.Graphic, e.Exemplar
+				g := e.Graphic
+				pe.Box = geom.Box{XMin: min(pe.Box.XMin, g.XMin), YMin: min(pe.Box.YMin, g.YMin),
+					XMax: max(pe.Box.XMax, g.XMax), YMax: max(pe.Box.YMax, g.YMax)}
+			}
+			out = append(out, pe)
+		}
 	}
 	return out
+}
+
+// wordsBeside are the words of an entry outside its graphic, in reading
+// order.
+func wordsBeside(words []text.Word, e Entry) []text.Word {
+	var ws []text.Word
+	for _, w := range wordsWithin(words, e.Box) {
+		cx, cy := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
+		if cx < e.Graphic.XMin || cx > e.Graphic.XMax || cy < e.Graphic.YMin || cy > e.Graphic.YMax {
+			ws = append(ws, w)
+		}
+	}
+	return ws
 }
 
 // wordsWithin are the words centred in b, in reading order (by line, then
@@ -57,8 +87,9 @@ func wordsWithin(words []text.Word, b geom.Box) []text.Word {
 
 // abbrevPairs reads "TERM = meaning" pairs from words in reading order:
 // a term is a short word followed by "=" (as its own word or its last
-// character); the meaning runs to the next term on the same line.
-func abbrevPairs(ws []text.Word) []Entry {
+// character); the meaning runs to the next term on the same line. Fewer
+// than minPairs terms give none.
+func abbrevPairs(ws []text.Word, minPairs int) []Entry {
 	type start struct{ at, skip int } // term at ws[at], meaning from at+skip
 	var starts []start
 	for i, w := range ws {
@@ -72,7 +103,7 @@ func abbrevPairs(ws []text.Word) []Entry {
 			starts = append(starts, start{i, 1}) // "AK =Außenkante"
 		}
 	}
-	if len(starts) < 2 {
+	if len(starts) < minPairs {
 		return nil
 	}
 	var out []Entry

@@ -47,7 +47,7 @@ func (p *page) textBlocks() []*block {
 			if dir > 0 {
 				d = o.Min.X - r.Max.X
 			}
-			if d < -p.px(0.2) || d >= bd || p.rulingsBetween(o, r) > 1 {
+			if d < -p.px(0.2) || d >= bd || p.rulingsBetween(o, r) > 1 || dir > 0 && id >= 0 && p.graphicBetween(r, o) {
 				return
 			}
 			best, bd = id, d
@@ -123,9 +123,24 @@ func (p *page) textBlocks() []*block {
 	return out
 }
 
-// sameGraphicish reports whether two components are within groupEm (one
-// graphic to the left of both lines of a description).
+// graphicBetween reports a significant component between a run and a
+// run to its right, on its line: the other run is another entry's text
+// (the next column of a legend), not the run's own.
+func (p *page) graphicBetween(r, o image.Rectangle) bool {
+	for _, c := range p.comps {
+		if c.significant() && c.r.Min.X >= r.Max.X && c.r.Max.X <= o.Min.X && vOverlap(c.r, r) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sameGraphicish reports whether two components are of one graphic (to
+// the left of both lines of a description).
 func (p *page) sameGraphicish(a, b int) bool {
+	if p.compGraphic != nil {
+		return p.compGraphic[a] == p.compGraphic[b]
+	}
 	return a == b || gap(p.comps[a].r, p.comps[b].r) <= p.px(groupEm)
 }
 
@@ -146,6 +161,8 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 }
 
 var (
+	// quantity is a text of numbers only: a count per type
+	quantity  = regexp.MustCompile(`^[\d\s/,.&+-]+$`)
 	headingRE = regexp.MustCompile(`\bLEGENDS?\b|\bLEGENDE\b|\bABBREVIATIONS?\b|^KEY\b|^SYMBOLS?( LIST)?:?$|ABKÜRZUNGEN|ZEICHENERKLÄRUNG`)
 	// nameWord is a word that can name a symbol: letters and digits with
 	// the punctuation of tags ("WP/GFI", "D.O.", "+42\"", "240v").
@@ -239,11 +256,16 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 	}
 	n := len(items)
 	find, parent := unionFind(n)
+	colStarts, span := sampleColumns(items)
+	column := make([]int, n)
+	for i, it := range items {
+		column[i] = columnOf(it.r, colStarts, span)
+	}
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			ra, rb := items[a].r, items[b].r
 			ov := vOverlap(ra, rb)
-			if ov == 0 {
+			if ov == 0 || column[a] >= 0 && column[b] >= 0 && column[a] != column[b] {
 				continue
 			}
 			same := ov*2 >= min(ra.Dy(), rb.Dy())
@@ -388,10 +410,22 @@ func (p *page) entry(items []item) (Entry, bool) {
 	if len(texts) == 0 || (g == nil && len(texts) < 2) {
 		return Entry{}, false
 	}
-	e := Entry{Box: rectBox(box), Label: texts[0].text}
+	// "(m) = water meter": the text equates the graphic with its meaning,
+	// which names the symbol (the letters drawn in it are its drawing)
+	label, equated := strings.CutPrefix(texts[0].text, "=")
+	label = strings.TrimSpace(label)
+	if label == "" {
+		return Entry{}, false
+	}
+	e := Entry{Box: rectBox(box), Label: label}
 	var desc []string
 	for _, t := range texts[1:] {
-		desc = append(desc, t.text)
+		// a column of quantities ("1", "1 / 4 / 2" units of each type) is
+		// no description
+		if g != nil && quantity.MatchString(t.text) {
+			continue
+		}
+		desc = append(desc, strings.TrimSpace(strings.TrimPrefix(t.text, "=")))
 	}
 	e.Description = strings.Join(desc, " ")
 	if g != nil {
@@ -399,7 +433,7 @@ func (p *page) entry(items []item) (Entry, bool) {
 		switch {
 		case e.Description == "":
 			e.Description = e.Label
-			if name != "" {
+			if name != "" && !equated {
 				e.Label = name
 			}
 		case suffix && name != "":

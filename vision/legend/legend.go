@@ -18,8 +18,13 @@
 //     row, belongs to the graphic, not to the entry's text. Words that are
 //     not text are left out first: OCR's readings of marks (ocrNoise) and
 //     a text layer's symbol-font glyphs, one or two letters in a box far
-//     wider than they need (a switch's stroked "S");
-//  3. components closer than groupEm are one graphic; the remaining words
+//     wider than they need (a switch's stroked "S"). A short run set
+//     directly over or under a sample, within its width, with the entry's
+//     text beside the sample (a "DD 50/20" tag, a level marker's "+4,37"),
+//     is the sample's inscription and part of its graphic;
+//  3. components closer than groupEm are one graphic, except parts set one
+//     over the other that each have a line of text of their own beside
+//     them (a column of swatches); the remaining words
 //     make text runs (words on one line closer than runGapEm), and a run
 //     directly below another, left-aligned and with the same thing (or
 //     nothing) to its left, continues it (multi-line descriptions); a text
@@ -36,7 +41,9 @@
 //     note's arrow down a table) is no entry's, and a text of several
 //     lines does not join rows of another column whose row rules cut
 //     across it. Text-only rows of a list set in several term/meaning
-//     column pairs split at the pairs' shared left edges;
+//     column pairs split at the pairs' shared left edges. Columns of
+//     samples set side by side, each with its texts to its right, band
+//     apart where they stand beside each other;
 //  6. an entry's first text block is its Label and the rest its
 //     Description. With a single text block beside a graphic, Label and
 //     Description are both that text (the legend names the symbol only by
@@ -46,6 +53,9 @@
 //     text without a graphic is a text-only entry when it has at least two
 //     blocks (tag and meaning); a lone run
 //     (a note, a sub-heading) and a graphic with no text are not entries.
+//     A text led by "=" equates the graphic with it (the "=" is dropped);
+//     a column of bare quantities is no description; "TERM = meaning"
+//     lines beside a graphic give an entry per term, each with it.
 //
 // Entries are returned row by row, top to bottom and left to right.
 package legend
@@ -85,6 +95,7 @@ const (
 	contGapEm   = 0.8  // a continuation line starts within this below the previous one
 	headingSize = 1.35 // a run this much taller than the median is a heading
 	maxSymbolEm = 12.0 // a component enclosing words is at most this big
+	inscribeEm  = 0.3  // a sample's tag is set at most this far over or under it
 )
 
 // Parse reads the entries of a legend block from its image and its words
@@ -223,6 +234,9 @@ type page struct {
 	graphicW []bool // words[i] is part of a graphic
 	wordComp []int  // component a graphic word belongs to (-1: none)
 	besideW  []bool // a graphic word set beside its component, not inside it
+	// compGraphic is the graphic a component belongs to (its group's
+	// root component; set by groupGraphics)
+	compGraphic []int
 }
 
 // comp is a connected component of non-text ink.
@@ -408,6 +422,69 @@ func (p *page) classifyWords() {
 			}
 		}
 	}
+	p.inscriptions(runs, rects, maxSym)
+}
+
+// inscriptions makes a sample's inscription part of its graphic: a short
+// run set directly on or under a component (a gap of at most inscribeEm),
+// lying mostly within the component's width (the "DD 50/20" tag over an
+// opening's rectangle, the "+4,37" on a level marker's line), while the
+// entry's own text stands beside the component further along its row. The
+// run goes to the nearest such component.
+func (p *page) inscriptions(runs [][]int, rects []image.Rectangle, maxSym int) {
+	near := p.px(inscribeEm)
+	for ri, run := range runs {
+		if len(run) > 4 || p.graphicW[run[0]] {
+			continue
+		}
+		rr := rects[ri]
+		// the components over or under the run (not beside it: most of
+		// the run's height is clear of them), near enough
+		var cand []int
+		var span image.Rectangle
+		for ci, c := range p.comps {
+			// a thin line under a run is its underline, not a sample
+			if !c.significant() || c.r.Dx() > maxSym || c.r.Dy() > maxSym || c.r.Dy() <= p.px(0.25) || vOverlap(rr, c.r)*2 > rr.Dy() {
+				continue
+			}
+			if d := max(c.r.Min.Y-rr.Max.Y, rr.Min.Y-c.r.Max.Y); d > near || min(rr.Max.X, c.r.Max.X) <= max(rr.Min.X, c.r.Min.X) {
+				continue
+			}
+			cand = append(cand, ci)
+			span = span.Union(c.r)
+		}
+		// the run lies mostly within their width
+		xov := min(rr.Max.X, span.Max.X) - max(rr.Min.X, span.Min.X)
+		if len(cand) == 0 || xov*5 < rr.Dx()*2 || rr.Dx() > span.Dx()+p.px(2) {
+			continue
+		}
+		best, bd := -1, math.MaxInt
+		for _, ci := range cand {
+			c := p.comps[ci]
+			// the nearest; of two as near, the one under the run (a tag
+			// is written over its sample)
+			d := 2 * max(c.r.Min.Y-rr.Max.Y, rr.Min.Y-c.r.Max.Y)
+			if c.r.Min.Y < rr.Min.Y {
+				d++
+			}
+			if d >= bd {
+				continue
+			}
+			// the entry's text beside the component, right of the run
+			x := max(rr.Max.X, c.r.Max.X)
+			for j, o := range rects {
+				if j != ri && o.Min.X >= x && o.Min.X-x <= p.px(3) && vOverlap(o, c.r) > 0 {
+					best, bd = ci, d
+					break
+				}
+			}
+		}
+		if best >= 0 {
+			for _, i := range run {
+				p.graphicW[i], p.wordComp[i] = true, best
+			}
+		}
+	}
 }
 
 // runs groups the words that are not part of a graphic into runs: words
@@ -512,12 +589,46 @@ func (p *page) groupGraphics() []*graphic {
 			ext[ci] = ext[ci].Union(p.wordRect(p.words[wi]))
 		}
 	}
-	for a := 0; a < len(ids); a++ {
-		for b := a + 1; b < len(ids); b++ {
-			if ea, eb := ext[ids[a]], ext[ids[b]]; gap(ea, eb) <= near && !p.ruled(ea, eb) {
-				parent[find(ids[a])] = find(ids[b])
+	// side by side or overlapping first; then parts set one over the
+	// other, unless each part (with what joined it) has its own row of
+	// text beside it: a column of samples (hatch swatches, a meter over a
+	// tap) drawn closer than groupEm is one sample per row
+	grp := map[int]image.Rectangle{}
+	const stackPx = 2 // parts overlapping by no more are one over the other
+	var runRects []image.Rectangle
+	for _, run := range p.runs() {
+		runRects = append(runRects, p.runRect(run))
+	}
+	for _, i := range ids {
+		grp[i] = ext[i]
+	}
+	join := func(a, b int) {
+		ra, rb := find(a), find(b)
+		if ra != rb {
+			parent[ra] = rb
+			grp[rb] = grp[rb].Union(grp[ra])
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for a := 0; a < len(ids); a++ {
+			for b := a + 1; b < len(ids); b++ {
+				ea, eb := ext[ids[a]], ext[ids[b]]
+				if gap(ea, eb) > near || p.ruled(ea, eb) || (vOverlap(ea, eb) > stackPx) != (pass == 0) {
+					continue
+				}
+				if pass == 1 {
+					ga, gb := grp[find(ids[a])], grp[find(ids[b])]
+					if vOverlap(ga, gb) <= stackPx && ownRow(runRects, ga, gb) && ownRow(runRects, gb, ga) {
+						continue
+					}
+				}
+				join(ids[a], ids[b])
 			}
 		}
+	}
+	p.compGraphic = make([]int, len(p.comps))
+	for i := range p.compGraphic {
+		p.compGraphic[i] = find(i)
 	}
 	byRoot := map[int]*graphic{}
 	var out []*graphic
@@ -539,6 +650,18 @@ func (p *page) groupGraphics() []*graphic {
 		}
 	}
 	return out
+}
+
+// ownRow reports a run of text beside g (left or right of it, on its
+// line) that is clear of other's height: g is the sample of a row of its
+// own.
+func ownRow(runs []image.Rectangle, g, other image.Rectangle) bool {
+	for _, o := range runs {
+		if (o.Min.X >= g.Max.X || o.Max.X <= g.Min.X) && vOverlap(o, g)*2 >= min(o.Dy(), g.Dy()) && vOverlap(o, other) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // unionFind makes n singleton sets: find returns a set's root and
