@@ -64,6 +64,8 @@ type visualQuery struct {
 	// a region's sheet and the part of it img shows (sheet pixels)
 	sheetID string
 	around  image.Rectangle
+	// the region's drawing: its own legends define its symbols
+	drawingID string
 }
 
 // visualInput checks a search's image_url or region and reads its picture.
@@ -123,7 +125,7 @@ func (s *Service) visualInput(ctx context.Context, projectID string, in Input) (
 		return nil, err
 	}
 	around = around.Intersect(image.Rect(0, 0, sh.Width, sh.Height))
-	q := &visualQuery{img: img, focus: focus.Sub(around.Min).Intersect(img.Rect), sheetID: sh.ID, around: around}
+	q := &visualQuery{img: img, focus: focus.Sub(around.Min).Intersect(img.Rect), sheetID: sh.ID, around: around, drawingID: sh.DrawingID}
 	if _, ok := render.InkBounds(img.SubImage(q.focus).(*image.Gray)); !ok {
 		return nil, apierr.Invalid("region", "is blank: nothing in it is darker than the paper")
 	}
@@ -166,6 +168,22 @@ func (s *Service) visual(ctx context.Context, sc index.Scope, q *visualQuery, do
 			return nil, err
 		}
 		refs, refDocs = append(refs, img), append(refDocs, d)
+	}
+	if q.drawingID != "" {
+		// the region's own drawing's entries first: where two legends hold
+		// the same symbol, the matcher keeps the first reference
+		idx := make([]int, len(refs))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			return cmpBool(refDocs[b].DrawingID == q.drawingID, refDocs[a].DrawingID == q.drawingID)
+		})
+		r2, d2 := make([]*image.Gray, len(refs)), make([]index.Doc, len(refs))
+		for i, j := range idx {
+			r2[i], d2[i] = refs[j], refDocs[j]
+		}
+		refs, refDocs = r2, d2
 	}
 	if len(refs) == 0 {
 		out.notes = append(out.notes, "no legend symbol with a graphic is indexed in this project: visual search compares the image with the legend symbols that parse read")
@@ -310,7 +328,14 @@ func (s *Service) rank(ctx context.Context, q *visualQuery, refs []*image.Gray, 
 		res.Matches = append(res.Matches, pr.Matches...)
 		res.Unfinished = res.Unfinished || pr.Unfinished
 	}
+	// a region's symbols are defined by its own drawing's legends: their
+	// matches come first, then other drawings' (another set's legend may
+	// hold a look-alike: a plain swatch)
+	own := func(m similar.Match) bool { return q.drawingID != "" && refDocs[m.Ref].DrawingID == q.drawingID }
 	slices.SortStableFunc(res.Matches, func(a, b similar.Match) int {
+		if c := cmpBool(own(b), own(a)); c != 0 {
+			return c
+		}
 		switch {
 		case a.Confidence > b.Confidence:
 			return -1
@@ -320,4 +345,15 @@ func (s *Service) rank(ctx context.Context, q *visualQuery, refs []*image.Gray, 
 		return 0
 	})
 	return res, nil
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

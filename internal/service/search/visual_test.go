@@ -14,6 +14,7 @@ import (
 	"image/png"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/plangraph/plangraph/ent/feature"
@@ -24,6 +25,7 @@ import (
 	"github.com/plangraph/plangraph/internal/service/search"
 	"github.com/plangraph/plangraph/internal/testenv"
 	"github.com/plangraph/plangraph/internal/tools/synth"
+	"github.com/plangraph/plangraph/internal/tools/synthdb"
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
 )
@@ -222,5 +224,68 @@ func testVisualBadInput(t *testing.T, f *visualFixture) {
 		if !errors.As(err, &ae) || ae.Kind != apierr.Validation || len(ae.Fields[c.field]) == 0 {
 			t.Errorf("%s: %v, want a validation error on %s", name, err, c.field)
 		}
+	}
+}
+
+// TestVisualSearchOwnDrawing: a project holding a second drawing with the
+// same legend (another set's look-alike symbols): a region of the first
+// drawing's sheet finds the first drawing's legend entry first, though
+// the second's matches as well and is newer.
+func TestVisualSearchOwnDrawing(t *testing.T) {
+	f := seedVisual(t, "")
+	st := f.truth.Sheets[0]
+	db := f.svc.DB
+	d2, err := synthdb.Drawing(f.ctx, db, f.svc.Blobs, f.project, "other.pdf", f.truth, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, id := range f.entry {
+		src, err := db.Feature.Get(f.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		twin, err := db.Feature.Query().Where(feature.BlockID(d2.Blocks[0][k[0]].ID), feature.KindEQ(feature.KindLegendEntry),
+			feature.DedupeKey(strings.Replace(src.DedupeKey, f.sheets[0].ID, d2.Sheets[0].ID, 1))).Only(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := blobs.GetPNG(f.ctx, f.svc.Blobs, blobs.FeatureKey(orgA, id)+".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := blobs.PutPNG(f.ctx, f.svc.Blobs, blobs.FeatureKey(orgA, twin.ID)+".png", img); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.svc.Index().RebuildProject(f.ctx, f.project); err != nil {
+		t.Fatal(err)
+	}
+	own, other := 0, 0
+	asked := map[[2]int]bool{}
+	for _, in := range st.Instances {
+		k := [2]int{in.LegendBlock, in.LegendEntry}
+		if asked[k] || len(asked) == 6 {
+			continue
+		}
+		asked[k] = true
+		r := pixRect(in.Box, 2)
+		res, err := f.svc.Search(f.ctx, f.project, search.Input{Region: &search.Region{SheetID: f.sheets[0].ID,
+			Bounds: bounds(geom.Box{XMin: float64(r.Min.X), YMin: float64(r.Min.Y), XMax: float64(r.Max.X), YMax: float64(r.Max.Y)})}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			if h.SourceType == index.TypeLegendEntry {
+				if h.DrawingID == f.drawing {
+					own++
+				} else {
+					other++
+				}
+				break
+			}
+		}
+	}
+	if own == 0 || other > 0 {
+		t.Errorf("first legend entries: %d of the region's own drawing, %d of the other", own, other)
 	}
 }
