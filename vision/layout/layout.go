@@ -33,6 +33,7 @@ import (
 	"image"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -69,6 +70,9 @@ type region struct {
 	// just over it names it without joining it
 	boxed   bool
 	heading []text.Word
+	// note: a line of notes standing alone (under a table), kept however
+	// strip-like its shape
+	note bool
 }
 
 // Segment splits img into blocks. words are the page's words in img's
@@ -225,6 +229,10 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		switch ts := titlesIn(rg.r, titles); {
 		case rg.tb:
 			blk.Type = "TitleBlock"
+		case rg.note:
+			// a note under a table or view: this sheet's note, titled by
+			// its lead ("NOTE :")
+			blk = Block{Type: "SheetNotes", Title: strings.TrimSpace(noteLeadRE.FindString(firstLine(wordsIn(rg.r, p.mw))))}
 		case len(ts) == 1 && !rg.framed:
 			blk = Block{Type: ts[0].kind, Title: ts[0].title, Scale: ts[0].scale}
 			if blk.Type == "" {
