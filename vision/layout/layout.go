@@ -73,6 +73,10 @@ type region struct {
 	// note: a line of notes standing alone (under a table), kept however
 	// strip-like its shape
 	note bool
+	// table: a boxed region's own frame when parts drawn with it (a row
+	// of elevations over it, its title bar) were joined to it; it is read
+	// for the type
+	table rect
 }
 
 // Segment splits img into blocks. words are the page's words in img's
@@ -184,6 +188,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	trace("cut", regions)
 	regions = p.enclosedFrames(regions)
 	regions = attachCaptions(regions, mw, em)
+	regions = p.joinTableParts(regions, em)
 	trace("captions", regions)
 	titles := p.viewTitles()
 	regions = p.joinFragments(regions, mw, em, titles)
@@ -239,8 +244,12 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 				blk.Type = kindOfScale(blk.Scale)
 			}
 		case rg.boxed:
-			blk = classify(rg.r.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)
-			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)
+			t := rg.r
+			if !rg.table.empty() {
+				t = rg.table
+			}
+			blk = classify(t.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)
+			blk.Type = p.byContent(t, ownWords(regions, i, mw), blk)
 		default:
 			blk = classify(rg.r, ownWords(regions, i, mw), em)
 			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)

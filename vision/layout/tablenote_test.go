@@ -68,3 +68,51 @@ func TestTableHeadingAndNoteUnderIt(t *testing.T) {
 		t.Errorf("no SheetNotes block on the note under the table %s", fmtBox(note))
 	}
 }
+
+// A door schedule drawn as a row of elevations standing exactly over the
+// table's columns, the table, and a title bar under it whose lettering is
+// outlines (ink, no words in the text layer) is one block: the table with
+// its elevations and its title, not a plan over a table.
+func TestScheduleWithElevationsOverIt(t *testing.T) {
+	img := blank(1400, 900)
+	rectOutline(img, 10, 10, 1390, 890, 3) // border
+	fillRect(img, 1100, 10, 1103, 890)     // title strip's separator
+	words := drawWords(img, nil, 1, 1150, 830, 40, "A101")
+	for i := 0; i < 3; i++ { // the doors' elevations over columns 2-4
+		x := 360 + 220*i
+		rectOutline(img, x, 120, x+90, 280, 3)
+		fillRect(img, x+10, 130, x+80, 133)
+		fillRect(img, x-10, 100, x+100, 102) // its width's dimension
+	}
+	fillRect(img, 200, 280, 900, 282) // the floor line, the table's width
+	rectOutline(img, 200, 290, 900, 520, 2)
+	for _, y := range []int{330, 380, 430, 475} {
+		fillRect(img, 200, y, 900, y+2)
+	}
+	for _, x := range []int{320, 540, 760} {
+		fillRect(img, x, 290, x+2, 520)
+	}
+	line := func(n int, x, y, h float64, s string) { words = drawWords(img, words, n, x, y, h, s) }
+	for i, s := range []string{"REFERENCES", "TYPE", "SIZE", "LOCATION", "UNITS"} {
+		line(2+i, 205, float64(300+48*i), 12, s)
+		line(10+i, 330, float64(300+48*i), 12, "D1 900MM")
+		line(20+i, 550, float64(300+48*i), 12, "D2 800MM")
+	}
+	// the title bar: a bubble and outlined letters over an underline, no words
+	rectOutline(img, 205, 535, 235, 565, 3)
+	for x := 245; x < 480; x += 12 {
+		fillRect(img, x, 540, x+3, 560)
+	}
+	fillRect(img, 245, 566, 480, 568)
+	want := geom.Box{XMin: 200, YMin: 100, XMax: 900, YMax: 568}
+	var found bool
+	for _, b := range Segment(img, words, words[0].Box) {
+		t.Logf("%s %q %s", b.Type, b.Title, fmtBox(b.Box))
+		if b.Type == "Schedule" && b.Box.IoU(want) >= 0.85 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no Schedule block of the elevations, table and title bar %s", fmtBox(want))
+	}
+}
