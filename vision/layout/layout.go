@@ -214,7 +214,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			views = append(views, region{r: r})
 		}
 	}
-	regions = views
+	regions = p.endAtTitles(m, views, titles, em)
 
 	margin := marginEm * em
 	out := make([]Block, 0, len(regions))

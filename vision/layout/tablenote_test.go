@@ -116,3 +116,40 @@ func TestScheduleWithElevationsOverIt(t *testing.T) {
 		t.Errorf("no Schedule block of the elevations, table and title bar %s", fmtBox(want))
 	}
 }
+
+// A view ends at the title bar printed under it: a band of notes set just
+// under the title (closer than the gap that parts blocks) is a block of
+// its own, not the bottom of the plan (the drawing, without the notes).
+func TestViewEndsAtItsTitle(t *testing.T) {
+	img := blank(1200, 800)
+	rectOutline(img, 10, 10, 1190, 790, 3) // border
+	fillRect(img, 1000, 10, 1003, 790)     // title-block separator
+	words := drawWords(img, nil, 1, 1020, 720, 40, "A101")
+	fillRect(img, 100, 100, 600, 103) // the plan's walls
+	fillRect(img, 100, 100, 103, 450)
+	fillRect(img, 597, 100, 600, 450)
+	fillRect(img, 100, 447, 600, 450)
+	fillRect(img, 300, 100, 303, 450)
+	fillRect(img, 100, 300, 600, 303)
+	words = drawWords(img, words, 2, 100, 475, 16, "GROUND FLOOR PLAN")
+	words = drawWords(img, words, 3, 100, 495, 10, "SCALE 1:100")
+	// the notes: a band of lines right under the title bar, wider than the plan
+	for i := 0; i < 12; i++ {
+		words = drawWords(img, words, 10+i, 100, 520+16*float64(i), 10, "VERIFY ALL SIZES AND LEVELS ON SITE BEFORE WORK STARTS")
+	}
+	plan := geom.Box{XMin: 100, YMin: 100, XMax: 600, YMax: 450}
+	notes := geom.Box{XMin: 100, YMin: 520, XMax: 100 + 0.7*10*44 + 0.5*10*9, YMax: 520 + 16*11 + 10}
+	var gotPlan, gotNotes bool
+	for _, b := range Segment(img, words, words[0].Box) {
+		t.Logf("%s %q %s", b.Type, b.Title, fmtBox(b.Box))
+		if b.Type == "Plan" && b.Box.IoU(plan) >= 0.9 {
+			gotPlan = true
+		}
+		if b.Type == "GeneralNotes" && b.Box.IoU(notes) >= 0.85 {
+			gotNotes = true
+		}
+	}
+	if !gotPlan || !gotNotes {
+		t.Errorf("plan %s found %v, notes %s found %v", fmtBox(plan), gotPlan, fmtBox(notes), gotNotes)
+	}
+}

@@ -1,6 +1,10 @@
 package layout
 
-import "math"
+import (
+	"math"
+
+	"github.com/plangraph/plangraph/vision/text"
+)
 
 // joinTableParts gives a table the parts drawn with it that the cut set
 // apart: a row of drawings standing exactly over its columns (a door or
@@ -55,4 +59,38 @@ func (p *Page) wordlessBar(b region, t rect, em float64) bool {
 		return false
 	}
 	return len(wordsIn(b.r, p.mw)) == 0
+}
+
+// endAtTitles ends a view at its title bar: a title printed under its view
+// is the view's last line, so a body of text a region holds below the bar
+// of its one view title (a band of notes running under the views, a table
+// of text under a plan) is a region of its own. The bar must end the
+// drawing — little ink level with it beside it (a title printed inside a
+// plan's extent, drawing on both sides, ends nothing) — and what lies
+// below must be text (three lines or more, lettering over an eighth of its
+// box): a north arrow or a scale under the title stays with its view.
+func (p *Page) endAtTitles(m *mask, rs []region, titles []viewTitle, em float64) []region {
+	var out []region
+	for _, rg := range rs {
+		ts := titlesIn(rg.r, titles)
+		if rg.tb || rg.framed || rg.boxed || len(ts) != 1 || !ts[0].below || float64(rg.r.y1-ts[0].bar.y1) < 3*em {
+			out = append(out, rg)
+			continue
+		}
+		bar := ts[0].bar
+		cut := bar.y1 + 1
+		band := rect{rg.r.x0, bar.y0, rg.r.x1, bar.y1}
+		pad := int(2 * em)
+		near := rect{max(bar.x0-pad, band.x0), bar.y0, min(bar.x1+pad, band.x1), bar.y1}
+		beside := m.count(band) - m.count(near)
+		low := m.bbox(rect{rg.r.x0, cut, rg.r.x1, rg.r.y1})
+		if low.empty() || 20*beside > band.area()-near.area() || p.textArea(low) < 0.12*float64(low.area()) || len(text.Lines(wordsIn(low, p.mw))) < 3 {
+			out = append(out, rg)
+			continue
+		}
+		up := rg
+		up.r.y1 = cut
+		out = append(out, up, region{r: low})
+	}
+	return out
 }
