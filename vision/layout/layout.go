@@ -33,6 +33,7 @@ import (
 	"image"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -69,6 +70,13 @@ type region struct {
 	// just over it names it without joining it
 	boxed   bool
 	heading []text.Word
+	// note: a line of notes standing alone (under a table), kept however
+	// strip-like its shape
+	note bool
+	// table: a boxed region's own frame when parts drawn with it (a row
+	// of elevations over it, its title bar) were joined to it; it is read
+	// for the type
+	table rect
 }
 
 // Segment splits img into blocks. words are the page's words in img's
@@ -180,6 +188,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	trace("cut", regions)
 	regions = p.enclosedFrames(regions)
 	regions = attachCaptions(regions, mw, em)
+	regions = p.joinTableParts(regions, em)
 	trace("captions", regions)
 	titles := p.viewTitles()
 	regions = p.joinFragments(regions, mw, em, titles)
@@ -205,7 +214,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			views = append(views, region{r: r})
 		}
 	}
-	regions = views
+	regions = p.endAtTitles(m, views, titles, em)
 
 	margin := marginEm * em
 	out := make([]Block, 0, len(regions))
@@ -225,14 +234,22 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		switch ts := titlesIn(rg.r, titles); {
 		case rg.tb:
 			blk.Type = "TitleBlock"
+		case rg.note:
+			// a note under a table or view: this sheet's note, titled by
+			// its lead ("NOTE :")
+			blk = Block{Type: "SheetNotes", Title: strings.TrimSpace(noteLeadRE.FindString(firstLine(wordsIn(rg.r, p.mw))))}
 		case len(ts) == 1 && !rg.framed:
 			blk = Block{Type: ts[0].kind, Title: ts[0].title, Scale: ts[0].scale}
 			if blk.Type == "" {
 				blk.Type = kindOfScale(blk.Scale)
 			}
 		case rg.boxed:
-			blk = classify(rg.r.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)
-			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)
+			t := rg.r
+			if !rg.table.empty() {
+				t = rg.table
+			}
+			blk = classify(t.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)
+			blk.Type = p.byContent(t, ownWords(regions, i, mw), blk)
 		default:
 			blk = classify(rg.r, ownWords(regions, i, mw), em)
 			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -242,6 +243,17 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 			if len(ls) == 0 || lettered > 3 {
 				continue
 			}
+			if c.note {
+				continue
+			}
+			if notesLine(ls) && boxAbove(rs, i, em) {
+				// a note printed under a table is a block of its own, not
+				// the table's caption nor a heading of what lies below
+				// (however strip-like its one line)
+				rs[i].note = true
+				changed = true
+				break
+			}
 			kind := headingKind(c.r, words, em)
 			up := kind == "" || viewKinds[kind] || kind == "Image" // a picture is titled under it as a view is
 			best, bestGap := -1, 8*em
@@ -278,6 +290,17 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 					best, bestGap = j, g
 				}
 			}
+			if up && kind == "" {
+				// a table's heading is printed over its frame: a line just
+				// above a box, starting at its left edge and nearer it than
+				// the block above, names the box
+				if j, g := boxBelow(rs, i, em); j >= 0 && (best < 0 || g <= bestGap) {
+					rs[j].heading = append(rs[j].heading, wordsIn(c.r, words)...)
+					rs = append(rs[:i], rs[i+1:]...)
+					changed = true
+					break
+				}
+			}
 			if best < 0 {
 				continue
 			}
@@ -297,6 +320,64 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 	}
 	return rs
 }
+
+// nearestStacked is the region nearest above (below: under) region i
+// among those its columns overlap, and the gap to it; -1 when there is none.
+func nearestStacked(rs []region, i int, below bool) (int, float64) {
+	c := rs[i].r
+	best, bestGap := -1, math.Inf(1)
+	for j, a := range rs {
+		if j == i || a.tb || below && a.r.y0 < c.y1 || !below && a.r.y1 > c.y0 {
+			continue
+		}
+		if min(a.r.x1, c.x1) <= max(a.r.x0, c.x0) {
+			continue
+		}
+		g := float64(a.r.y0 - c.y1)
+		if !below {
+			g = float64(c.y0 - a.r.y1)
+		}
+		if g < bestGap {
+			best, bestGap = j, g
+		}
+	}
+	return best, bestGap
+}
+
+// boxBelow is the boxed region just under region i when that box starts
+// at i's left edge within an em and lies within two em: i is then its
+// heading. Returns -1 when there is none, else the box and the gap.
+func boxBelow(rs []region, i int, em float64) (int, float64) {
+	j, g := nearestStacked(rs, i, true)
+	if j < 0 || !rs[j].boxed || g > 2*em || math.Abs(float64(rs[j].r.x0-rs[i].r.x0)) > em {
+		return -1, 0
+	}
+	return j, g
+}
+
+// boxAbove reports whether the region just over region i is a boxed one
+// (a table's frame) within two em.
+func boxAbove(rs []region, i int, em float64) bool {
+	j, g := nearestStacked(rs, i, false)
+	return j >= 0 && rs[j].boxed && g <= 2*em
+}
+
+// notesLine reports whether ls (a short run of text) is a note: its first
+// line starts with NOTE or NOTES and a colon ("NOTE : INDICATED DIMENSIONS…").
+func notesLine(ls []text.Line) bool {
+	if len(ls) == 0 {
+		return false
+	}
+	top := ls[0]
+	for _, l := range ls {
+		if l.Box.YMin < top.Box.YMin {
+			top = l
+		}
+	}
+	return noteLeadRE.MatchString(top.Text)
+}
+
+var noteLeadRE = regexp.MustCompile(`(?i)^\s*NOTES?\s*[:：]`)
 
 // joinFragments merges an untitled region into a titled neighbour beside,
 // above or below it when the two are close and aligned: the symbol column
@@ -380,7 +461,7 @@ func absorbSmall(rs []region, em float64) []region {
 	small := func(r region) bool {
 		// a thin strip (a margin's line, a file path printed up the margin)
 		// is no leftover of a block beside it: dropStrips drops it
-		return !r.tb && (float64(r.r.w()) < 4*em || float64(r.r.h()) < 2*em) && float64(r.r.area()) < 40*em*em && !isStrip(r, em)
+		return !r.tb && !r.note && (float64(r.r.w()) < 4*em || float64(r.r.h()) < 2*em) && float64(r.r.area()) < 40*em*em && !isStrip(r, em)
 	}
 	for changed := true; changed; {
 		changed = false
@@ -454,7 +535,7 @@ func ownWords(rs []region, i int, words []text.Word) []text.Word {
 // across and more than fifteen times as long.
 func isStrip(r region, em float64) bool {
 	short, long := min(r.r.w(), r.r.h()), max(r.r.w(), r.r.h())
-	return !r.tb && float64(short) < 4*em && long > 15*short
+	return !r.tb && !r.note && float64(short) < 4*em && long > 15*short
 }
 
 func dropStrips(rs []region, em float64) []region {
