@@ -108,9 +108,10 @@ func dpiOf(s *Side) float64 {
 
 // align registers a onto b on their own (seed nil) or starting from seed,
 // a transform known to a few pixels (Options.Prior): then the coarse
-// search is skipped, and a coarse level whose patches do not agree (text
-// shrunk to grey) is passed over for the finer ones, which must agree.
-func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform) (alignment, error) {
+// search is skipped, and, when passOver, a coarse level whose patches do
+// not agree (text shrunk to grey) is passed over for the finer ones, which
+// must agree.
+func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver bool) (alignment, error) {
 	if err := checkSides(a, b); err != nil {
 		return alignment{}, err
 	}
@@ -231,7 +232,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform)
 			why = patchesFail(fit, pairs, f0)
 		}
 	}
-	if !found && seed != nil && len(levels) > 1 {
+	if !found && seed != nil && passOver && len(levels) > 1 {
 		// the seed is good to a few pixels: the finer levels refine it
 		r.t, r.ncc, found = *seed, cands[0].ncc, true
 	}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"encoding/binary"
 	"image"
 
 	"gocv.io/x/gocv"
@@ -64,68 +65,64 @@ const (
 	labelUncompared
 )
 
-// Scratch buffers of a compose band.
-const (
-	bufInk = iota
-	bufLabel
-	bufMask
-	bufRed
-	bufGreen
-	bufBlue
-	bufAlpha
-)
-
 // compose draws the Combined image: each pixel's darkness is the darker of
 // the two sides' ink, its hue its label's colour (removed where Deletion
 // has ink, added where Addition has, uncompared outside the cover,
-// unchanged elsewhere), on white.
+// unchanged elsewhere), on white: channel c of a pixel of ink v (255 less
+// the darker side) labelled l is 255 − round(v·(255 − colour(l)[c])/255),
+// looked up in one table. The cover is drawn by OpenCV a band at a time;
+// the pixels are one pass of Go (a dozen OpenCV passes over a 44 Mpx plan
+// took four times as long).
 func compose(ctx context.Context, in diffInput) (*image.RGBA, error) {
 	w, h := in.b.Rect.Dx(), in.b.Rect.Dy()
 	out := image.NewRGBA(in.b.Rect)
-	// per channel, the label's colour as the darkness it takes off white
-	var luts [3]gocv.Mat
-	for ch := range luts {
-		lut := make([]byte, 256)
-		for l, col := range map[int][3]uint8{labelUnchanged: ColourUnchanged, labelRemoved: ColourRemoved,
-			labelAdded: ColourAdded, labelUncompared: ColourUncompared} {
-			lut[l] = 255 - col[ch]
+	// the pixel of ink v labelled l, as its four bytes (little-endian)
+	var shade [labelUncompared + 1][256]uint32
+	for l, col := range map[int][3]uint8{labelUnchanged: ColourUnchanged, labelRemoved: ColourRemoved,
+		labelAdded: ColourAdded, labelUncompared: ColourUncompared} {
+		for v := range 256 {
+			p := uint32(255) << 24
+			for c := range 3 {
+				p |= uint32(255-(v*int(255-col[c])+127)/255) << (8 * c)
+			}
+			shade[l][v] = p
 		}
-		m, _ := gocv.NewMatFromBytes(1, 256, gocv.MatTypeCV8U, lut)
-		luts[ch] = m.Clone()
-		m.Close()
 	}
-	defer closeAll(&luts[0], &luts[1], &luts[2])
-	err := bands(ctx, h, 0, func(s *scratch, y0, y1 int) {
+	const white = ^uint64(0)
+	le := binary.LittleEndian
+	return out, bands(ctx, h, 0, func(s *scratch, y0, y1 int) {
 		defer s.release()
-		av, bv := rowsView(in.aligned, y0, y1), rowsView(in.b, y0, y1)
-		adv, dlv := rowsView(in.addition, y0, y1), rowsView(in.deletion, y0, y1)
-		defer closeAll(&av, &bv, &adv, &dlv)
-		buf := func(i int) gocv.Mat { return s.mat(i, y1-y0, w, gocv.MatTypeCV8U) }
-		ink, label, mask := buf(bufInk), buf(bufLabel), buf(bufMask)
-		gocv.Min(av, bv, &ink)
-		gocv.BitwiseNot(ink, &ink)
-		label.SetTo(gocv.NewScalar(labelUnchanged, 0, 0, 0))
-		for _, l := range []struct {
-			src gocv.Mat
-			v   float32
-		}{{dlv, labelRemoved}, {adv, labelAdded}} {
-			gocv.Threshold(l.src, &mask, 254, l.v, gocv.ThresholdBinaryInv)
-			gocv.Max(label, mask, &label)
-		}
+		mask := s.mat(0, y1-y0, w, gocv.MatTypeCV8U)
 		coverInto(&mask, in.cover, y0)
-		gocv.Threshold(mask, &mask, 0, labelUncompared, gocv.ThresholdBinaryInv)
-		gocv.Max(label, mask, &label)
-
-		planes := []gocv.Mat{buf(bufRed), buf(bufGreen), buf(bufBlue), buf(bufAlpha)}
-		for c := 0; c < 3; c++ {
-			gocv.LUT(label, luts[c], &planes[c])
-			gocv.MultiplyWithParams(ink, planes[c], &planes[c], 1.0/255, -1)
-			gocv.BitwiseNot(planes[c], &planes[c])
+		covered, _ := mask.DataPtrUint8()
+		for y := y0; y < y1; y++ {
+			row := y * w
+			a, b := in.aligned.Pix[row:row+w], in.b.Pix[row:row+w]
+			add, del := in.addition.Pix[row:row+w], in.deletion.Pix[row:row+w]
+			cv := covered[(y-y0)*w : (y-y0+1)*w]
+			px := out.Pix[4*row : 4*(row+w)]
+			for x := 0; x < w; x++ {
+				// eight pixels of paper on both sides at once: white
+				if x+8 <= w && le.Uint64(a[x:])&le.Uint64(b[x:]) == white {
+					q := px[4*x : 4*x+32]
+					le.PutUint64(q, white)
+					le.PutUint64(q[8:], white)
+					le.PutUint64(q[16:], white)
+					le.PutUint64(q[24:], white)
+					x += 7
+					continue
+				}
+				l := labelUnchanged
+				switch {
+				case cv[x] == 0:
+					l = labelUncompared
+				case add[x] < 255:
+					l = labelAdded
+				case del[x] < 255:
+					l = labelRemoved
+				}
+				le.PutUint32(px[4*x:], shade[l][255-min(a[x], b[x])])
+			}
 		}
-		planes[3].SetTo(gocv.NewScalar(255, 0, 0, 0))
-		dst := rgbaRowsView(out, y0, y1)
-		gocv.Merge(planes, &dst)
-		dst.Close()
 	})
-	return out, err
 }
