@@ -172,6 +172,9 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform,
 		return fail("no pose in the searched range lays their ink together")
 	}
 
+	// B's corner strength by window size: the coarse candidates and the
+	// finer levels mostly share one
+	structures := map[int]*structure{}
 	// measure refines t on the level shrunk by f: rounds of patch
 	// correlations, each fitted; ok is false when too few patches agree
 	measure := func(f int, t Transform) (fit fitResult, pairs int, ok bool, err error) {
@@ -189,7 +192,12 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform,
 		// (and at least coarseMinInliers); the full-resolution level and
 		// the checks after it still have to pass
 		need := minInliers
-		st := newStructure(cb, f0, max(3, max(pw, ph)*f/f0))
+		win := max(3, max(pw, ph)*f/f0)
+		st := structures[win]
+		if st == nil {
+			st = newStructure(cb, f0, win)
+			structures[win] = st
+		}
 		for round := 0; round < rounds; round++ {
 			cs := st.centres(n, float64(pw*f)/2, float64(ph*f)/2, bw, bh, aw, ah, t)
 			ps := patchPairs(ctx, la, lb, f, t, cs, pw, ph)
