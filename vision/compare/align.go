@@ -156,9 +156,23 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform,
 
 	lap := stopwatch()
 	var cands []candidate
+	// strictly from the seed: the shift that the correlation of the whole
+	// blocks gives at the seed's pose (one pose of the coarse search),
+	// which the registration must end near (patches on lines repeated at
+	// a few pixels' pitch can agree on a neighbour)
+	var check *candidate
+	var checkTol float64
 	if seed != nil {
 		ia, ib, k := searchInk(ca, cb, searchSide)
-		cands = []candidate{{*seed, overlapNCC(ia, ib, *seed, float64(f0*k))}}
+		ff := float64(f0 * k)
+		cands = []candidate{{*seed, overlapNCC(ia, ib, *seed, ff)}}
+		if !passOver {
+			q := int(math.Round(seed.RotationDeg/90)) & 3
+			fine := math.Remainder(seed.RotationDeg-float64(q)*90, 360)
+			if pc := scorePoses(ia, ib, []pose{{q, fine, seed.Scale}}, ff); len(pc) == 1 {
+				check, checkTol = &pc[0], max(3, 1.5*ff)
+			}
+		}
 		ia.Close()
 		ib.Close()
 	} else {
@@ -293,6 +307,14 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform,
 			return fail(fmt.Sprintf("only %d of %d patches agree", r.inliers, r.pairs))
 		case r.t.ResidualPx > maxResidual300*max(1, dpiOf(b)/300)*float64(refined):
 			return fail(fmt.Sprintf("the residual is %.2f px", r.t.ResidualPx))
+		}
+	}
+	if check != nil {
+		cx, cy := float64(aw)/2, float64(ah)/2
+		x1, y1 := r.t.Apply(cx, cy)
+		x2, y2 := check.t.Apply(cx, cy)
+		if d := math.Hypot(x1-x2, y1-y2); d > checkTol {
+			return fail(fmt.Sprintf("registered from the prior %.1f px from where the blocks' correlation puts them", d))
 		}
 	}
 	r.ok = true

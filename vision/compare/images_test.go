@@ -1,12 +1,12 @@
 package compare
 
 import (
-	"context"
 	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -354,9 +354,11 @@ func TestComposePixels(t *testing.T) {
 	in.b.Pix[at(10, 1)], in.addition.Pix[at(10, 1)] = 178, 178
 	in.b.Pix[at(11, 1)], in.addition.Pix[at(11, 1)], in.deletion.Pix[at(11, 1)] = 50, 50, 50
 	in.b.Pix[at(19, 1)], in.addition.Pix[at(19, 1)] = 0, 0
-	out, err := compose(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
+	out := compose(in)
+	// row by row as the encoder reads them, then pixel by pixel
+	rows := make([][]byte, h)
+	for y := range h {
+		rows[y] = slices.Clone(out.OpaqueRGBRow(y, make([]byte, 3*w)))
 	}
 	fade := func(ink int, col [3]uint8) color.RGBA {
 		var c [3]uint8
@@ -380,6 +382,9 @@ func TestComposePixels(t *testing.T) {
 			}
 			if got := out.RGBAAt(x, y); got != c {
 				t.Errorf("pixel (%d,%d) = %v, want %v", x, y, got, c)
+			}
+			if got := rows[y][3*x : 3*x+3]; got[0] != c.R || got[1] != c.G || got[2] != c.B {
+				t.Errorf("row %d, pixel %d = %v, want %v", y, x, got, c)
 			}
 		}
 	}
