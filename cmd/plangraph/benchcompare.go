@@ -72,6 +72,7 @@ func (l *local) compareRunner(dpi int, progress io.Writer) bench.CompareRun {
 		if err != nil {
 			return ran, err
 		}
+		cpu0 := bench.ProcessCPU()
 		j, err := l.app.Services.Compare.StartFrom(l.ctx, comparejob.TypeDrawing, nw.ID, compare.PathInput{CompareTo: &old.ID})
 		if err != nil {
 			return ran, err
@@ -80,6 +81,7 @@ func (l *local) compareRunner(dpi int, progress io.Writer) bench.CompareRun {
 		if err != nil {
 			return ran, err
 		}
+		ran.CPU = bench.ProcessCPU() - cpu0
 		if final.Status != job.StatusCompleted {
 			return ran, fmt.Errorf("compare: %s", failure(final))
 		}

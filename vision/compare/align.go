@@ -108,9 +108,10 @@ func dpiOf(s *Side) float64 {
 
 // align registers a onto b on their own (seed nil) or starting from seed,
 // a transform known to a few pixels (Options.Prior): then the coarse
-// search is skipped, and a coarse level whose patches do not agree (text
-// shrunk to grey) is passed over for the finer ones, which must agree.
-func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform) (alignment, error) {
+// search is skipped, and, when passOver, a coarse level whose patches do
+// not agree (text shrunk to grey) is passed over for the finer ones, which
+// must agree.
+func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver bool) (alignment, error) {
 	if err := checkSides(a, b); err != nil {
 		return alignment{}, err
 	}
@@ -155,9 +156,23 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform)
 
 	lap := stopwatch()
 	var cands []candidate
+	// strictly from the seed: the shift that the correlation of the whole
+	// blocks gives at the seed's pose (one pose of the coarse search),
+	// which the registration must end near (patches on lines repeated at
+	// a few pixels' pitch can agree on a neighbour)
+	var check *candidate
+	var checkTol float64
 	if seed != nil {
 		ia, ib, k := searchInk(ca, cb, searchSide)
-		cands = []candidate{{*seed, overlapNCC(ia, ib, *seed, float64(f0*k))}}
+		ff := float64(f0 * k)
+		cands = []candidate{{*seed, overlapNCC(ia, ib, *seed, ff)}}
+		if !passOver {
+			q := int(math.Round(seed.RotationDeg/90)) & 3
+			fine := math.Remainder(seed.RotationDeg-float64(q)*90, 360)
+			if pc := scorePoses(ia, ib, []pose{{q, fine, seed.Scale}}, ff); len(pc) == 1 {
+				check, checkTol = &pc[0], max(3, 1.5*ff)
+			}
+		}
 		ia.Close()
 		ib.Close()
 	} else {
@@ -171,6 +186,9 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform)
 		return fail("no pose in the searched range lays their ink together")
 	}
 
+	// B's corner strength by window size: the coarse candidates and the
+	// finer levels mostly share one
+	structures := map[int]*structure{}
 	// measure refines t on the level shrunk by f: rounds of patch
 	// correlations, each fitted; ok is false when too few patches agree
 	measure := func(f int, t Transform) (fit fitResult, pairs int, ok bool, err error) {
@@ -188,7 +206,12 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform)
 		// (and at least coarseMinInliers); the full-resolution level and
 		// the checks after it still have to pass
 		need := minInliers
-		st := newStructure(cb, f0, max(3, max(pw, ph)*f/f0))
+		win := max(3, max(pw, ph)*f/f0)
+		st := structures[win]
+		if st == nil {
+			st = newStructure(cb, f0, win)
+			structures[win] = st
+		}
 		for round := 0; round < rounds; round++ {
 			cs := st.centres(n, float64(pw*f)/2, float64(ph*f)/2, bw, bh, aw, ah, t)
 			ps := patchPairs(ctx, la, lb, f, t, cs, pw, ph)
@@ -231,7 +254,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform)
 			why = patchesFail(fit, pairs, f0)
 		}
 	}
-	if !found && seed != nil && len(levels) > 1 {
+	if !found && seed != nil && passOver && len(levels) > 1 {
 		// the seed is good to a few pixels: the finer levels refine it
 		r.t, r.ncc, found = *seed, cands[0].ncc, true
 	}
@@ -284,6 +307,14 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform)
 			return fail(fmt.Sprintf("only %d of %d patches agree", r.inliers, r.pairs))
 		case r.t.ResidualPx > maxResidual300*max(1, dpiOf(b)/300)*float64(refined):
 			return fail(fmt.Sprintf("the residual is %.2f px", r.t.ResidualPx))
+		}
+	}
+	if check != nil {
+		cx, cy := float64(aw)/2, float64(ah)/2
+		x1, y1 := r.t.Apply(cx, cy)
+		x2, y2 := check.t.Apply(cx, cy)
+		if d := math.Hypot(x1-x2, y1-y2); d > checkTol {
+			return fail(fmt.Sprintf("registered from the prior %.1f px from where the blocks' correlation puts them", d))
 		}
 	}
 	r.ok = true

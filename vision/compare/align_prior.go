@@ -54,10 +54,22 @@ func cornerDistance(t, u Transform, w, h int) float64 {
 	return d
 }
 
-// alignPrior is align with an optional prior (see above).
+// alignPrior is align with an optional prior (see above). The prior is
+// tried first as the coarse search's only candidate, held to the test of a
+// registration of the block's own (its coarse level must agree too): a
+// block of two registered sheets mostly passes it, and the coarse search,
+// a third of a large block's registration, is not run. A block moved on
+// the sheet further than its coarse patches can see fails it and is
+// searched for as before.
 func alignPrior(ctx context.Context, a, b *Side, deadline time.Time, prior *Transform) (alignment, error) {
-	own, err := align(ctx, a, b, deadline, nil)
-	if err != nil || prior == nil || prior.Scale <= 0 {
+	if prior == nil || prior.Scale <= 0 {
+		return align(ctx, a, b, deadline, nil, false)
+	}
+	own, err := align(ctx, a, b, deadline, prior, false)
+	if err == nil && !own.ok {
+		own, err = align(ctx, a, b, deadline, nil, false)
+	}
+	if err != nil {
 		return own, err
 	}
 	if own.ok {
@@ -67,7 +79,7 @@ func alignPrior(ctx context.Context, a, b *Side, deadline time.Time, prior *Tran
 		}
 		return own, nil
 	}
-	seeded, err := align(ctx, a, b, deadline, prior)
+	seeded, err := align(ctx, a, b, deadline, prior, true)
 	if err != nil {
 		return alignment{}, err
 	}

@@ -156,7 +156,7 @@ func TestAlignCancelled(t *testing.T) {
 func TestAlignVectors(t *testing.T) {
 	a, b, _, want := synthRevision(t, 11, 100, true)
 
-	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute), nil)
+	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false)
 	if err != nil || !r.ok {
 		t.Fatalf("ok %v err %v warnings %v", r.ok, err, r.warnings)
 	}
@@ -170,7 +170,7 @@ func TestAlignVectors(t *testing.T) {
 	}
 	// the same pair on pixels alone
 	a.Page, b.Page = nil, nil
-	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute), nil)
+	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false)
 	if err != nil || !r.ok || r.source != sourcePixels {
 		t.Fatalf("pixels: ok %v err %v source %s", r.ok, err, r.source)
 	}

@@ -106,9 +106,7 @@ func Generate(ctx context.Context, a, b *Side, opt Options) (*Overlay, error) {
 		return nil, err
 	}
 	lap("whiten")
-	if ov.Combined, err = compose(ctx, in); err != nil {
-		return nil, err
-	}
+	ov.Combined = compose(in)
 	lap("compose")
 
 	diff := 0

@@ -2,7 +2,10 @@ package compare
 
 import (
 	"context"
+	"encoding/binary"
 	"image"
+	"image/color"
+	"sync"
 
 	"gocv.io/x/gocv"
 )
@@ -64,68 +67,113 @@ const (
 	labelUncompared
 )
 
-// Scratch buffers of a compose band.
-const (
-	bufInk = iota
-	bufLabel
-	bufMask
-	bufRed
-	bufGreen
-	bufBlue
-	bufAlpha
-)
+// Combined is the overlay's combined image: each pixel's darkness is the
+// darker of the two sides' ink, its hue its label's colour (removed where
+// Deletion has ink, added where Addition has, uncompared outside the
+// cover, unchanged elsewhere), on white: channel c of a pixel of ink v
+// (255 less the darker side) labelled l is 255 − round(v·(255 −
+// colour(l)[c])/255). It is not held as pixels: a row is drawn when it is
+// read (OpaqueRGBRow, which the PNG encoder reads row after row; At and
+// RGBAAt for a pixel) from the grey images it is made of, which the
+// overlay holds anyway. Four bytes a pixel, fresh, cost more to fault in
+// than to fill (a 44 Mpx plan's 172 MB took 0.7 s of CPU, most of it the
+// kernel's). The images must not change while it is read; it is not for
+// use from two goroutines at once (its cover band is shared).
+type Combined struct {
+	in diffInput
+	// the cover of rows [y0, y0+n) (255 inside), w bytes a row
+	cover  []byte
+	y0, n  int
+	w      int
+	coverM sync.Mutex
+}
 
-// compose draws the Combined image: each pixel's darkness is the darker of
-// the two sides' ink, its hue its label's colour (removed where Deletion
-// has ink, added where Addition has, uncompared outside the cover,
-// unchanged elsewhere), on white.
-func compose(ctx context.Context, in diffInput) (*image.RGBA, error) {
-	w, h := in.b.Rect.Dx(), in.b.Rect.Dy()
-	out := image.NewRGBA(in.b.Rect)
-	// per channel, the label's colour as the darkness it takes off white
-	var luts [3]gocv.Mat
-	for ch := range luts {
-		lut := make([]byte, 256)
-		for l, col := range map[int][3]uint8{labelUnchanged: ColourUnchanged, labelRemoved: ColourRemoved,
-			labelAdded: ColourAdded, labelUncompared: ColourUncompared} {
-			lut[l] = 255 - col[ch]
+// shades[l][v] is the pixel of ink v labelled l, as its four bytes
+// (little-endian, opaque).
+var shades = func() (s [labelUncompared + 1][256]uint32) {
+	for l, col := range map[int][3]uint8{labelUnchanged: ColourUnchanged, labelRemoved: ColourRemoved,
+		labelAdded: ColourAdded, labelUncompared: ColourUncompared} {
+		for v := range 256 {
+			p := uint32(255) << 24
+			for c := range 3 {
+				p |= uint32(255-(v*int(255-col[c])+127)/255) << (8 * c)
+			}
+			s[l][v] = p
 		}
-		m, _ := gocv.NewMatFromBytes(1, 256, gocv.MatTypeCV8U, lut)
-		luts[ch] = m.Clone()
+	}
+	return s
+}()
+
+// combinedBand is how many rows of cover a Combined draws at once.
+const combinedBand = 64
+
+func compose(in diffInput) *Combined {
+	return &Combined{in: in, w: in.b.Rect.Dx(), y0: -1}
+}
+
+// Bounds, ColorModel and At make it an image.Image (B's rectangle).
+func (c *Combined) Bounds() image.Rectangle { return c.in.b.Rect }
+func (c *Combined) ColorModel() color.Model { return color.RGBAModel }
+func (c *Combined) At(x, y int) color.Color { return c.RGBAAt(x, y) }
+
+// RGBAAt is the pixel at (x, y) (white outside the image).
+func (c *Combined) RGBAAt(x, y int) color.RGBA {
+	r := c.Bounds()
+	if !image.Pt(x, y).In(r) {
+		return color.RGBA{255, 255, 255, 255}
+	}
+	var row [3]byte
+	c.pixels(y-r.Min.Y, x-r.Min.X, x-r.Min.X+1, row[:])
+	return color.RGBA{row[0], row[1], row[2], 255}
+}
+
+// OpaqueRGBRow draws row y (from the top, 0-based) as RGB bytes into dst
+// (3 bytes a pixel) and returns it.
+func (c *Combined) OpaqueRGBRow(y int, dst []byte) []byte {
+	c.pixels(y, 0, c.w, dst)
+	return dst[:3*c.w]
+}
+
+// pixels draws pixels [x0, x1) of row y as RGB into dst.
+func (c *Combined) pixels(y, x0, x1 int, dst []byte) {
+	c.coverM.Lock()
+	defer c.coverM.Unlock()
+	h := c.in.b.Rect.Dy()
+	if y < c.y0 || y >= c.y0+c.n {
+		c.y0, c.n = y, min(combinedBand, h-y)
+		if len(c.cover) < c.n*c.w {
+			c.cover = make([]byte, combinedBand*c.w)
+		}
+		m, _ := gocv.NewMatFromBytes(c.n, c.w, gocv.MatTypeCV8U, c.cover[:c.n*c.w])
+		coverInto(&m, c.in.cover, c.y0)
 		m.Close()
 	}
-	defer closeAll(&luts[0], &luts[1], &luts[2])
-	err := bands(ctx, h, 0, func(s *scratch, y0, y1 int) {
-		defer s.release()
-		av, bv := rowsView(in.aligned, y0, y1), rowsView(in.b, y0, y1)
-		adv, dlv := rowsView(in.addition, y0, y1), rowsView(in.deletion, y0, y1)
-		defer closeAll(&av, &bv, &adv, &dlv)
-		buf := func(i int) gocv.Mat { return s.mat(i, y1-y0, w, gocv.MatTypeCV8U) }
-		ink, label, mask := buf(bufInk), buf(bufLabel), buf(bufMask)
-		gocv.Min(av, bv, &ink)
-		gocv.BitwiseNot(ink, &ink)
-		label.SetTo(gocv.NewScalar(labelUnchanged, 0, 0, 0))
-		for _, l := range []struct {
-			src gocv.Mat
-			v   float32
-		}{{dlv, labelRemoved}, {adv, labelAdded}} {
-			gocv.Threshold(l.src, &mask, 254, l.v, gocv.ThresholdBinaryInv)
-			gocv.Max(label, mask, &label)
+	w, row := c.w, y*c.w
+	a, b := c.in.aligned.Pix[row:row+w], c.in.b.Pix[row:row+w]
+	add, del := c.in.addition.Pix[row:row+w], c.in.deletion.Pix[row:row+w]
+	cv := c.cover[(y-c.y0)*w : (y-c.y0+1)*w]
+	const white = ^uint64(0)
+	le := binary.LittleEndian
+	for x := x0; x < x1; x++ {
+		d := dst[3*(x-x0):]
+		// eight pixels of paper on both sides at once: white
+		if x+8 <= x1 && le.Uint64(a[x:])&le.Uint64(b[x:]) == white {
+			le.PutUint64(d, white)
+			le.PutUint64(d[8:], white)
+			le.PutUint64(d[16:], white)
+			x += 7
+			continue
 		}
-		coverInto(&mask, in.cover, y0)
-		gocv.Threshold(mask, &mask, 0, labelUncompared, gocv.ThresholdBinaryInv)
-		gocv.Max(label, mask, &label)
-
-		planes := []gocv.Mat{buf(bufRed), buf(bufGreen), buf(bufBlue), buf(bufAlpha)}
-		for c := 0; c < 3; c++ {
-			gocv.LUT(label, luts[c], &planes[c])
-			gocv.MultiplyWithParams(ink, planes[c], &planes[c], 1.0/255, -1)
-			gocv.BitwiseNot(planes[c], &planes[c])
+		l := labelUnchanged
+		switch {
+		case cv[x] == 0:
+			l = labelUncompared
+		case add[x] < 255:
+			l = labelAdded
+		case del[x] < 255:
+			l = labelRemoved
 		}
-		planes[3].SetTo(gocv.NewScalar(255, 0, 0, 0))
-		dst := rgbaRowsView(out, y0, y1)
-		gocv.Merge(planes, &dst)
-		dst.Close()
-	})
-	return out, err
+		p := shades[l][255-min(a[x], b[x])]
+		d[0], d[1], d[2] = byte(p), byte(p>>8), byte(p>>16)
+	}
 }

@@ -344,7 +344,7 @@ func TestGenerateOddBlocks(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		if ov.Combined == nil || ov.Combined.Rect != c.b.Rect || ov.Score < 0 || ov.Score > 1 {
+		if ov.Combined == nil || ov.Combined.Bounds() != c.b.Rect || ov.Score < 0 || ov.Score > 1 {
 			t.Errorf("%s: combined %v, score %v", c.name, ov.Combined != nil, ov.Score)
 		}
 		if !ov.Registered && len(ov.Warnings) == 0 {

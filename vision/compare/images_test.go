@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -326,5 +327,65 @@ func TestLevelMapRoundTrip(t *testing.T) {
 	x, y := fwd.then(inv).apply(123, 456)
 	if math.Hypot(x-123, y-456) > 1e-9 {
 		t.Fatalf("map then inverse: got (%g, %g)", x, y)
+	}
+}
+
+// TestComposePixels: Combined's pixel is white over paper on both sides
+// (eight at a time or one), else the label's colour faded by the darker
+// side's ink, rounded: 255 − round(ink·(255 − colour)/255), with the
+// uncompared colour outside the cover before added, removed, unchanged.
+func TestComposePixels(t *testing.T) {
+	const w, h = 21, 3 // not a multiple of eight: the tail of a row
+	r := image.Rect(0, 0, w, h)
+	g := func() *image.Gray {
+		m := image.NewGray(r)
+		for i := range m.Pix {
+			m.Pix[i] = 255
+		}
+		return m
+	}
+	in := diffInput{aligned: g(), b: g(), addition: g(), deletion: g(),
+		cover: cover{q: [4][2]float64{{0, 0}, {16, 0}, {16, h}, {0, h}}, frame: r}}
+	at := func(x, y int) int { return y*w + x }
+	// row 1: unchanged ink 128 (A) under B's 200, removed 0, added 77,
+	// removed and added both (added wins), B's ink beyond the cover
+	in.aligned.Pix[at(2, 1)], in.b.Pix[at(2, 1)] = 128, 200
+	in.aligned.Pix[at(9, 1)], in.deletion.Pix[at(9, 1)] = 0, 0
+	in.b.Pix[at(10, 1)], in.addition.Pix[at(10, 1)] = 178, 178
+	in.b.Pix[at(11, 1)], in.addition.Pix[at(11, 1)], in.deletion.Pix[at(11, 1)] = 50, 50, 50
+	in.b.Pix[at(19, 1)], in.addition.Pix[at(19, 1)] = 0, 0
+	out := compose(in)
+	// row by row as the encoder reads them, then pixel by pixel
+	rows := make([][]byte, h)
+	for y := range h {
+		rows[y] = slices.Clone(out.OpaqueRGBRow(y, make([]byte, 3*w)))
+	}
+	fade := func(ink int, col [3]uint8) color.RGBA {
+		var c [3]uint8
+		for i := range c {
+			c[i] = uint8(255 - int(math.Round(float64(ink)*float64(255-col[i])/255)))
+		}
+		return color.RGBA{c[0], c[1], c[2], 255}
+	}
+	want := map[image.Point]color.RGBA{
+		{2, 1}: fade(127, ColourUnchanged), {9, 1}: fade(255, ColourRemoved), {10, 1}: fade(77, ColourAdded),
+		{11, 1}: fade(205, ColourAdded), {19, 1}: fade(255, ColourUncompared),
+	}
+	if c := want[image.Pt(2, 1)]; c != (color.RGBA{208, 208, 208, 255}) {
+		t.Fatalf("fade(127, unchanged) = %v", c) // 255 − round(127·95/255 = 47.3) = 208
+	}
+	for y := range h {
+		for x := range w {
+			c, ok := want[image.Pt(x, y)]
+			if !ok {
+				c = color.RGBA{255, 255, 255, 255}
+			}
+			if got := out.RGBAAt(x, y); got != c {
+				t.Errorf("pixel (%d,%d) = %v, want %v", x, y, got, c)
+			}
+			if got := rows[y][3*x : 3*x+3]; got[0] != c.R || got[1] != c.G || got[2] != c.B {
+				t.Errorf("row %d, pixel %d = %v, want %v", y, x, got, c)
+			}
+		}
 	}
 }

@@ -189,8 +189,9 @@ type Overlay struct {
 	AlignedA *image.Gray `json:"-"`
 	AlignedB *image.Gray `json:"-"`
 	// Combined shows unchanged ink grey, A's ink that B lacks (removed) red
-	// and B's ink that A lacks (added) green, on white.
-	Combined *image.RGBA `json:"-"`
+	// and B's ink that A lacks (added) green, on white (drawn as it is
+	// read, from the other images).
+	Combined *Combined `json:"-"`
 	// Addition is B's added ink alone, Deletion A's removed ink alone (both
 	// in B's frame, dark on white).
 	Addition *image.Gray `json:"-"`

@@ -186,6 +186,15 @@ func (b *pngBuffers) Put(e *png.EncoderBuffer) { b.p.Put(e) }
 // drawing it.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBuffers{}}
 
+// OpaqueRGBRows is an opaque image that draws its rows as RGB bytes
+// (row y from the top, 3 bytes a pixel, into dst, which it returns),
+// which EncodePNG reads one after the other rather than pixel by pixel:
+// an image made on the fly (a compare overlay's combined image).
+type OpaqueRGBRows interface {
+	image.Image
+	OpaqueRGBRow(y int, dst []byte) []byte
+}
+
 // EncodePNG writes img as PNG with fast compression.
 func EncodePNG(w io.Writer, img image.Image) error {
 	switch m := img.(type) {
@@ -195,6 +204,9 @@ func EncodePNG(w io.Writer, img image.Image) error {
 		if m.Opaque() {
 			return encodeOpaqueRGBAPNG(w, m)
 		}
+	case OpaqueRGBRows:
+		b := m.Bounds()
+		return encodeRowsPNG(w, b.Dx(), b.Dy(), pngRGB, m.OpaqueRGBRow)
 	}
 	return pngEncoder.Encode(w, img)
 }

@@ -33,8 +33,9 @@ type CompareRan struct {
 	// DPI the sheets were rendered at.
 	DPI int
 	// Compare is the compare job's own time, after both drawings were
-	// ingested.
-	Compare time.Duration
+	// ingested; CPU the process's CPU time over it (all threads), when
+	// the runner measures it.
+	Compare, CPU time.Duration
 }
 
 // CompareOptions configure a compare benchmark run.
@@ -72,9 +73,10 @@ type CompareResult struct {
 	// FalseOnMoved counts changes reported between an original and itself
 	// moved as its revision is (nothing to report).
 	FalseOnMoved int
-	// Ratios are each compare's time over one page's render (the same run).
-	Ratios    []float64
-	PeakRSSMB float64
+	// Ratios are each compare's time over one page's render (the same run);
+	// CPURatios its CPU time over the render's.
+	Ratios, CPURatios []float64
+	PeakRSSMB         float64
 }
 
 // Recall, Precision of the changes.
@@ -134,7 +136,7 @@ func Compare(ctx context.Context, o CompareOptions, out io.Writer) (CompareResul
 				return res, err
 			}
 		}
-		render, err := renderTime(ctx, base+"-rev.pdf", 1, int(set.Truth.DPI))
+		render, renderCPU, err := renderTimes(ctx, base+"-rev.pdf", 1, int(set.Truth.DPI))
 		if err != nil {
 			return res, fmt.Errorf("seed %d: %w", seed, err)
 		}
@@ -159,9 +161,14 @@ func Compare(ctx context.Context, o CompareOptions, out io.Writer) (CompareResul
 		res.FalseOnMoved += falseMoved
 		res.add(one)
 		res.Ratios = append(res.Ratios, ran.Compare.Seconds()/render.Seconds())
-		fmt.Fprintf(out, "seed %d: %d edits, found %d; %d changes, %d right; align err max %.2f px; moved-only pair: %d changes; compare %.2f s = %.1f× render (%.2f s)\n",
+		cpu := ""
+		if ran.CPU > 0 && renderCPU > 0 {
+			res.CPURatios = append(res.CPURatios, ran.CPU.Seconds()/renderCPU.Seconds())
+			cpu = fmt.Sprintf("; cpu %.2f s = %.1f× the render's (%.2f s)", ran.CPU.Seconds(), ran.CPU.Seconds()/renderCPU.Seconds(), renderCPU.Seconds())
+		}
+		fmt.Fprintf(out, "seed %d: %d edits, found %d; %d changes, %d right; align err max %.2f px; moved-only pair: %d changes; compare %.2f s = %.1f× render (%.2f s)%s\n",
 			seed, one.TruthTotal, one.TruthFound, one.Reported, one.ReportedRight, maxOf(one.AlignErrPx), falseMoved,
-			ran.Compare.Seconds(), ran.Compare.Seconds()/render.Seconds(), render.Seconds())
+			ran.Compare.Seconds(), ran.Compare.Seconds()/render.Seconds(), render.Seconds(), cpu)
 	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
@@ -320,6 +327,9 @@ func (r CompareResult) print(out io.Writer) {
 		mean(r.AlignErrPx), maxOf(r.AlignErrPx), len(r.AlignErrPx), r.Unregistered)
 	fmt.Fprintf(out, "false changes on moved-only pairs: %d\n", r.FalseOnMoved)
 	fmt.Fprintf(out, "time: mean %.2f×, max %.2f× one page's render; peak RSS %.0f MB\n", mean(r.Ratios), maxOf(r.Ratios), r.PeakRSSMB)
+	if len(r.CPURatios) > 0 {
+		fmt.Fprintf(out, "cpu time: mean %.2f×, max %.2f× the render's\n", mean(r.CPURatios), maxOf(r.CPURatios))
+	}
 	for i, m := range r.Misses {
 		if i == 10 {
 			fmt.Fprintf(out, "  … %d more misses\n", len(r.Misses)-i)
