@@ -85,6 +85,18 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		reach := d.reach[id]
 		through := !tight.Contains(toPoint(reach[0])) && !tight.Contains(toPoint(reach[1])) ||
 			attached(reach, tight, centre, t, P, ttol, diag)
+		// a line drawn in pieces end to end (a wall outline drawn cell by
+		// cell) that passes the box crosses it as a whole line does, when
+		// the symbol does not account for it; along the symbol its pieces
+		// count as before (a line running on from the symbol). Not for a
+		// simple symbol (an L, a bar): drawn in the plan's own kind of
+		// lines, it is told from the linework about it only by that
+		// linework, pieces and all (the corners of walls drawn in pieces)
+		splitThrough := false
+		if !t.simple && d.split != nil && d.split[id] != ([2]pt{}) {
+			r := d.split[id]
+			splitThrough = !tight.Contains(toPoint(r[0])) && !tight.Contains(toPoint(r[1]))
+		}
 		l := dist(a, b)
 		n := max(int(math.Ceil(l/step)), 1)
 		// the segment's direction in the template's frame
@@ -129,7 +141,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 			}
 			pts = append(pts, q)
 		}
-		if through && ie < 0.5*it {
+		if (through || splitThrough) && ie < 0.5*it {
 			return // crossing the symbol
 		}
 		tot += st
