@@ -66,3 +66,30 @@ func TestWallDrawnInPieces(t *testing.T) {
 		t.Errorf("TP %d FP %d FN %d: %+v", c.TP, c.FP, c.FN, dets)
 	}
 }
+
+// A neighbour drawn against a symbol — a switch's filled dot touching an
+// outlet's stem, drawn as thin filled slivers as some CAD programs export
+// a solid fill — is no part of it: a filled area or a closed outline that
+// lies outside the symbol's box but for the tolerance does not count
+// against it.
+func TestFilledNeighbourTouching(t *testing.T) {
+	ts := []*Template{templateOf(t, "O", outlet)}
+	b := newPage(1200, 600)
+	var ins []placed
+	for i, x := range []float64{200, 600, 1000} {
+		ins = append(ins, placed{"O", outlet, complex(x, 300), 15, 0, false})
+		// the dot below the stem's lower end (y 300+0.95*15), radius 12,
+		// as vertical slivers (each a filled triangle of its own)
+		c := complex(x+float64(i)*2, 300+0.95*15+12.3)
+		for dx := -11.0; dx < 11; dx += 1.5 {
+			h := math.Sqrt(144 - dx*dx)
+			p, q := c+complex(dx, -h), c+complex(dx+1.5, -math.Sqrt(max(0, 144-(dx+1.5)*(dx+1.5))))
+			b.path(filled, []pt{p, q, c + complex(dx+1.5, h), p})
+		}
+	}
+	truth := drawAll(b, ins)
+	dets := matchPage(t, b, ts)
+	if c := score(dets, truth); c.TP != 3 || c.FP != 0 {
+		t.Errorf("TP %d FP %d FN %d: %+v", c.TP, c.FP, c.FN, dets)
+	}
+}
