@@ -105,7 +105,9 @@ func TestDebugPDF(t *testing.T) {
 			}
 		}
 	}
-	dets, err := Match(context.Background(), d, []*Template{tm}, Options{Trace: func(c Candidate) {
+	lo, _ := strconv.ParseFloat(os.Getenv("VECSYM_MINSCALE"), 64)
+	hi, _ := strconv.ParseFloat(os.Getenv("VECSYM_MAXSCALE"), 64)
+	dets, err := Match(context.Background(), d, []*Template{tm}, Options{MinScale: lo, MaxScale: hi, Trace: func(c Candidate) {
 		t.Logf("pose at %.0f,%.0f k %.2f ang %.0f m %v covered %.3f explained %.3f described %.3f conf %.3f", c.Box.XMin+float64(br.X0), c.Box.YMin+float64(br.Y0),
 			c.Scale, c.Angle, c.Mirrored, c.Covered, c.Explained, c.Described, c.Confidence)
 	}})

@@ -24,6 +24,7 @@ type Drawing struct {
 	arcs    []int32 // arcs that are not whole circles
 	circles []int32 // whole circles
 	reach   [][2]pt // by segment: the ends of the line it is a piece of (lineReach)
+	split   [][2]pt // by segment: the ends of the line its touching pieces make (lineReach; nil when none)
 }
 
 // NewDrawing reads the marks of pg inside r (a block's bounds on its
@@ -37,7 +38,7 @@ func newDrawing(m *marks) *Drawing {
 	d.ix = newSegIndex(m.segs, 8)
 	d.gix = newGlyphIndex(m.glyphs, 32)
 	d.lines = mergedLines(m.segs, true)
-	d.reach = lineReach(m.segs)
+	d.reach, d.split = lineReach(m.segs)
 	sort.Slice(d.lines, func(i, j int) bool { return d.lines[i].length < d.lines[j].length })
 	for i, a := range m.arcs {
 		if a.full {

@@ -637,24 +637,35 @@ const reachGap = 36.0
 // lineReach gives each segment the ends of the dashed line it is a piece
 // of: straight pieces on one line with gaps up to reachGap between them
 // (a grid line exported dash by dash). Other segments reach their own
-// ends.
-func lineReach(segs []seg) [][2]pt {
-	reach := make([][2]pt, len(segs))
+// ends. It also gives the ends of the line that pieces touching end to end
+// make up (split, by segment; zero for a segment in no such run): a wall
+// outline drawn cell by cell, a line split wherever others meet it.
+func lineReach(segs []seg) (reach, split [][2]pt) {
+	reach = make([][2]pt, len(segs))
 	for i := range segs {
 		reach[i] = [2]pt{segs[i].a, segs[i].b}
 	}
 	collinearRuns(segs, reachGap, func(run []int, a, b pt, gaps float64) {
+		if len(run) < 3 {
+			return
+		}
 		// a dashed line: three pieces or more, a tenth of it or more gaps
 		// (edges of a filled area, or lines split where others meet them,
 		// touch; a wall's pieces beside a door are two)
-		if len(run) < 3 || gaps < 0.1*dist(a, b) {
+		if gaps >= 0.1*dist(a, b) {
+			for _, i := range run {
+				reach[i] = [2]pt{a, b}
+			}
 			return
 		}
+		if split == nil {
+			split = make([][2]pt, len(segs))
+		}
 		for _, i := range run {
-			reach[i] = [2]pt{a, b}
+			split[i] = [2]pt{a, b}
 		}
 	})
-	return reach
+	return reach, split
 }
 
 // collinearRuns calls emit with each run of straight segments (their

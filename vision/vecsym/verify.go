@@ -85,6 +85,21 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 		reach := d.reach[id]
 		through := !tight.Contains(toPoint(reach[0])) && !tight.Contains(toPoint(reach[1])) ||
 			attached(reach, tight, centre, t, P, ttol, diag)
+		// a line drawn in pieces end to end (a wall outline drawn cell by
+		// cell) that passes the box crosses it as a whole line does, when
+		// the symbol does not account for it; along the symbol its pieces
+		// count as before (a line running on from the symbol). Not for a
+		// simple symbol (an L, a bar): drawn in the plan's own kind of
+		// lines, it is told from the linework about it only by that
+		// linework, pieces and all (the corners of walls drawn in pieces)
+		splitThrough := false
+		if !t.simple && d.split != nil && d.split[id] != ([2]pt{}) {
+			r := d.split[id]
+			splitThrough = !tight.Contains(toPoint(r[0])) && !tight.Contains(toPoint(r[1]))
+		}
+		if !through && !t.simple && d.closedBeside(id, box, tol) {
+			return // a neighbour set against the symbol (a switch's dot at an outlet's stem)
+		}
 		l := dist(a, b)
 		n := max(int(math.Ceil(l/step)), 1)
 		// the segment's direction in the template's frame
@@ -129,7 +144,7 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 			}
 			pts = append(pts, q)
 		}
-		if through && ie < 0.5*it {
+		if (through || splitThrough) && ie < 0.5*it {
 			return // crossing the symbol
 		}
 		tot += st
@@ -164,6 +179,44 @@ func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	c.support = expl - (1-covered)*t.weight*k
 	return c, true
 }
+
+// closedBeside reports whether segment id is a piece of a filled area or a
+// closed outline (three pieces or more, back at its start) that lies
+// outside box but for
+// tol: a neighbour drawn against the symbol — a switch's filled dot
+// touching an outlet's stem — not a part of it nor a line running on from
+// it.
+func (d *Drawing) closedBeside(id int32, box geom.Box, tol float64) bool {
+	segs := d.m.segs
+	if s := &segs[id]; min(max(px(s.a), px(s.b)), box.XMax)-max(min(px(s.a), px(s.b)), box.XMin) > tol &&
+		min(max(py(s.a), py(s.b)), box.YMax)-max(min(py(s.a), py(s.b)), box.YMin) > tol {
+		return false // the piece itself reaches well into the box: so does its outline
+	}
+	p := segs[id].path
+	i, j := int(id), int(id)
+	for i > 0 && segs[i-1].path == p && int(id)-i < maxOutline {
+		i--
+	}
+	for j+1 < len(segs) && segs[j+1].path == p && j-int(id) < maxOutline {
+		j++
+	}
+	if j-i < 1 || j-i >= maxOutline || !segs[id].fill && (j-i < 2 || dist(segs[i].a, segs[j].b) > 0.25) {
+		return false
+	}
+	e := geom.Box{XMin: math.Inf(1), YMin: math.Inf(1), XMax: math.Inf(-1), YMax: math.Inf(-1)}
+	for k := i; k <= j; k++ {
+		for _, q := range []pt{segs[k].a, segs[k].b} {
+			e.XMin, e.YMin = min(e.XMin, px(q)), min(e.YMin, py(q))
+			e.XMax, e.YMax = max(e.XMax, px(q)), max(e.YMax, py(q))
+		}
+	}
+	w := min(e.XMax, box.XMax) - max(e.XMin, box.XMin)
+	h := min(e.YMax, box.YMax) - max(e.YMin, box.YMin)
+	return w <= tol || h <= tol
+}
+
+// maxOutline: closedBeside looks at outlines of up to this many pieces.
+const maxOutline = 64
 
 // interiorWeight: an extra bar — a straight line inside one of a closed
 // symbol's outlines, along the symbol's own lines but not on one of them,
