@@ -6058,7 +6058,7 @@ type AnswerSource {
 """An answer computed from the index, with the rows it comes from."""
 type Answer {
   answer: String!
-  """count, sheets, lookup or passage."""
+  """How the question was understood: count, sheets, lookup, changes (what changed between revisions, from compare results) or passage (answered with the closest passages)."""
   questionType: String!
   sources: [AnswerSource!]!
   """0–1; under 0.5 when the answer is only the closest match."""
