@@ -32,8 +32,9 @@ func (m *mask) findRules(minLen, maxThick int) *rules {
 }
 
 // bands finds, along lines i of length n (rows or columns), the runs of at
-// least minLen and joins the runs of consecutive lines that overlap into
-// bands; a band of at most maxThick lines is a rule at its middle line.
+// least minLen and joins the runs of consecutive lines that overlap over
+// half the longer into bands; a band of at most maxThick lines is a rule at
+// its middle line.
 func bands(lines, n, minLen, maxThick int, at func(i, j int) bool) []seg {
 	type band struct {
 		i0, i1, a, b int // lines [i0, i1], union extent [a, b)
@@ -65,8 +66,12 @@ func bands(lines, n, minLen, maxThick int, at func(i, j int) bool) []seg {
 				if used[bi] {
 					continue
 				}
+				// the same line seen on the next row (column) has about its
+				// extent: a short line drawn beside a long one (a box's side
+				// a few pixels from a title strip's rule) is a line of its
+				// own, not a thickening of the long one into a fill
 				ov := min(rn[1], b.lastB) - max(rn[0], b.lastA)
-				if 2*ov >= min(rn[1]-rn[0], b.lastB-b.lastA) {
+				if 2*ov >= max(rn[1]-rn[0], b.lastB-b.lastA) {
 					b.i1, b.a, b.b, b.lastA, b.lastB = i, min(b.a, rn[0]), max(b.b, rn[1]), rn[0], rn[1]
 					used[bi] = true
 					next = append(next, b)
