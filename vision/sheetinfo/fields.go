@@ -185,42 +185,23 @@ func union(a, b geom.Box) geom.Box {
 // valueLines are the lines a label's value may be: in its cell (when the
 // page's ruling gives one), right of it on its line or below it in its
 // column, up to the next label, in reading order. Boxes are compared in the
-// label's own reading frame, so a label set sideways reads sideways.
+// label's own reading frame, so a label set sideways reads sideways. A
+// label alone in its cell has its value beside it, in the cell on its right
+// (a row of label cells and value cells: "PINDAAN | A").
 func (r *reader) valueLines(lb label) []*tline {
 	o := lb.line.orient
+	var cell geom.Box
+	if c := r.labelCell(lb); c.Valid() {
+		cell = toFrame(o, c)
+	}
+	out := r.linesNear(lb, cell, false)
+	if len(out) == 0 && cell.Valid() && o == horizontal {
+		if c := r.rightCell(lb, r.labelCell(lb)); c.Valid() && !r.holdsLabel(c) {
+			out = r.linesNear(lb, c, true)
+		}
+	}
 	lf := toFrame(o, lb.box)
 	lh := lf.Height()
-	var cell geom.Box
-	if r.hints.Cells != nil {
-		c := r.hints.Cells(lb.box)
-		// a cell much larger than a field (the whole strip) bounds nothing
-		if c.Valid() && c.Width()*c.Height() < 0.05*r.w*r.h {
-			cell = toFrame(o, c)
-		}
-	}
-	var out []*tline
-	for _, l := range r.lines {
-		if l == lb.line || l.orient != o || r.isLabelLine[l] {
-			continue
-		}
-		b := toFrame(o, l.box)
-		cx, cy := (b.XMin+b.XMax)/2, (b.YMin+b.YMax)/2
-		if cell.Valid() && !(cx > cell.XMin && cx < cell.XMax && cy > cell.YMin && cy < cell.YMax) {
-			continue
-		}
-		// within a cell, anything right of or under the label; else within
-		// reach of it
-		reach := 1.0
-		if cell.Valid() {
-			reach = math.Inf(1)
-		}
-		right := math.Abs(cy-(lf.YMin+lf.YMax)/2) < 0.6*math.Max(lh, b.Height()) && b.XMin > lf.XMax-0.2*lh && b.XMin-lf.XMax < 25*lh*reach
-		below := b.YMin > lf.YMin+0.5*lh && b.YMin-lf.YMax < 8*lh*reach && b.XMin < lf.XMin+20*lh*reach && b.XMax > lf.XMin-3*lh
-		if !right && !below {
-			continue
-		}
-		out = append(out, l)
-	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := toFrame(o, out[i].box), toFrame(o, out[j].box)
 		if math.Abs(a.YMin-b.YMin) > 0.5*math.Min(a.Height(), b.Height()) {
@@ -248,6 +229,78 @@ func (r *reader) valueLines(lb label) []*tline {
 	return out
 }
 
+// linesNear are the lines right of label lb on its line or below it in its
+// column (only right of it, with onlyRight), within cell (in lb's reading
+// frame) when it is valid, else within reach of the label.
+func (r *reader) linesNear(lb label, cell geom.Box, onlyRight bool) []*tline {
+	o := lb.line.orient
+	lf := toFrame(o, lb.box)
+	lh := lf.Height()
+	var out []*tline
+	for _, l := range r.lines {
+		if l == lb.line || l.orient != o || r.isLabelLine[l] {
+			continue
+		}
+		b := toFrame(o, l.box)
+		cx, cy := (b.XMin+b.XMax)/2, (b.YMin+b.YMax)/2
+		if cell.Valid() && !(cx > cell.XMin && cx < cell.XMax && cy > cell.YMin && cy < cell.YMax) {
+			continue
+		}
+		// within a cell, anything right of or under the label; else within
+		// reach of it
+		reach := 1.0
+		if cell.Valid() {
+			reach = math.Inf(1)
+		}
+		right := math.Abs(cy-(lf.YMin+lf.YMax)/2) < 0.6*math.Max(lh, b.Height()) && b.XMin > lf.XMax-0.2*lh && b.XMin-lf.XMax < 25*lh*reach
+		below := !onlyRight && b.YMin > lf.YMin+0.5*lh && b.YMin-lf.YMax < 8*lh*reach && b.XMin < lf.XMin+20*lh*reach && b.XMax > lf.XMin-3*lh
+		if right || below {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// labelCell is the ruled cell holding label lb, on the page; invalid when
+// the page's ruling gives none or the cell is much larger than a field (the
+// whole strip bounds nothing).
+func (r *reader) labelCell(lb label) geom.Box {
+	if r.hints.Cells == nil {
+		return geom.Box{}
+	}
+	if c := r.hints.Cells(lb.box); c.Valid() && c.Width()*c.Height() < 0.05*r.w*r.h {
+		return c
+	}
+	return geom.Box{}
+}
+
+// rightCell is the small ruled cell beside cell c on label lb's row, where a
+// value may sit beside its label; invalid when there is none.
+func (r *reader) rightCell(lb label, c geom.Box) geom.Box {
+	if r.hints.Cells == nil || !c.Valid() {
+		return geom.Box{}
+	}
+	// probed a type height past the cell's side: ruling is found on a
+	// coarser grid than the page's pixels, and the side itself may be in
+	// the probe
+	lh := lb.box.Height()
+	right := r.hints.Cells(geom.Box{XMin: c.XMax + lh, YMin: lb.box.YMin, XMax: c.XMax + lh + 1, YMax: lb.box.YMax})
+	if right.Valid() && right.Width()*right.Height() < 0.02*r.w*r.h && right.XMin >= c.XMax-lh/2 {
+		return right
+	}
+	return geom.Box{}
+}
+
+// holdsLabel reports whether a field label lies in box c.
+func (r *reader) holdsLabel(c geom.Box) bool {
+	for _, lb := range r.labels {
+		if containsBox(c, lb.box) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasValue reports whether words hold more than punctuation (a label's
 // colon set apart from it).
 func hasValue(ws []text.Word) bool {
@@ -266,29 +319,18 @@ func (r *reader) unlabelledCell(l *tline) bool {
 		return false
 	}
 	c := r.hints.Cells(l.box)
-	if !c.Valid() {
-		return false
-	}
-	for _, lb := range r.labels {
-		if containsBox(c, lb.box) {
-			return false
-		}
-	}
-	return true
+	return c.Valid() && !r.holdsLabel(c)
 }
 
 // valueRegion is where a label's value may be, on the page: its cell, or
 // the reach of valueLines (its line to the right, and the lines under it).
 func (r *reader) valueRegion(lb label) geom.Box {
-	if r.hints.Cells != nil {
-		if c := r.hints.Cells(lb.box); c.Valid() && c.Width()*c.Height() < 0.05*r.w*r.h {
-			// and the cell right of it, where a value may sit beside its label
-			right := r.hints.Cells(geom.Box{XMin: c.XMax + 1, YMin: lb.box.YMin, XMax: c.XMax + 2, YMax: lb.box.YMax})
-			if right.Valid() && right.Width()*right.Height() < 0.02*r.w*r.h && right.XMin >= c.XMax-2 {
-				c = union(c, right)
-			}
-			return c
+	if c := r.labelCell(lb); c.Valid() {
+		// and the cell right of it, where a value may sit beside its label
+		if right := r.rightCell(lb, c); right.Valid() {
+			c = union(c, right)
 		}
+		return c
 	}
 	o := lb.line.orient
 	lf := toFrame(o, lb.box)

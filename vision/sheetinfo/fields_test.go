@@ -97,6 +97,26 @@ func TestTitleInItsCell(t *testing.T) {
 	}
 }
 
+// TestValueInTheCellBeside reads a field whose label sits alone in its cell
+// and whose value is in the next cell on the right (a row of label and value
+// cells).
+func TestValueInTheCellBeside(t *testing.T) {
+	words := page(
+		line(1, 3100, 2600, 8, "DRAWING NO."), line(2, 3110, 2630, 30, "C8/253/1"),
+		line(3, 3610, 2750, 10, "PINDAAN"), line(4, 3790, 2745, 14, "B"),
+		line(5, 3100, 2850, 10, "DATE"), line(6, 3310, 2850, 10, "SCALE"), line(7, 3310, 2870, 10, "1:100"),
+	)
+	num := geom.Box{XMin: 3090, YMin: 2590, XMax: 3600, YMax: 2700}
+	revLabel := geom.Box{XMin: 3600, YMin: 2740, XMax: 3760, YMax: 2780}
+	revValue := geom.Box{XMin: 3760, YMin: 2740, XMax: 3900, YMax: 2780}
+	date := geom.Box{XMin: 3090, YMin: 2840, XMax: 3300, YMax: 2890}
+	scale := geom.Box{XMin: 3300, YMin: 2840, XMax: 3600, YMax: 2890}
+	got := ReadHints(words, 4200, 3000, Hints{TitleBlock: geom.Box{XMin: 3000, YMin: 2500, XMax: 4200, YMax: 3000}, Cells: cells(num, revLabel, revValue, date, scale)})
+	if got.Number != "C8/253/1" || got.Revision != "B" {
+		t.Errorf("number %q revision %q, want C8/253/1 and B", got.Number, got.Revision)
+	}
+}
+
 // TestSidewaysTitleBlock reads fields set a quarter turn anticlockwise, as
 // a vertical title strip sets them.
 func TestSidewaysTitleBlock(t *testing.T) {
