@@ -23,6 +23,7 @@ import (
 	"github.com/plangraph/plangraph/ent/file"
 	"github.com/plangraph/plangraph/ent/job"
 	"github.com/plangraph/plangraph/ent/webhookdelivery"
+	"github.com/plangraph/plangraph/graph/execfast"
 	"github.com/plangraph/plangraph/graph/scalars"
 	"github.com/plangraph/plangraph/internal/jobstatus"
 	"github.com/plangraph/plangraph/internal/overlayjson"
@@ -8981,7 +8982,7 @@ func (ec *executionContext) _Answer_answer(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Answer_answer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Answer_questionType(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
@@ -9004,7 +9005,7 @@ func (ec *executionContext) _Answer_questionType(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Answer_questionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Answer_sources(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
@@ -9059,7 +9060,7 @@ func (ec *executionContext) _Answer_confidence(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Answer_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _Answer_answeredBy(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
@@ -9082,7 +9083,7 @@ func (ec *executionContext) _Answer_answeredBy(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Answer_answeredBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _AnswerSource_sourceType(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9105,7 +9106,7 @@ func (ec *executionContext) _AnswerSource_sourceType(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_sourceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _AnswerSource_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9128,7 +9129,7 @@ func (ec *executionContext) _AnswerSource_sourceID(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _AnswerSource_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9151,7 +9152,7 @@ func (ec *executionContext) _AnswerSource_sheetID(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_sheetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _AnswerSource_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9174,7 +9175,7 @@ func (ec *executionContext) _AnswerSource_sheetNumber(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_sheetNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _AnswerSource_label(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9197,7 +9198,7 @@ func (ec *executionContext) _AnswerSource_label(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _AnswerSource_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9220,7 +9221,7 @@ func (ec *executionContext) _AnswerSource_snippet(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_snippet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _AnswerSource_bounds(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9275,7 +9276,7 @@ func (ec *executionContext) _AnswerSource_count(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _AnswerSource_score(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
@@ -9298,7 +9299,7 @@ func (ec *executionContext) _AnswerSource_score(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_AnswerSource_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _Block_id(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9321,7 +9322,7 @@ func (ec *executionContext) _Block_id(ctx context.Context, field graphql.Collect
 	)
 }
 func (ec *executionContext) fieldContext_Block_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Block_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9344,7 +9345,7 @@ func (ec *executionContext) _Block_createdAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Block_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Block_sheetID(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9367,7 +9368,7 @@ func (ec *executionContext) _Block_sheetID(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Block_sheetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Block_type(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9390,7 +9391,7 @@ func (ec *executionContext) _Block_type(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Block_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type BlockType does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsBlockType)
 }
 
 func (ec *executionContext) _Block_title(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9413,7 +9414,7 @@ func (ec *executionContext) _Block_title(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Block_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Block_description(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9436,7 +9437,7 @@ func (ec *executionContext) _Block_description(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Block_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Block_scale(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9459,7 +9460,7 @@ func (ec *executionContext) _Block_scale(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Block_scale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Block_bounds(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9514,7 +9515,7 @@ func (ec *executionContext) _Block_uri(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Block_uri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Block", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Block", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Block_sheet(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
@@ -9765,7 +9766,7 @@ func (ec *executionContext) _BlockConnection_totalCount(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_BlockConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BlockConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("BlockConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _BlockEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.BlockEdge) (ret graphql.Marshaler) {
@@ -9820,7 +9821,7 @@ func (ec *executionContext) _BlockEdge_cursor(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_BlockEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BlockEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("BlockEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _BoundingBox_xMin(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
@@ -9843,7 +9844,7 @@ func (ec *executionContext) _BoundingBox_xMin(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_BoundingBox_xMin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _BoundingBox_yMin(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
@@ -9866,7 +9867,7 @@ func (ec *executionContext) _BoundingBox_yMin(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_BoundingBox_yMin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _BoundingBox_xMax(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
@@ -9889,7 +9890,7 @@ func (ec *executionContext) _BoundingBox_xMax(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_BoundingBox_xMax(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _BoundingBox_yMax(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
@@ -9912,7 +9913,7 @@ func (ec *executionContext) _BoundingBox_yMax(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_BoundingBox_yMax(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("BoundingBox", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _Drawing_id(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -9935,7 +9936,7 @@ func (ec *executionContext) _Drawing_id(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Drawing_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Drawing", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Drawing", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Drawing_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -9958,7 +9959,7 @@ func (ec *executionContext) _Drawing_createdAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Drawing_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Drawing", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Drawing", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Drawing_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -9981,7 +9982,7 @@ func (ec *executionContext) _Drawing_projectID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Drawing_projectID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Drawing", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Drawing", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Drawing_fileID(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -10004,7 +10005,7 @@ func (ec *executionContext) _Drawing_fileID(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Drawing_fileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Drawing", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Drawing", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Drawing_name(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -10027,7 +10028,7 @@ func (ec *executionContext) _Drawing_name(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Drawing_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Drawing", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Drawing", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Drawing_status(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -10050,7 +10051,7 @@ func (ec *executionContext) _Drawing_status(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Drawing_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Drawing", field, false, false, errors.New("field of type DrawingStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("Drawing", field, false, false, errNoChildFieldsDrawingStatus)
 }
 
 func (ec *executionContext) _Drawing_pageCount(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -10073,7 +10074,7 @@ func (ec *executionContext) _Drawing_pageCount(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Drawing_pageCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Drawing", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Drawing", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _Drawing_project(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
@@ -10268,7 +10269,7 @@ func (ec *executionContext) _DrawingConnection_totalCount(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_DrawingConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DrawingConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("DrawingConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _DrawingEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.DrawingEdge) (ret graphql.Marshaler) {
@@ -10323,7 +10324,7 @@ func (ec *executionContext) _DrawingEdge_cursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_DrawingEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DrawingEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("DrawingEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _DrawingProcessing_drawing(ctx context.Context, field graphql.CollectedField, obj *DrawingProcessing) (ret graphql.Marshaler) {
@@ -10410,7 +10411,7 @@ func (ec *executionContext) _Feature_id(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Feature_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Feature_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10433,7 +10434,7 @@ func (ec *executionContext) _Feature_createdAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Feature_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Feature_blockID(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10456,7 +10457,7 @@ func (ec *executionContext) _Feature_blockID(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Feature_blockID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Feature_jobID(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10479,7 +10480,7 @@ func (ec *executionContext) _Feature_jobID(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Feature_jobID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Feature_kind(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10502,7 +10503,7 @@ func (ec *executionContext) _Feature_kind(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Feature_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type FeatureKind does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsFeatureKind)
 }
 
 func (ec *executionContext) _Feature_label(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10525,7 +10526,7 @@ func (ec *executionContext) _Feature_label(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Feature_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Feature_description(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10548,7 +10549,7 @@ func (ec *executionContext) _Feature_description(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Feature_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Feature_hasGraphic(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10571,7 +10572,7 @@ func (ec *executionContext) _Feature_hasGraphic(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Feature_hasGraphic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _Feature_bounds(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10626,7 +10627,7 @@ func (ec *executionContext) _Feature_confidence(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Feature_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _Feature_definedByID(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10649,7 +10650,7 @@ func (ec *executionContext) _Feature_definedByID(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Feature_definedByID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Feature", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Feature", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Feature_block(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
@@ -10876,7 +10877,7 @@ func (ec *executionContext) _FeatureConnection_totalCount(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_FeatureConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FeatureConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("FeatureConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _FeatureEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.FeatureEdge) (ret graphql.Marshaler) {
@@ -10931,7 +10932,7 @@ func (ec *executionContext) _FeatureEdge_cursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_FeatureEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FeatureEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("FeatureEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -10954,7 +10955,7 @@ func (ec *executionContext) _File_id(ctx context.Context, field graphql.Collecte
 	)
 }
 func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _File_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -10977,7 +10978,7 @@ func (ec *executionContext) _File_createdAt(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_File_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _File_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11000,7 +11001,7 @@ func (ec *executionContext) _File_projectID(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_File_projectID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _File_filename(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11023,7 +11024,7 @@ func (ec *executionContext) _File_filename(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_File_filename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11046,7 +11047,7 @@ func (ec *executionContext) _File_contentType(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_File_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11069,7 +11070,7 @@ func (ec *executionContext) _File_size(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_File_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _File_sha256(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11092,7 +11093,7 @@ func (ec *executionContext) _File_sha256(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_File_sha256(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _File_status(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11115,7 +11116,7 @@ func (ec *executionContext) _File_status(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_File_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type FileStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsFileStatus)
 }
 
 func (ec *executionContext) _File_confirmedAt(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11138,7 +11139,7 @@ func (ec *executionContext) _File_confirmedAt(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_File_confirmedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("File", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _File_project(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
@@ -11289,7 +11290,7 @@ func (ec *executionContext) _FileConnection_totalCount(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_FileConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("FileConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _FileEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.FileEdge) (ret graphql.Marshaler) {
@@ -11344,7 +11345,7 @@ func (ec *executionContext) _FileEdge_cursor(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_FileEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("FileEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _FileUpload_file(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
@@ -11399,7 +11400,7 @@ func (ec *executionContext) _FileUpload_uploadURL(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_FileUpload_uploadURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _FileUpload_method(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
@@ -11422,7 +11423,7 @@ func (ec *executionContext) _FileUpload_method(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_FileUpload_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _FileUpload_headers(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
@@ -11445,7 +11446,7 @@ func (ec *executionContext) _FileUpload_headers(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_FileUpload_headers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errors.New("field of type JSON does not have child fields"))
+	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errNoChildFieldsJSON)
 }
 
 func (ec *executionContext) _FileUpload_expiresAt(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
@@ -11468,7 +11469,7 @@ func (ec *executionContext) _FileUpload_expiresAt(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_FileUpload_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("FileUpload", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Job_id(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11491,7 +11492,7 @@ func (ec *executionContext) _Job_id(ctx context.Context, field graphql.Collected
 	)
 }
 func (ec *executionContext) fieldContext_Job_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Job_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11514,7 +11515,7 @@ func (ec *executionContext) _Job_createdAt(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Job_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Job_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11537,7 +11538,7 @@ func (ec *executionContext) _Job_projectID(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Job_projectID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Job_type(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11560,7 +11561,7 @@ func (ec *executionContext) _Job_type(ctx context.Context, field graphql.Collect
 	)
 }
 func (ec *executionContext) fieldContext_Job_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Job_status(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11583,7 +11584,7 @@ func (ec *executionContext) _Job_status(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Job_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type JobStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsJobStatus)
 }
 
 func (ec *executionContext) _Job_targetType(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11606,7 +11607,7 @@ func (ec *executionContext) _Job_targetType(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Job_targetType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type JobTargetType does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsJobTargetType)
 }
 
 func (ec *executionContext) _Job_targetID(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11629,7 +11630,7 @@ func (ec *executionContext) _Job_targetID(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Job_targetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Job_parentID(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11652,7 +11653,7 @@ func (ec *executionContext) _Job_parentID(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Job_parentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Job_progress(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11675,7 +11676,7 @@ func (ec *executionContext) _Job_progress(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Job_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _Job_error(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11730,7 +11731,7 @@ func (ec *executionContext) _Job_result(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Job_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type JSON does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsJSON)
 }
 
 func (ec *executionContext) _Job_startedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11753,7 +11754,7 @@ func (ec *executionContext) _Job_startedAt(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Job_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Job_completedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -11776,7 +11777,7 @@ func (ec *executionContext) _Job_completedAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Job_completedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Job", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Job", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Job_project(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
@@ -12015,7 +12016,7 @@ func (ec *executionContext) _JobConnection_totalCount(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_JobConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("JobConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _JobEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.JobEdge) (ret graphql.Marshaler) {
@@ -12070,7 +12071,7 @@ func (ec *executionContext) _JobEdge_cursor(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_JobEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("JobEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _JobError_code(ctx context.Context, field graphql.CollectedField, obj *jobstatus.Error) (ret graphql.Marshaler) {
@@ -12093,7 +12094,7 @@ func (ec *executionContext) _JobError_code(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_JobError_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobError", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("JobError", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _JobError_message(ctx context.Context, field graphql.CollectedField, obj *jobstatus.Error) (ret graphql.Marshaler) {
@@ -12116,7 +12117,7 @@ func (ec *executionContext) _JobError_message(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_JobError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobError", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("JobError", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _JobEvent_id(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
@@ -12139,7 +12140,7 @@ func (ec *executionContext) _JobEvent_id(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_JobEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _JobEvent_type(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
@@ -12162,7 +12163,7 @@ func (ec *executionContext) _JobEvent_type(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_JobEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _JobEvent_createdAt(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
@@ -12185,7 +12186,7 @@ func (ec *executionContext) _JobEvent_createdAt(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_JobEvent_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _JobEvent_data(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
@@ -12208,7 +12209,7 @@ func (ec *executionContext) _JobEvent_data(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_JobEvent_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errors.New("field of type JSON does not have child fields"))
+	return graphql.NewScalarFieldContext("JobEvent", field, false, false, errNoChildFieldsJSON)
 }
 
 func (ec *executionContext) _Mutation_compare(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -12458,7 +12459,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteProject(ctx context.Cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return nil, errNoChildFieldsID
 		},
 	}
 	defer func() {
@@ -12590,7 +12591,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return nil, errNoChildFieldsID
 		},
 	}
 	defer func() {
@@ -12722,7 +12723,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteDrawing(ctx context.Cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return nil, errNoChildFieldsID
 		},
 	}
 	defer func() {
@@ -12898,7 +12899,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteWebhookEndpoint(ctx cont
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type ID does not have child fields")
+			return nil, errNoChildFieldsID
 		},
 	}
 	defer func() {
@@ -13023,7 +13024,7 @@ func (ec *executionContext) _Overlay_id(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Overlay_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13046,7 +13047,7 @@ func (ec *executionContext) _Overlay_createdAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Overlay_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13069,7 +13070,7 @@ func (ec *executionContext) _Overlay_projectID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_projectID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Overlay_blockAID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13092,7 +13093,7 @@ func (ec *executionContext) _Overlay_blockAID(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_blockAID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Overlay_blockBID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13115,7 +13116,7 @@ func (ec *executionContext) _Overlay_blockBID(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_blockBID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Overlay_jobID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13138,7 +13139,7 @@ func (ec *executionContext) _Overlay_jobID(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_jobID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Overlay_score(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13161,7 +13162,7 @@ func (ec *executionContext) _Overlay_score(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _Overlay_hasChanges(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13184,7 +13185,7 @@ func (ec *executionContext) _Overlay_hasChanges(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_hasChanges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _Overlay_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13207,7 +13208,7 @@ func (ec *executionContext) _Overlay_uri(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_uri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Overlay_additionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13230,7 +13231,7 @@ func (ec *executionContext) _Overlay_additionURI(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_additionURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Overlay_deletionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13253,7 +13254,7 @@ func (ec *executionContext) _Overlay_deletionURI(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_deletionURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Overlay_alignedAURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13276,7 +13277,7 @@ func (ec *executionContext) _Overlay_alignedAURI(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_alignedAURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Overlay_alignedBURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13299,7 +13300,7 @@ func (ec *executionContext) _Overlay_alignedBURI(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_alignedBURI(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Overlay_transform(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13354,7 +13355,7 @@ func (ec *executionContext) _Overlay_registered(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_registered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _Overlay_warnings(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13377,7 +13378,7 @@ func (ec *executionContext) _Overlay_warnings(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Overlay_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Overlay", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Overlay", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Overlay_changes(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
@@ -13560,7 +13561,7 @@ func (ec *executionContext) _OverlayChange_id(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_OverlayChange_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _OverlayChange_kind(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
@@ -13583,7 +13584,7 @@ func (ec *executionContext) _OverlayChange_kind(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_OverlayChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _OverlayChange_category(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
@@ -13606,7 +13607,7 @@ func (ec *executionContext) _OverlayChange_category(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_OverlayChange_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _OverlayChange_description(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
@@ -13629,7 +13630,7 @@ func (ec *executionContext) _OverlayChange_description(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_OverlayChange_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _OverlayChange_bounds(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
@@ -13716,7 +13717,7 @@ func (ec *executionContext) _OverlayChange_severity(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_OverlayChange_severity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _OverlayChange_confidence(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
@@ -13739,7 +13740,7 @@ func (ec *executionContext) _OverlayChange_confidence(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_OverlayChange_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayChange", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _OverlayConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.OverlayConnection) (ret graphql.Marshaler) {
@@ -13826,7 +13827,7 @@ func (ec *executionContext) _OverlayConnection_totalCount(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_OverlayConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _OverlayEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.OverlayEdge) (ret graphql.Marshaler) {
@@ -13881,7 +13882,7 @@ func (ec *executionContext) _OverlayEdge_cursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_OverlayEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _OverlayTransform_scale(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
@@ -13904,7 +13905,7 @@ func (ec *executionContext) _OverlayTransform_scale(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_OverlayTransform_scale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _OverlayTransform_rotationDeg(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
@@ -13927,7 +13928,7 @@ func (ec *executionContext) _OverlayTransform_rotationDeg(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_OverlayTransform_rotationDeg(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _OverlayTransform_tx(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
@@ -13950,7 +13951,7 @@ func (ec *executionContext) _OverlayTransform_tx(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_OverlayTransform_tx(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _OverlayTransform_ty(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
@@ -13973,7 +13974,7 @@ func (ec *executionContext) _OverlayTransform_ty(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_OverlayTransform_ty(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _OverlayTransform_residualPx(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
@@ -13996,7 +13997,7 @@ func (ec *executionContext) _OverlayTransform_residualPx(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_OverlayTransform_residualPx(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("OverlayTransform", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[string]) (ret graphql.Marshaler) {
@@ -14019,7 +14020,7 @@ func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[string]) (ret graphql.Marshaler) {
@@ -14042,7 +14043,7 @@ func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[string]) (ret graphql.Marshaler) {
@@ -14065,7 +14066,7 @@ func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[string]) (ret graphql.Marshaler) {
@@ -14088,7 +14089,7 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _Project_id(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
@@ -14111,7 +14112,7 @@ func (ec *executionContext) _Project_id(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Project_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Project", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
@@ -14134,7 +14135,7 @@ func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Project_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Project", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Project_name(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
@@ -14157,7 +14158,7 @@ func (ec *executionContext) _Project_name(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Project_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Project", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Project_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
@@ -14180,7 +14181,7 @@ func (ec *executionContext) _Project_updatedAt(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Project_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Project", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Project_files(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
@@ -14443,7 +14444,7 @@ func (ec *executionContext) _ProjectConnection_totalCount(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_ProjectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ProjectConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ProjectConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _ProjectEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ProjectEdge) (ret graphql.Marshaler) {
@@ -14498,7 +14499,7 @@ func (ec *executionContext) _ProjectEdge_cursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_ProjectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ProjectEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("ProjectEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -15320,7 +15321,7 @@ func (ec *executionContext) fieldContext_Query_fileDownloadURL(ctx context.Conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type String does not have child fields")
+			return nil, errNoChildFieldsString
 		},
 	}
 	defer func() {
@@ -15489,7 +15490,7 @@ func (ec *executionContext) _Query_webhookEventTypes(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Query_webhookEventTypes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Query", field, true, true, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -15588,7 +15589,7 @@ func (ec *executionContext) _SearchHit_sourceType(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_sourceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchHit_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15611,7 +15612,7 @@ func (ec *executionContext) _SearchHit_sourceID(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchHit_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15634,7 +15635,7 @@ func (ec *executionContext) _SearchHit_sheetID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_sheetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _SearchHit_drawingID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15657,7 +15658,7 @@ func (ec *executionContext) _SearchHit_drawingID(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_drawingID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _SearchHit_blockID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15680,7 +15681,7 @@ func (ec *executionContext) _SearchHit_blockID(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_blockID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _SearchHit_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15703,7 +15704,7 @@ func (ec *executionContext) _SearchHit_sheetNumber(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_sheetNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchHit_label(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15726,7 +15727,7 @@ func (ec *executionContext) _SearchHit_label(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchHit_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15749,7 +15750,7 @@ func (ec *executionContext) _SearchHit_snippet(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_snippet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchHit_bounds(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15804,7 +15805,7 @@ func (ec *executionContext) _SearchHit_count(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _SearchHit_score(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15827,7 +15828,7 @@ func (ec *executionContext) _SearchHit_score(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsFloat)
 }
 
 func (ec *executionContext) _SearchHit_why(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
@@ -15850,7 +15851,7 @@ func (ec *executionContext) _SearchHit_why(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_SearchHit_why(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchHit", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchMeta_retrievers(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
@@ -15873,7 +15874,7 @@ func (ec *executionContext) _SearchMeta_retrievers(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_SearchMeta_retrievers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchMeta_semantic(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
@@ -15896,7 +15897,7 @@ func (ec *executionContext) _SearchMeta_semantic(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_SearchMeta_semantic(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _SearchMeta_visual(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
@@ -15919,7 +15920,7 @@ func (ec *executionContext) _SearchMeta_visual(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_SearchMeta_visual(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _SearchMeta_indexed(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
@@ -15942,7 +15943,7 @@ func (ec *executionContext) _SearchMeta_indexed(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_SearchMeta_indexed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _SearchMeta_expanded(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
@@ -15965,7 +15966,7 @@ func (ec *executionContext) _SearchMeta_expanded(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_SearchMeta_expanded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchMeta_reason(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
@@ -15988,7 +15989,7 @@ func (ec *executionContext) _SearchMeta_reason(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_SearchMeta_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchMeta_notes(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
@@ -16011,7 +16012,7 @@ func (ec *executionContext) _SearchMeta_notes(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_SearchMeta_notes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("SearchMeta", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _SearchResult_hits(ctx context.Context, field graphql.CollectedField, obj *search.Result) (ret graphql.Marshaler) {
@@ -16098,7 +16099,7 @@ func (ec *executionContext) _Sheet_id(ctx context.Context, field graphql.Collect
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Sheet_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16121,7 +16122,7 @@ func (ec *executionContext) _Sheet_createdAt(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _Sheet_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16144,7 +16145,7 @@ func (ec *executionContext) _Sheet_projectID(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_projectID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Sheet_drawingID(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16167,7 +16168,7 @@ func (ec *executionContext) _Sheet_drawingID(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_drawingID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _Sheet_pageNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16190,7 +16191,7 @@ func (ec *executionContext) _Sheet_pageNumber(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_pageNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _Sheet_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16213,7 +16214,7 @@ func (ec *executionContext) _Sheet_sheetNumber(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_sheetNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Sheet_title(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16236,7 +16237,7 @@ func (ec *executionContext) _Sheet_title(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Sheet_discipline(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16259,7 +16260,7 @@ func (ec *executionContext) _Sheet_discipline(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_discipline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Sheet_revision(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16282,7 +16283,7 @@ func (ec *executionContext) _Sheet_revision(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Sheet_width(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16305,7 +16306,7 @@ func (ec *executionContext) _Sheet_width(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _Sheet_height(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16328,7 +16329,7 @@ func (ec *executionContext) _Sheet_height(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _Sheet_dpi(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16351,7 +16352,7 @@ func (ec *executionContext) _Sheet_dpi(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_dpi(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _Sheet_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16374,7 +16375,7 @@ func (ec *executionContext) _Sheet_uri(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Sheet_uri(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _Sheet_drawing(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
@@ -16625,7 +16626,7 @@ func (ec *executionContext) _SheetConnection_totalCount(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_SheetConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SheetConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("SheetConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _SheetEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.SheetEdge) (ret graphql.Marshaler) {
@@ -16680,7 +16681,7 @@ func (ec *executionContext) _SheetEdge_cursor(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_SheetEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SheetEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("SheetEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _Subscription_jobUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -16835,7 +16836,7 @@ func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -16858,7 +16859,7 @@ func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _WebhookDelivery_endpointID(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -16881,7 +16882,7 @@ func (ec *executionContext) _WebhookDelivery_endpointID(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_endpointID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _WebhookDelivery_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -16904,7 +16905,7 @@ func (ec *executionContext) _WebhookDelivery_eventID(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_eventID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookDelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -16927,7 +16928,7 @@ func (ec *executionContext) _WebhookDelivery_eventType(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_eventType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookDelivery_attempt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -16950,7 +16951,7 @@ func (ec *executionContext) _WebhookDelivery_attempt(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _WebhookDelivery_manual(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -16973,7 +16974,7 @@ func (ec *executionContext) _WebhookDelivery_manual(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_manual(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -16996,7 +16997,7 @@ func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type WebhookDeliveryStatus does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsWebhookDeliveryStatus)
 }
 
 func (ec *executionContext) _WebhookDelivery_responseStatus(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -17019,7 +17020,7 @@ func (ec *executionContext) _WebhookDelivery_responseStatus(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_responseStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _WebhookDelivery_error(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -17042,7 +17043,7 @@ func (ec *executionContext) _WebhookDelivery_error(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookDelivery_latencyMs(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -17065,7 +17066,7 @@ func (ec *executionContext) _WebhookDelivery_latencyMs(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _WebhookDelivery_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
@@ -17088,7 +17089,7 @@ func (ec *executionContext) _WebhookDelivery_nextAttemptAt(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDelivery_nextAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _WebhookDeliveryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryConnection) (ret graphql.Marshaler) {
@@ -17175,7 +17176,7 @@ func (ec *executionContext) _WebhookDeliveryConnection_totalCount(ctx context.Co
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDeliveryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDeliveryConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDeliveryConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _WebhookDeliveryEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryEdge) (ret graphql.Marshaler) {
@@ -17230,7 +17231,7 @@ func (ec *executionContext) _WebhookDeliveryEdge_cursor(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookDeliveryEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookDeliveryEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _WebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17253,7 +17254,7 @@ func (ec *executionContext) _WebhookEndpoint_id(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _WebhookEndpoint_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17276,7 +17277,7 @@ func (ec *executionContext) _WebhookEndpoint_createdAt(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _WebhookEndpoint_url(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17299,7 +17300,7 @@ func (ec *executionContext) _WebhookEndpoint_url(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookEndpoint_description(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17322,7 +17323,7 @@ func (ec *executionContext) _WebhookEndpoint_description(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookEndpoint_events(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17345,7 +17346,7 @@ func (ec *executionContext) _WebhookEndpoint_events(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookEndpoint_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17368,7 +17369,7 @@ func (ec *executionContext) _WebhookEndpoint_enabled(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) _WebhookEndpoint_previousSecretExpiresAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17391,7 +17392,7 @@ func (ec *executionContext) _WebhookEndpoint_previousSecretExpiresAt(ctx context
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_previousSecretExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _WebhookEndpoint_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17414,7 +17415,7 @@ func (ec *executionContext) _WebhookEndpoint_updatedAt(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) _WebhookEndpoint_deliveries(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -17545,7 +17546,7 @@ func (ec *executionContext) _WebhookEndpointConnection_totalCount(ctx context.Co
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpointConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpointConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpointConnection", field, false, false, errNoChildFieldsInt)
 }
 
 func (ec *executionContext) _WebhookEndpointEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpointEdge) (ret graphql.Marshaler) {
@@ -17600,7 +17601,7 @@ func (ec *executionContext) _WebhookEndpointEdge_cursor(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpointEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpointEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpointEdge", field, false, false, errNoChildFieldsCursor)
 }
 
 func (ec *executionContext) _WebhookEndpointWithSecret_endpoint(ctx context.Context, field graphql.CollectedField, obj *WebhookEndpointWithSecret) (ret graphql.Marshaler) {
@@ -17655,7 +17656,7 @@ func (ec *executionContext) _WebhookEndpointWithSecret_secret(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpointWithSecret_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpointWithSecret", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpointWithSecret", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookRedelivery_endpointID(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
@@ -17678,7 +17679,7 @@ func (ec *executionContext) _WebhookRedelivery_endpointID(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_WebhookRedelivery_endpointID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _WebhookRedelivery_eventID(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
@@ -17701,7 +17702,7 @@ func (ec *executionContext) _WebhookRedelivery_eventID(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_WebhookRedelivery_eventID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errNoChildFieldsID)
 }
 
 func (ec *executionContext) _WebhookRedelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
@@ -17724,7 +17725,7 @@ func (ec *executionContext) _WebhookRedelivery_eventType(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_WebhookRedelivery_eventType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) _WebhookRedelivery_queuedAt(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
@@ -17747,7 +17748,7 @@ func (ec *executionContext) _WebhookRedelivery_queuedAt(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_WebhookRedelivery_queuedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errors.New("field of type Time does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookRedelivery", field, false, false, errNoChildFieldsTime)
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -17770,7 +17771,7 @@ func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext___Directive_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Directive_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -17793,7 +17794,7 @@ func (ec *executionContext) ___Directive_description(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext___Directive_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -17816,7 +17817,7 @@ func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext___Directive_isRepeatable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, false, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) ___Directive_locations(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -17839,7 +17840,7 @@ func (ec *executionContext) ___Directive_locations(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext___Directive_locations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type __DirectiveLocation does not have child fields"))
+	return graphql.NewScalarFieldContext("__Directive", field, false, false, errNoChildFields__DirectiveLocation)
 }
 
 func (ec *executionContext) ___Directive_args(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -17905,7 +17906,7 @@ func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___EnumValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
@@ -17928,7 +17929,7 @@ func (ec *executionContext) ___EnumValue_description(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___EnumValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
@@ -17951,7 +17952,7 @@ func (ec *executionContext) ___EnumValue_isDeprecated(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_isDeprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) ___EnumValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
@@ -17974,7 +17975,7 @@ func (ec *executionContext) ___EnumValue_deprecationReason(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__EnumValue", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -17997,7 +17998,7 @@ func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext___Field_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Field_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -18020,7 +18021,7 @@ func (ec *executionContext) ___Field_description(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext___Field_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Field_args(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -18118,7 +18119,7 @@ func (ec *executionContext) ___Field_isDeprecated(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext___Field_isDeprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, true, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) ___Field_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
@@ -18141,7 +18142,7 @@ func (ec *executionContext) ___Field_deprecationReason(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Field", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Field", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -18164,7 +18165,7 @@ func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___InputValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -18187,7 +18188,7 @@ func (ec *executionContext) ___InputValue_description(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___InputValue_type(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -18242,7 +18243,7 @@ func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_defaultValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___InputValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -18265,7 +18266,7 @@ func (ec *executionContext) ___InputValue_isDeprecated(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_isDeprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errNoChildFieldsBoolean)
 }
 
 func (ec *executionContext) ___InputValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
@@ -18288,7 +18289,7 @@ func (ec *executionContext) ___InputValue_deprecationReason(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext___InputValue_deprecationReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__InputValue", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Schema_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
@@ -18311,7 +18312,7 @@ func (ec *executionContext) ___Schema_description(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext___Schema_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Schema", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Schema", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Schema_types(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
@@ -18494,7 +18495,7 @@ func (ec *executionContext) ___Type_kind(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext___Type_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type __TypeKind does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, errNoChildFields__TypeKind)
 }
 
 func (ec *executionContext) ___Type_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -18517,7 +18518,7 @@ func (ec *executionContext) ___Type_name(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext___Type_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Type_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -18540,7 +18541,7 @@ func (ec *executionContext) ___Type_description(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext___Type_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Type_specifiedByURL(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -18563,7 +18564,7 @@ func (ec *executionContext) ___Type_specifiedByURL(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext___Type_specifiedByURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, errNoChildFieldsString)
 }
 
 func (ec *executionContext) ___Type_fields(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
@@ -18802,7 +18803,7 @@ func (ec *executionContext) ___Type_isOneOf(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("__Type", field, true, false, errors.New("field of type Boolean does not have child fields"))
+	return graphql.NewScalarFieldContext("__Type", field, true, false, errNoChildFieldsBoolean)
 }
 
 // endregion **************************** field.gotpl *****************************
@@ -27757,14 +27758,15 @@ func (ec *executionContext) _Answer(ctx context.Context, sel ast.SelectionSet, o
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -27835,14 +27837,15 @@ func (ec *executionContext) _AnswerSource(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28065,14 +28068,15 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28113,14 +28117,15 @@ func (ec *executionContext) _BlockConnection(ctx context.Context, sel ast.Select
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28156,14 +28161,15 @@ func (ec *executionContext) _BlockEdge(ctx context.Context, sel ast.SelectionSet
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28209,14 +28215,15 @@ func (ec *executionContext) _BoundingBox(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28391,14 +28398,15 @@ func (ec *executionContext) _Drawing(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28439,14 +28447,15 @@ func (ec *executionContext) _DrawingConnection(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28482,14 +28491,15 @@ func (ec *executionContext) _DrawingEdge(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28525,14 +28535,15 @@ func (ec *executionContext) _DrawingProcessing(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28765,14 +28776,15 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28813,14 +28825,15 @@ func (ec *executionContext) _FeatureConnection(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -28856,14 +28869,15 @@ func (ec *executionContext) _FeatureEdge(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29010,14 +29024,15 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29058,14 +29073,15 @@ func (ec *executionContext) _FileConnection(ctx context.Context, sel ast.Selecti
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29101,14 +29117,15 @@ func (ec *executionContext) _FileEdge(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29159,14 +29176,15 @@ func (ec *executionContext) _FileUpload(ctx context.Context, sel ast.SelectionSe
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29409,14 +29427,15 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29457,14 +29476,15 @@ func (ec *executionContext) _JobConnection(ctx context.Context, sel ast.Selectio
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29500,14 +29520,15 @@ func (ec *executionContext) _JobEdge(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29543,14 +29564,15 @@ func (ec *executionContext) _JobError(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29596,14 +29618,15 @@ func (ec *executionContext) _JobEvent(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -29763,14 +29786,15 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30033,14 +30057,15 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30106,14 +30131,15 @@ func (ec *executionContext) _OverlayChange(ctx context.Context, sel ast.Selectio
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30154,14 +30180,15 @@ func (ec *executionContext) _OverlayConnection(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30197,14 +30224,15 @@ func (ec *executionContext) _OverlayEdge(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30255,14 +30283,15 @@ func (ec *executionContext) _OverlayTransform(ctx context.Context, sel ast.Selec
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30308,14 +30337,15 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30513,14 +30543,15 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30561,14 +30592,15 @@ func (ec *executionContext) _ProjectConnection(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -30604,14 +30636,15 @@ func (ec *executionContext) _ProjectEdge(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31165,14 +31198,15 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31258,14 +31292,15 @@ func (ec *executionContext) _SearchHit(ctx context.Context, sel ast.SelectionSet
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31326,14 +31361,15 @@ func (ec *executionContext) _SearchMeta(ctx context.Context, sel ast.SelectionSe
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31369,14 +31405,15 @@ func (ec *executionContext) _SearchResult(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31619,14 +31656,15 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31667,14 +31705,15 @@ func (ec *executionContext) _SheetConnection(ctx context.Context, sel ast.Select
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31710,14 +31749,15 @@ func (ec *executionContext) _SheetEdge(ctx context.Context, sel ast.SelectionSet
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31827,14 +31867,15 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31875,14 +31916,15 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -31918,14 +31960,15 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32029,14 +32072,15 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32077,14 +32121,15 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32120,14 +32165,15 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32163,14 +32209,15 @@ func (ec *executionContext) _WebhookEndpointWithSecret(ctx context.Context, sel 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32216,14 +32263,15 @@ func (ec *executionContext) _WebhookRedelivery(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32274,14 +32322,15 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32327,14 +32376,15 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32390,14 +32440,15 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32453,14 +32504,15 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32516,14 +32568,15 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32604,14 +32657,15 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		return graphql.Null
 	}
 
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
+	if len(deferLabelToView) > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Defers:   deferLabelToView,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: deferredFieldSet,
+			Context:  ctx,
+		})
+	}
 
 	return out
 }
@@ -32625,7 +32679,7 @@ func (ec *executionContext) marshalNAnswerSource2githubᚗcomᚋplangraphᚋplan
 }
 
 func (ec *executionContext) marshalNAnswerSource2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []search.Source) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNAnswerSource2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐSource(ctx, sel, v[i])
@@ -33158,7 +33212,7 @@ func (ec *executionContext) unmarshalNJobWhereInput2ᚖgithubᚗcomᚋplangraph�
 }
 
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalONode2githubᚗcomᚋplangraphᚋplangraphᚋentᚐNoder(ctx, sel, v[i])
@@ -33287,7 +33341,7 @@ func (ec *executionContext) marshalNSearchHit2githubᚗcomᚋplangraphᚋplangra
 }
 
 func (ec *executionContext) marshalNSearchHit2ᚕgithubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐHitᚄ(ctx context.Context, sel ast.SelectionSet, v []search.Hit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchHit2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋserviceᚋsearchᚐHit(ctx, sel, v[i])
@@ -33545,7 +33599,7 @@ func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlge
 }
 
 func (ec *executionContext) marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx, sel, v[i])
@@ -33591,7 +33645,7 @@ func (ec *executionContext) unmarshalN__DirectiveLocation2ᚕstringᚄ(ctx conte
 }
 
 func (ec *executionContext) marshalN__DirectiveLocation2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__DirectiveLocation2string(ctx, sel, v[i])
@@ -33619,7 +33673,7 @@ func (ec *executionContext) marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlg
 }
 
 func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -33639,7 +33693,7 @@ func (ec *executionContext) marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋg
 }
 
 func (ec *executionContext) marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
@@ -33698,7 +33752,7 @@ func (ec *executionContext) marshalOBlockEdge2ᚕᚖgithubᚗcomᚋplangraphᚋp
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOBlockEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐBlockEdge(ctx, sel, v[i])
@@ -33752,7 +33806,7 @@ func (ec *executionContext) marshalOBlockType2ᚕgithubᚗcomᚋplangraphᚋplan
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNBlockType2githubᚗcomᚋplangraphᚋplangraphᚋentᚋblockᚐType(ctx, sel, v[i])
@@ -33877,7 +33931,7 @@ func (ec *executionContext) marshalODrawing2ᚕᚖgithubᚗcomᚋplangraphᚋpla
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDrawing2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐDrawing(ctx, sel, v[i])
@@ -33903,7 +33957,7 @@ func (ec *executionContext) marshalODrawingEdge2ᚕᚖgithubᚗcomᚋplangraph�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalODrawingEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐDrawingEdge(ctx, sel, v[i])
@@ -33957,7 +34011,7 @@ func (ec *executionContext) marshalODrawingStatus2ᚕgithubᚗcomᚋplangraphᚋ
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDrawingStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋdrawingᚐStatus(ctx, sel, v[i])
@@ -34024,7 +34078,7 @@ func (ec *executionContext) marshalOFeatureEdge2ᚕᚖgithubᚗcomᚋplangraph�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOFeatureEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFeatureEdge(ctx, sel, v[i])
@@ -34061,7 +34115,7 @@ func (ec *executionContext) marshalOFeatureKind2ᚕgithubᚗcomᚋplangraphᚋpl
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNFeatureKind2githubᚗcomᚋplangraphᚋplangraphᚋentᚋfeatureᚐKind(ctx, sel, v[i])
@@ -34145,7 +34199,7 @@ func (ec *executionContext) marshalOFileEdge2ᚕᚖgithubᚗcomᚋplangraphᚋpl
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOFileEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐFileEdge(ctx, sel, v[i])
@@ -34199,7 +34253,7 @@ func (ec *executionContext) marshalOFileStatus2ᚕgithubᚗcomᚋplangraphᚋpla
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNFileStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋfileᚐStatus(ctx, sel, v[i])
@@ -34519,7 +34573,7 @@ func (ec *executionContext) marshalOJobEdge2ᚕᚖgithubᚗcomᚋplangraphᚋpla
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOJobEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐJobEdge(ctx, sel, v[i])
@@ -34580,7 +34634,7 @@ func (ec *executionContext) marshalOJobStatus2ᚕgithubᚗcomᚋplangraphᚋplan
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNJobStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋjobᚐStatus(ctx, sel, v[i])
@@ -34642,7 +34696,7 @@ func (ec *executionContext) marshalOJobTargetType2ᚕgithubᚗcomᚋplangraphᚋ
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNJobTargetType2githubᚗcomᚋplangraphᚋplangraphᚋentᚋjobᚐTargetType(ctx, sel, v[i])
@@ -34716,7 +34770,7 @@ func (ec *executionContext) marshalOOverlayChange2ᚕgithubᚗcomᚋplangraphᚋ
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOverlayChange2githubᚗcomᚋplangraphᚋplangraphᚋinternalᚋoverlayjsonᚐChange(ctx, sel, v[i])
@@ -34735,7 +34789,7 @@ func (ec *executionContext) marshalOOverlayEdge2ᚕᚖgithubᚗcomᚋplangraph�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOOverlayEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐOverlayEdge(ctx, sel, v[i])
@@ -34901,7 +34955,7 @@ func (ec *executionContext) marshalOProjectEdge2ᚕᚖgithubᚗcomᚋplangraph�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOProjectEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐProjectEdge(ctx, sel, v[i])
@@ -34993,7 +35047,7 @@ func (ec *executionContext) marshalOSheetEdge2ᚕᚖgithubᚗcomᚋplangraphᚋp
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOSheetEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐSheetEdge(ctx, sel, v[i])
@@ -35180,7 +35234,7 @@ func (ec *executionContext) marshalOWebhookDeliveryEdge2ᚕᚖgithubᚗcomᚋpla
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOWebhookDeliveryEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐWebhookDeliveryEdge(ctx, sel, v[i])
@@ -35217,7 +35271,7 @@ func (ec *executionContext) marshalOWebhookDeliveryStatus2ᚕgithubᚗcomᚋplan
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNWebhookDeliveryStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋwebhookdeliveryᚐStatus(ctx, sel, v[i])
@@ -35284,7 +35338,7 @@ func (ec *executionContext) marshalOWebhookEndpointEdge2ᚕᚖgithubᚗcomᚋpla
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalOWebhookEndpointEdge2ᚖgithubᚗcomᚋplangraphᚋplangraphᚋentᚐWebhookEndpointEdge(ctx, sel, v[i])
@@ -35346,7 +35400,7 @@ func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgq
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__EnumValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValue(ctx, sel, v[i])
@@ -35365,7 +35419,7 @@ func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgen
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Field2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐField(ctx, sel, v[i])
@@ -35384,7 +35438,7 @@ func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -35410,7 +35464,7 @@ func (ec *executionContext) marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgen�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := execfast.MarshalSlice(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
@@ -35433,3 +35487,24 @@ func (ec *executionContext) marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgen�
 }
 
 // endregion ***************************** type.gotpl *****************************
+
+// made once by gqlpatch (gqlgen made them on every field resolution)
+var (
+	errNoChildFieldsBlockType             = errors.New("field of type BlockType does not have child fields")
+	errNoChildFieldsBoolean               = errors.New("field of type Boolean does not have child fields")
+	errNoChildFieldsCursor                = errors.New("field of type Cursor does not have child fields")
+	errNoChildFieldsDrawingStatus         = errors.New("field of type DrawingStatus does not have child fields")
+	errNoChildFieldsFeatureKind           = errors.New("field of type FeatureKind does not have child fields")
+	errNoChildFieldsFileStatus            = errors.New("field of type FileStatus does not have child fields")
+	errNoChildFieldsFloat                 = errors.New("field of type Float does not have child fields")
+	errNoChildFieldsID                    = errors.New("field of type ID does not have child fields")
+	errNoChildFieldsInt                   = errors.New("field of type Int does not have child fields")
+	errNoChildFieldsJSON                  = errors.New("field of type JSON does not have child fields")
+	errNoChildFieldsJobStatus             = errors.New("field of type JobStatus does not have child fields")
+	errNoChildFieldsJobTargetType         = errors.New("field of type JobTargetType does not have child fields")
+	errNoChildFieldsString                = errors.New("field of type String does not have child fields")
+	errNoChildFieldsTime                  = errors.New("field of type Time does not have child fields")
+	errNoChildFieldsWebhookDeliveryStatus = errors.New("field of type WebhookDeliveryStatus does not have child fields")
+	errNoChildFields__DirectiveLocation   = errors.New("field of type __DirectiveLocation does not have child fields")
+	errNoChildFields__TypeKind            = errors.New("field of type __TypeKind does not have child fields")
+)

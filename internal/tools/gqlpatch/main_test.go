@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+const sample = `package generated
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync/atomic"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+func (ec *executionContext) fieldContext_Sheet_dpi(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Sheet(ctx context.Context) graphql.Marshaler {
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+func (ec *executionContext) marshalNSheet2ᚕ(ctx context.Context, v []*ent.Sheet) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		return ec.marshalNSheet2ᚖ(ctx, v[i])
+	})
+	return ret
+}
+`
+
+func TestPatch(t *testing.T) {
+	out, err := patch([]byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{
+		`"github.com/plangraph/plangraph/graph/execfast"`,
+		"execfast.MarshalSlice(ctx, len(v), 0, false,",
+		`graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsInt)`,
+		`errNoChildFieldsInt = errors.New("field of type Int does not have child fields")`,
+		"if len(deferLabelToView) > 0 {\n\t\tatomic.AddInt32(",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("patched code lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "MarshalSliceConcurrently") || strings.Count(s, "errors.New(") != 1 {
+		t.Errorf("left unpatched:\n%s", s)
+	}
+	if _, err := patch(out); err == nil {
+		t.Error("patching twice succeeded")
+	}
+}
+
+// A gqlgen whose output no longer holds what a rewrite matches fails
+// generation rather than silently dropping the rewrite.
+func TestPatchRefusesChangedCode(t *testing.T) {
+	for _, drop := range []string{"graphql.MarshalSliceConcurrently(", `errors.New("field of type Int`, "ec.ProcessDeferredGroup("} {
+		src := strings.ReplaceAll(sample, drop, "somethingElse(")
+		if _, err := patch([]byte(src)); err == nil {
+			t.Errorf("without %q: no error", drop)
+		}
+	}
+}
+
+// The committed executor is the patched one (make check-generate compares
+// it with a fresh generation).
+func TestGeneratedIsPatched(t *testing.T) {
+	src, err := os.ReadFile("../../../graph/generated/generated.go")
+	if err != nil {
+		t.Skip(err)
+	}
+	if strings.Contains(string(src), "MarshalSliceConcurrently") || !strings.Contains(string(src), "execfast.MarshalSlice(") {
+		t.Fatal("graph/generated/generated.go is not patched: run make generate")
+	}
+}
