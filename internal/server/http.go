@@ -73,7 +73,7 @@ func (a *App) graphQL(origins *wsgorilla.Origins) http.Handler {
 	srv.AddTransport(a.websocketTransport(origins))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(graphQLPost{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(graphqlTokenLimit)
 	srv.Use(extension.Introspection{})
