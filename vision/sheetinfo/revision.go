@@ -57,13 +57,20 @@ func revisionTable(words []text.Word, inTB func(geom.Box) bool) string {
 						next, found = m, true
 					}
 				}
-				mark := cleanToken(next.Text)
-				if !found || !revValueRE.MatchString(mark) {
+				if !found {
 					break
 				}
+				mark := cleanToken(next.Text)
 				rest := rowText(words, next, 40*lh, cols)
 				if rest == "" {
 					break
+				}
+				if !revValueRE.MatchString(mark) {
+					// a row with no mark names its issue before its date
+					// ("ASI #1  04/18/2025" under an empty No. column)
+					if mark = issueName(next.Text + " " + rest); mark == "" {
+						break
+					}
 				}
 				rows = append(rows, row{mark: mark, date: findDate(rest)})
 				edge = next.Box
@@ -76,6 +83,21 @@ func revisionTable(words []text.Word, inTB func(geom.Box) bool) string {
 		}
 	}
 	return best.mark
+}
+
+// issueName is the name a dated revision-table row without a mark gives
+// its issue: the words before its date, when they are a short name with a
+// number ("ASI #1", "ADDENDUM 2", "BULLETIN 3"); else "".
+func issueName(row string) string {
+	loc := dateRE.FindStringIndex(row)
+	if loc == nil {
+		return ""
+	}
+	name := strings.Join(strings.Fields(row[:loc[0]]), " ")
+	if name == "" || len(name) > 16 || len(strings.Fields(name)) > 3 || !strings.ContainsAny(name, "0123456789") {
+		return ""
+	}
+	return strings.ToUpper(name)
 }
 
 // revColumns is where the DESCRIPTION or DATE column headers on hd's row,

@@ -169,6 +169,10 @@ func TestRevisionTable(t *testing.T) {
 			rowAt(2016, "1", "BID SET", "01/15/2021"), number), "2"},
 		{"without dates the highest mark", page(header, rowAt(2080, "A", "ISSUED FOR PERMIT", ""), rowAt(2096, "B", "ISSUED FOR BID", ""), number), "B"},
 		{"a header without rows", page(header, form, number), ""},
+		{"an unnumbered row names its issue", page(header, page(line(2, 170, 2048, 12, "ASI #1"), line(2, 495, 2048, 12, "04/18/2025")), number), "ASI #1"},
+		{"an unnumbered row without a number in its name is no revision", page(header,
+			page(line(2, 170, 2048, 12, "ISSUED FOR PERMIT"), line(2, 495, 2048, 12, "04/18/2025")), number), ""},
+		{"an unnumbered undated row is no revision", page(header, page(line(2, 170, 2048, 12, "ASI #1"), line(2, 300, 2048, 12, "SIGNAGE")), number), ""},
 		{"a table in the middle of the sheet does not count", page(
 			line(1, 1500, 1000, 12, "REV"), line(1, 1560, 1000, 12, "DESCRIPTION"),
 			line(2, 1500, 1016, 12, "4"), line(2, 1560, 1016, 12, "CHANGED"), number), ""},
