@@ -9,22 +9,30 @@ import (
 	"github.com/plangraph/plangraph/vision/text"
 )
 
+// planSheet draws a 1400 px wide sheet of height h with its border, a title
+// strip and a hatched plan from y0 to y1 at the left; line adds a line of
+// words to it.
+func planSheet(h, y0, y1 int) (*image.Gray, *[]text.Word, func(x, y, h float64, s string)) {
+	img := blank(1400, h)
+	rectOutline(img, 10, 10, 1390, h-10, 3) // border
+	fillRect(img, 10, h-100, 1390, h-97)    // title strip's separator
+	words := drawWords(img, nil, 1, 1200, float64(h-70), 40, "A101")
+	n := 2
+	line := func(x, y, h float64, s string) { words = drawWords(img, words, n, x, y, h, s); n++ }
+	fillRect(img, 120, y0, 700, y1) // the plan: a hatched block
+	for x := 130; x < 700; x += 30 {
+		fillRect(img, x, y0+10, x+2, y1-10)
+	}
+	return img, &words, line
+}
+
 // untitledSheet draws a plan and, in the column right of it, four framed
 // blocks no heading names: a data sheet of "NAME : value" rows under a
 // name, a two-column table of numbered tags (G1–G4) against notes, the
 // same table of letter codes (CT, CR, GB, MR) against materials, and a key
 // of three drawn wall samples beside their names.
 func untitledSheet() (*image.Gray, []text.Word, map[string]geom.Box) {
-	img := blank(1400, 1000)
-	rectOutline(img, 10, 10, 1390, 990, 3) // border
-	fillRect(img, 10, 900, 1390, 903)      // title strip's separator
-	words := drawWords(img, nil, 1, 1200, 930, 40, "A101")
-	n := 2
-	line := func(x, y, h float64, s string) { words = drawWords(img, words, n, x, y, h, s); n++ }
-	fillRect(img, 120, 100, 700, 700) // the plan: a hatched block
-	for x := 130; x < 700; x += 30 {
-		fillRect(img, x, 110, x+2, 690)
-	}
+	img, words, line := planSheet(1000, 100, 700)
 	want := map[string]geom.Box{}
 	// data sheet
 	rectOutline(img, 880, 30, 1360, 215, 2)
@@ -61,7 +69,7 @@ func untitledSheet() (*image.Gray, []text.Word, map[string]geom.Box) {
 		line(1000, float64(y), 18, s)
 	}
 	want["Legend2"] = geom.Box{XMin: 880, YMin: 740, XMax: 1200, YMax: 860}
-	return img, words, want
+	return img, *words, want
 }
 
 // Blocks without a heading are typed by how their text is set out: a
@@ -90,5 +98,37 @@ func TestUntitledBlocksByLayout(t *testing.T) {
 		if !ok {
 			t.Error(fmt.Sprintf("no %s block on %s", typ, fmtBox(box)))
 		}
+	}
+}
+
+// Lines of text without a heading set just under a view's title bar, about
+// as wide as it, are that view's notes (SheetNotes); a column of text
+// elsewhere on the sheet stays general notes.
+func TestNotesUnderAViewTitle(t *testing.T) {
+	img, words, line := planSheet(900, 60, 560)
+	line(120, 590, 22, "SUSPENDED SLAB SHORING PLAN")
+	fillRect(img, 120, 616, 720, 618)
+	for i, s := range []string{"SHORES TO REMAIN UNTIL SLAB HAS REACHED STRENGTH", "CONTRACTOR TO VERIFY ALL LEVELS ON SITE BEFORE", "RESHORE LEVELS BELOW AS REQUIRED BY ENGINEER"} {
+		line(120, float64(640+20*i), 13, s)
+	}
+	for i, s := range []string{"ALL WORK TO COMPLY WITH CODES", "DO NOT SCALE THE DRAWINGS", "VERIFY DIMENSIONS ON SITE", "REPORT ANY DISCREPANCIES", "USE FIGURED DIMENSIONS ONLY"} {
+		line(900, float64(100+22*i), 13, s)
+	}
+	got := Segment(img, *words, (*words)[0].Box)
+	var sheet, general bool
+	for _, b := range got {
+		t.Logf("%s %q %s", b.Type, b.Title, fmtBox(b.Box))
+		if b.Box.YMin >= 630 && b.Box.YMax <= 700 && b.Box.XMin < 130 {
+			sheet = b.Type == "SheetNotes"
+		}
+		if b.Box.XMin >= 890 && b.Box.YMin < 110 && b.Box.YMax < 230 {
+			general = b.Type == "GeneralNotes"
+		}
+	}
+	if !sheet {
+		t.Error("the notes under SUSPENDED SLAB SHORING PLAN are not a SheetNotes block")
+	}
+	if !general {
+		t.Error("the column of notes at the right is not a GeneralNotes block")
 	}
 }
