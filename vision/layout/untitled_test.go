@@ -132,3 +132,38 @@ func TestNotesUnderAViewTitle(t *testing.T) {
 		t.Error("the column of notes at the right is not a GeneralNotes block")
 	}
 }
+
+// Details drawn in a grid of cells, each titled under its drawing: a
+// drawing of the row below starting right under the title bars above (its
+// lines crossing the cut) does not push the cut lower down, to where the
+// lower drawing happens to cross least ink — each view ends at its title
+// bar.
+func TestViewEndsAtItsTitleBar(t *testing.T) {
+	img, words, line := planSheet(900, 60, 280)
+	line(120, 300, 22, "EAVE DETAIL 1:5")
+	fillRect(img, 120, 326, 700, 328) // the title's underline
+	for x := 150; x < 680; x += 250 { // the detail below: stems from the bar down
+		fillRect(img, x, 328, x+2, 430)
+	}
+	fillRect(img, 400, 430, 402, 436) // a narrow waist: one stem only
+	fillRect(img, 120, 436, 700, 640) // then the body of the detail
+	for x := 130; x < 700; x += 30 {
+		fillRect(img, x, 446, x+2, 630)
+	}
+	line(120, 660, 22, "DOOR HEAD DETAIL 1:5")
+	fillRect(img, 120, 686, 700, 688)
+	got := Segment(img, *words, (*words)[0].Box)
+	var upper, lower bool
+	for _, b := range got {
+		t.Logf("%s %q %s", b.Type, b.Title, fmtBox(b.Box))
+		switch b.Title {
+		case "EAVE DETAIL":
+			upper = b.Box.YMax < 380
+		case "DOOR HEAD DETAIL":
+			lower = b.Box.YMin < 380
+		}
+	}
+	if !upper || !lower {
+		t.Errorf("the cut between the two details is not under the upper title bar (upper ends there %v, lower starts there %v)", upper, lower)
+	}
+}
