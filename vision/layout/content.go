@@ -23,6 +23,9 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 	if p.picture(r) {
 		return "Image"
 	}
+	if k := p.untitledKind(r, ws, blk.Type == "GeneralNotes"); k != "" {
+		return k
+	}
 	if rows, cols := p.tableRules(r); rows >= 3 && cols >= 2 && len(ws) >= 8 {
 		for _, l := range text.Lines(ws) {
 			if kindOf(l.Text) == "Legend" && len(l.Words) <= 4 {
@@ -45,12 +48,7 @@ func (p *Page) tableRules(r rect) (rows, cols int) {
 			rows++
 		}
 	}
-	for _, x := range clusters(p.rules.v, 1) {
-		if x > r.x0+2 && x < r.x1-2 && cover(p.rules.v, x, 1, r.y0, r.y1) >= r.h()*5/10 {
-			cols++
-		}
-	}
-	return rows, cols
+	return rows, len(p.columnRules(r))
 }
 
 // ruleInk is the ink of the rules inside r (their length times thickness).

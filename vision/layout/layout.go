@@ -253,6 +253,9 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		default:
 			blk = classify(rg.r, ownWords(regions, i, mw), em)
 			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)
+			if blk.Type == "GeneralNotes" && blk.Title == "" && !rg.framed && underViewTitle(rg.r, titles, em) {
+				blk.Type = "SheetNotes"
+			}
 		}
 		if blk.Type == "" {
 			continue // an empty frame: nothing in it

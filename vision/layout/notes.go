@@ -90,3 +90,20 @@ func firstIsItem(r rect, words []text.Word) bool {
 	}
 	return top >= 0 && itemRE.MatchString(strings.TrimSpace(ls[top].Words[0].Text))
 }
+
+// underViewTitle reports whether r, text without a heading, is set just
+// under a view's title bar (within four ems, about as wide as it): the view's own notes, SheetNotes, not the sheet's general notes.
+func underViewTitle(r rect, titles []viewTitle, em float64) bool {
+	for _, t := range titles {
+		if t.bar.y1 > r.y0 || float64(r.y0-t.bar.y1) > 4*em {
+			continue
+		}
+		// set under the title, about as wide as it (a sheet-wide strip
+		// of notes under a row of views is the sheet's)
+		ov := min(r.x1, t.bar.x1) - max(r.x0, t.bar.x0)
+		if 2*ov >= min(r.w(), t.bar.w()) && 2*r.w() <= 3*t.bar.w() {
+			return true
+		}
+	}
+	return false
+}

@@ -339,7 +339,20 @@ func (p *Page) splitViews(m *mask, r rect, ts []viewTitle) []rect {
 			lo, hi = l-1-(l-u)/2, l-1
 		}
 		at, ink := m.minRow(r, lo, hi, 2*below >= len(ts))
-		if c := float64(ink) / float64(r.w()); c < best.cost {
+		c := float64(ink) / float64(r.w())
+		if 2*below >= len(ts) {
+			// a view ends at its title bar: the cut (ranked by the least
+			// ink of its band) is the first row under the bars crossing
+			// little more ink than the least — a drawing of the row below
+			// may start right under the bars
+			for y := lo; y < at; y++ {
+				if n := m.count(rect{r.x0, y, r.x1, y + 1}); n <= 2*ink+r.w()/100 {
+					at = y
+					break
+				}
+			}
+		}
+		if c < best.cost {
 			best = cut{true, at, c}
 		}
 	}
