@@ -1,0 +1,84 @@
+package vecsym
+
+import (
+	"testing"
+
+	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/symbols"
+	"github.com/plangraph/plangraph/vision/vector"
+)
+
+// letteredLegend draws a legend of detectors lettered inside — a circle
+// lettered SD, one lettered CO, a double circle lettered SC (the
+// combination) — and reads them, each with its words' box.
+func letteredLegend(t *testing.T) []*Template {
+	t.Helper()
+	lg := newPage(700, 200)
+	var ts []*Template
+	for i, e := range []struct {
+		label   string
+		letters string
+		double  bool
+	}{{"SD", "SD", false}, {"CO", "CO", false}, {"S/C", "SC", true}} {
+		c := complex(float64(100+200*i), 100)
+		lg.circle(ink, c, 25, 4, false, 0)
+		if e.double {
+			lg.circle(ink, c, 31, 4, false, 0)
+		}
+		lg.glyph(rune(e.letters[0]), c-8, 16, 0)
+		lg.glyph(rune(e.letters[1]), c+8, 16, 0)
+		box := vector.Rect{X0: float32(real(c)) - 40, Y0: 60, X1: float32(real(c)) + 40, Y1: 140}
+		words := []vector.Rect{{X0: float32(real(c)) - 15, Y0: 90, X1: float32(real(c)) + 15, Y1: 110}}
+		tm, err := NewTemplateBeside(e.label, lg.pg, box, words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tm.outline == nil {
+			t.Fatalf("%s: no outline read without its letters", e.label)
+		}
+		ts = append(ts, tm)
+	}
+	return ts
+}
+
+// A plan that draws every detector as the double circle with its tag
+// beside it (lamb's "SD", "SD/ CO") counts each by the tag: SD for "SD",
+// the combination for a phrase naming both; a circle with another word
+// beside it (a fixture's type number) or none is not a detector.
+func TestLetteredBeside(t *testing.T) {
+	ts := letteredLegend(t)
+	b := newPage(1600, 400)
+	for _, x := range []float64{200, 600, 1000, 1400} {
+		// (its rings further apart than the legend's, as lamb's)
+		b.circle(ink, complex(x, 200), 20, 4, false, 0)
+		if x < 1400 {
+			b.circle(ink, complex(x, 200), 28, 4, false, 0)
+		}
+	}
+	words := []symbols.Word{
+		{Box: geom.Box{XMin: 240, YMin: 190, XMax: 270, YMax: 210}, Text: "SD"},
+		{Box: geom.Box{XMin: 640, YMin: 190, XMax: 676, YMax: 210}, Text: "SD/"},
+		{Box: geom.Box{XMin: 684, YMin: 190, XMax: 710, YMax: 210}, Text: "CO"},
+		{Box: geom.Box{XMin: 1040, YMin: 190, XMax: 1070, YMax: 210}, Text: "02"},
+		{Box: geom.Box{XMin: 1440, YMin: 190, XMax: 1470, YMax: 210}, Text: "HE"},
+	}
+	dets, err := Match(t.Context(), NewDrawing(b.pg, vector.Rect{X0: 0, Y0: 0, X1: 1600, Y1: 400}), ts,
+		Options{Tags: []string{"SD", "CO", "S/C"}, Words: words})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, d := range dets {
+		n[d.Label]++
+		if x := (d.Box.XMin + d.Box.XMax) / 2; d.Label == "SD" && x > 400 || d.Label == "S/C" && (x < 400 || x > 800) {
+			t.Errorf("%s at x %.0f", d.Label, x)
+		}
+	}
+	if len(dets) != 2 || n["SD"] != 1 || n["S/C"] != 1 {
+		t.Errorf("counts %v, want SD 1 and S/C 1", n)
+	}
+	// without words, no outline is a detector
+	if dets, _ := Match(t.Context(), NewDrawing(b.pg, vector.Rect{X0: 0, Y0: 0, X1: 1600, Y1: 400}), ts, Options{Tags: []string{"SD", "CO", "S/C"}}); len(dets) != 0 {
+		t.Errorf("%d detections without words, want 0", len(dets))
+	}
+}
