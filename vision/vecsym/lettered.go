@@ -1,7 +1,6 @@
 package vecsym
 
 import (
-	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -73,11 +72,15 @@ func kinOutlines(a, b *Template) bool {
 }
 
 // holds reports whether a is found whole on b's marks at scale 1.
-func holds(a, b *Template) bool {
+func holds(a, b *Template) bool { return foundShare(a, b, twinShare) }
+
+// foundShare reports whether a pose of a at scale 1 on b's marks covers
+// share of a's marks.
+func foundShare(a, b *Template, share float64) bool {
 	d := newDrawing(b.m)
 	sc := &scorer{d: d, seen: make([]uint32, len(d.m.segs)), o: Options{MinScale: 1 - twinScale, MaxScale: 1 + twinScale}}
 	for _, c := range sc.search(context.Background(), 0, a) {
-		if c.Covered >= twinShare {
+		if c.Covered >= share {
 			return true
 		}
 	}
@@ -118,7 +121,7 @@ func letteredBeside(per [][]Candidate, owners []int, ts []*Template, o Options) 
 	names := func(ph phrase, own int) int {
 		var named []int
 		for _, j := range owners {
-			if keys[j] != "" && (keys[j] == ph.key || slices.Contains(ph.tokens, keys[j])) && kin(own, j) {
+			if keys[j] != "" && ph.names(keys[j]) && kin(own, j) {
 				named = append(named, j)
 			}
 		}
@@ -142,17 +145,16 @@ func letteredBeside(per [][]Candidate, owners []int, ts []*Template, o Options) 
 		}
 		return -1
 	}
-	type claim struct {
-		k, c, w, t int
-		d          float64
-	}
-	var claims []claim
+	var claims []tagClaim
+	var flat []Candidate // per's candidates, claimed by index
 	for k, cs := range per {
 		own := owners[k]
-		for ci, c := range cs {
+		for _, c := range cs {
 			if c.Confidence < o.MinConfidence {
 				continue
 			}
+			ci := len(flat)
+			flat = append(flat, c)
 			r := math.Hypot(c.Box.Width(), c.Box.Height())
 			near := geom.Box{XMin: c.Box.XMin - r, YMin: c.Box.YMin - r, XMax: c.Box.XMax + r, YMax: c.Box.YMax + r}
 			for i, w := range o.Words {
@@ -162,22 +164,17 @@ func letteredBeside(per [][]Candidate, owners []int, ts []*Template, o Options) 
 				}
 				if t := names(phrases[i], own); t >= 0 {
 					d := math.Hypot(x-(c.Box.XMin+c.Box.XMax)/2, y-(c.Box.YMin+c.Box.YMax)/2)
-					claims = append(claims, claim{k, ci, i, t, d})
+					claims = append(claims, tagClaim{ci, i, t, d})
 				}
 			}
 		}
 	}
-	slices.SortStableFunc(claims, func(a, b claim) int { return cmp.Compare(a.d, b.d) })
 	var out []Candidate
-	tagged, used := map[[2]int]bool{}, map[int]bool{}
-	for _, cl := range claims {
-		if p := [2]int{cl.k, cl.c}; !tagged[p] && !used[cl.w] {
-			c := per[cl.k][cl.c]
-			c.Template = cl.t
-			out = append(out, c)
-			tagged[p], used[cl.w] = true, true
-		}
-	}
+	assignNearest(claims, func(cl tagClaim) {
+		c := flat[cl.c]
+		c.Template = cl.t
+		out = append(out, c)
+	})
 	return out
 }
 
@@ -188,6 +185,10 @@ type phrase struct {
 	key    string
 	tokens []string
 }
+
+// names reports whether the phrase reads tag key k, whole or as one of
+// its tokens.
+func (ph phrase) names(k string) bool { return k == ph.key || slices.Contains(ph.tokens, k) }
 
 // wordPhrases is each word's phrase.
 func wordPhrases(ws []symbols.Word) []phrase {
@@ -231,4 +232,71 @@ func wordPhrases(ws []symbols.Word) []phrase {
 		out[i] = ph
 	}
 	return out
+}
+
+// resolveKin gives a pose of an untagged symbol to a tagged one drawn
+// much as it (a 240 V receptacle: a receptacle with three bars) when a
+// word beside it reads the tagged one's tag: the plan may draw the marks
+// they differ by otherwise than the legend (the three bars squeezed where
+// the two go), and the tag says which it is. Drawn much as it: the
+// untagged one, posed at scale 1 on the tagged one's legend graphic, would
+// be taken for it (covers minCovered of its marks). Twins are
+// resolveTwins'. A word names one symbol, the nearest pose.
+func resolveKin(cs []Candidate, ts []*Template, o Options) {
+	if len(o.Words) == 0 {
+		return
+	}
+	keys := make([]string, len(ts))
+	tagged := false
+	for i := range ts {
+		if i < len(o.Tags) {
+			keys[i] = symbols.LetterKey(o.Tags[i])
+			tagged = tagged || keys[i] != ""
+		}
+	}
+	if !tagged {
+		return
+	}
+	first := twinGroups(ts)
+	type pair struct{ a, b int }
+	held := map[pair]bool{}
+	var phrases []phrase
+	var claims []tagClaim
+	for ci, c := range cs {
+		if keys[c.Template] != "" {
+			continue // a tagged symbol's pose: its own (a tag may be left off)
+		}
+		r := math.Hypot(c.Box.Width(), c.Box.Height())
+		near := geom.Box{XMin: c.Box.XMin - r, YMin: c.Box.YMin - r, XMax: c.Box.XMax + r, YMax: c.Box.YMax + r}
+		var beside []int
+		for i, w := range o.Words {
+			x, y := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
+			if x >= near.XMin && x <= near.XMax && y >= near.YMin && y <= near.YMax {
+				beside = append(beside, i)
+			}
+		}
+		if len(beside) > 0 && phrases == nil {
+			phrases = wordPhrases(o.Words)
+		}
+		for _, i := range beside {
+			w := o.Words[i]
+			x, y := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2
+			for j := range ts {
+				if keys[j] == "" || first[j] == first[c.Template] || !phrases[i].names(keys[j]) {
+					continue
+				}
+				p := pair{c.Template, j}
+				v, ok := held[p]
+				if !ok {
+					v = foundShare(ts[c.Template], ts[j], minCovered)
+					held[p] = v
+				}
+				if v {
+					d := math.Hypot(x-(c.Box.XMin+c.Box.XMax)/2, y-(c.Box.YMin+c.Box.YMax)/2)
+					claims = append(claims, tagClaim{ci, i, j, d})
+				}
+			}
+		}
+	}
+	assignNearest(claims, func(cl tagClaim) { cs[cl.c].Template = cl.t })
 }

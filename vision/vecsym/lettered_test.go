@@ -82,3 +82,40 @@ func TestLetteredBeside(t *testing.T) {
 		t.Errorf("%d detections without words, want 0", len(dets))
 	}
 }
+
+// A receptacle the plan tags "240V RANGE" is the legend's 240 V
+// receptacle (a receptacle with a third bar) however the plan draws its
+// bars; an untagged one stays the plain receptacle.
+func TestKinByTag(t *testing.T) {
+	lg := newPage(400, 200)
+	receptacle(lg, place(complex(100, 100), 30, 0, false), 30, 0)
+	receptacle(lg, place(complex(300, 100), 30, 0, false), 30, 0)
+	lg.path(ink, []pt{complex(270, 100), complex(330, 100)})
+	plain, err := NewTemplate("DUPLEX", lg.pg, vector.Rect{X0: 60, Y0: 60, X1: 140, Y1: 140})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v240, err := NewTemplate("240v", lg.pg, vector.Rect{X0: 260, Y0: 60, X1: 340, Y1: 140})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newPage(1200, 400)
+	receptacle(b, place(complex(300, 200), 27, 0, false), 27, 0)
+	receptacle(b, place(complex(800, 200), 27, 0, false), 27, 0)
+	words := []symbols.Word{
+		{Box: geom.Box{XMin: 340, YMin: 230, XMax: 380, YMax: 250}, Text: "240V"},
+		{Box: geom.Box{XMin: 386, YMin: 230, XMax: 450, YMax: 250}, Text: "RANGE"},
+	}
+	dets, err := Match(t.Context(), NewDrawing(b.pg, vector.Rect{X0: 0, Y0: 0, X1: 1200, Y1: 400}), []*Template{plain, v240},
+		Options{Tags: []string{"", "240v"}, Words: words})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, d := range dets {
+		got[d.Label] = (d.Box.XMin + d.Box.XMax) / 2
+	}
+	if len(dets) != 2 || got["240v"] < 250 || got["240v"] > 350 || got["DUPLEX"] < 750 {
+		t.Errorf("detections %v, want 240v at x 300 and DUPLEX at x 800", got)
+	}
+}

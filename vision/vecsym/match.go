@@ -187,6 +187,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 	all = append(all, letteredBeside(per[len(ts):], owners, ts, o)...)
 	kept := suppress(all)
 	resolveTwins(kept, ts, o) // after suppression: one tag word, one symbol
+	resolveKin(kept, ts, o)
 	out := make([]symbols.Detection, len(kept))
 	for i, c := range kept {
 		out[i] = symbols.Detection{Template: c.Template, Label: ts[c.Template].Label, Box: c.Box, Angle: c.Angle,
