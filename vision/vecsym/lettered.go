@@ -115,6 +115,16 @@ func letteredBeside(per [][]Candidate, owners []int, ts []*Template, o Options) 
 		return v
 	}
 	kin := func(a, b int) bool { return holdsOutline(a, b) || holdsOutline(b, a) }
+	inside := map[pair]bool{}
+	inGraphic := func(a, b int) bool { // a's outline found whole in b's graphic
+		k := pair{a, b}
+		v, ok := inside[k]
+		if !ok {
+			v = holds(ts[a].outline, ts[b])
+			inside[k] = v
+		}
+		return v
+	}
 	phrases := wordPhrases(o.Words)
 	// names is the lettered template a phrase names beside a pose of own's
 	// outline, or -1
@@ -123,6 +133,18 @@ func letteredBeside(per [][]Candidate, owners []int, ts []*Template, o Options) 
 		for _, j := range owners {
 			if keys[j] != "" && ph.names(keys[j]) && kin(own, j) {
 				named = append(named, j)
+			}
+		}
+		if len(named) == 0 {
+			// a symbol whose tag the legend sets beside its graphic, the
+			// outline found whole in that graphic (a thermostat's circle)
+			for j := range ts {
+				if keys[j] != "" && ts[j].outline == nil && ph.names(keys[j]) && inGraphic(own, j) {
+					named = append(named, j)
+				}
+			}
+			if len(named) != 1 {
+				return -1
 			}
 		}
 		switch {

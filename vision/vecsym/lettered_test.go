@@ -119,3 +119,33 @@ func TestKinByTag(t *testing.T) {
 		t.Errorf("detections %v, want 240v at x 300 and DUPLEX at x 800", got)
 	}
 }
+
+// A thermostat the legend draws as a circle on a long stub, its tag TSTAT
+// set beside, and the plan as the circle on a short stub tagged T'STAT: a
+// lettered detector's circle posed there, a word naming TSTAT beside it,
+// counts as the thermostat, whose graphic holds that circle.
+func TestLetteredOutlineNamesTaggedGraphic(t *testing.T) {
+	ts := letteredLegend(t)
+	lg := newPage(300, 200)
+	lg.path(ink, []pt{complex(20, 100), complex(75, 100)}, []pt{complex(20, 70), complex(20, 130)})
+	lg.circle(ink, complex(100, 100), 25, 4, false, 0)
+	lg.path(ink, []pt{complex(140, 90), complex(150, 90), complex(150, 110), complex(140, 110)})
+	tstat, err := NewTemplateBeside("TSTAT", lg.pg, vector.Rect{X0: 10, Y0: 60, X1: 160, Y1: 140}, []vector.Rect{{X0: 135, Y0: 85, X1: 155, Y1: 115}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts = append(ts, tstat)
+	b := newPage(800, 400)
+	b.path(ink, []pt{complex(200, 165), complex(200, 175)})
+	b.circle(ink, complex(200, 200), 25, 4, false, 0)
+	b.circle(ink, complex(600, 200), 25, 4, false, 0) // a circle with no tag beside
+	words := []symbols.Word{{Box: geom.Box{XMin: 235, YMin: 190, XMax: 300, YMax: 210}, Text: "T'STAT"}}
+	dets, err := Match(t.Context(), NewDrawing(b.pg, vector.Rect{X0: 0, Y0: 0, X1: 800, Y1: 400}), ts,
+		Options{Tags: []string{"SD", "CO", "S/C", "TSTAT"}, Words: words})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dets) != 1 || dets[0].Label != "TSTAT" || dets[0].Box.XMax > 400 {
+		t.Errorf("detections %v, want the TSTAT at x 200 only", dets)
+	}
+}
