@@ -233,7 +233,12 @@ func TestHeavyBlock(t *testing.T) {
 		}
 		t1 := time.Now()
 		if len(vtmpls) > 0 {
-			vd, err := vecsym.Match(context.Background(), drawing, vtmpls, vecsym.Options{Deadline: t1.Add(budget), Tags: vtags, Words: drawingWords(words)})
+			vo := vecsym.Options{Deadline: t1.Add(budget), Tags: vtags, Words: drawingWords(words)}
+			if f := strings.Split(os.Getenv("PLANGRAPH_HEAVY_VSCALES"), ","); len(f) == 2 {
+				vo.MinScale, _ = strconv.ParseFloat(f[0], 64)
+				vo.MaxScale, _ = strconv.ParseFloat(f[1], 64)
+			}
+			vd, err := vecsym.Match(context.Background(), drawing, vtmpls, vo)
 			fmt.Printf("p%d %s %q geometry: %d symbols, %.1f s, err %v\n", viewPage, b.Type, b.Title, len(vtmpls), time.Since(t1).Seconds(), err)
 			vcount := map[int]int{}
 			var view []float64 // PLANGRAPH_HEAVY_VIEW: count only inside this box (sheet pixels)

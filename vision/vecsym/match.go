@@ -115,9 +115,18 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 		sctx, cancel = context.WithDeadline(ctx, o.Deadline)
 		defer cancel()
 	}
-	workers := min(runtime.GOMAXPROCS(0), max(len(ts), 1))
-	per := make([][]Candidate, len(ts))
-	finished := make([]bool, len(ts))
+	// the templates, then the lettered ones' outlines (lettered.go)
+	owners := outlineJobs(ts, o)
+	jobs := len(ts) + len(owners)
+	job := func(i int) *Template {
+		if i < len(ts) {
+			return ts[i]
+		}
+		return ts[owners[i-len(ts)]].outline
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(jobs, 1))
+	per := make([][]Candidate, jobs)
+	finished := make([]bool, jobs)
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
 	var traceMu sync.Mutex
@@ -128,12 +137,12 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 			sc := &scorer{d: d, seen: make([]uint32, len(d.m.segs)), o: o}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(ts) || sctx.Err() != nil {
+				if i >= jobs || sctx.Err() != nil {
 					return
 				}
-				per[i] = sc.search(sctx, i, ts[i])
+				per[i] = sc.search(sctx, i, job(i))
 				finished[i] = sctx.Err() == nil
-				if o.Trace != nil {
+				if o.Trace != nil && i < len(ts) {
 					traceMu.Lock()
 					for _, c := range per[i] {
 						o.Trace(c)
@@ -141,7 +150,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 					traceMu.Unlock()
 				}
 				if o.Progress != nil {
-					o.Progress(float64(done.Add(1)) / float64(len(ts)))
+					o.Progress(float64(done.Add(1)) / float64(jobs))
 				}
 			}
 		}()
@@ -151,7 +160,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 		return nil, err
 	}
 	var over *Incomplete
-	for i, ok := range finished {
+	for i, ok := range finished[:len(ts)] {
 		if !ok {
 			if over == nil {
 				over = &Incomplete{}
@@ -160,7 +169,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 		}
 	}
 	var all []Candidate
-	for i, cs := range per {
+	for i, cs := range per[:len(ts)] {
 		if !finished[i] {
 			continue
 		}
@@ -170,8 +179,15 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 			}
 		}
 	}
+	for k := range owners {
+		if !finished[len(ts)+k] {
+			per[len(ts)+k] = nil
+		}
+	}
+	all = append(all, letteredBeside(per[len(ts):], owners, ts, o)...)
 	kept := suppress(all)
 	resolveTwins(kept, ts, o) // after suppression: one tag word, one symbol
+	resolveKin(kept, ts, o)
 	out := make([]symbols.Detection, len(kept))
 	for i, c := range kept {
 		out[i] = symbols.Detection{Template: c.Template, Label: ts[c.Template].Label, Box: c.Box, Angle: c.Angle,

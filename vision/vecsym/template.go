@@ -46,6 +46,9 @@ type Template struct {
 	// ends are its free line ends: where a line stops without meeting
 	// another of its marks
 	ends []lineEnd
+	// outline is the symbol without the letters written inside it (a
+	// circle lettered SD), or nil: see lettered.go
+	outline *Template
 }
 
 // lineEnd is a free end of a template's line, and the line's direction
@@ -110,6 +113,11 @@ func NewTemplateBeside(label string, pg *vector.Page, box vector.Rect, text []ve
 			dropWires(m, max(1, w))
 			return newTemplate(label, m, w), nil
 		}
+		t, err := NewTemplate(label, pg, box)
+		if err == nil && len(m.segs) > 0 {
+			t.outline = letteredOutline(label, pg, m, beside, box)
+		}
+		return t, err
 	}
 	return NewTemplate(label, pg, box)
 }

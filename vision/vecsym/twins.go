@@ -91,11 +91,7 @@ func resolveTwins(cs []Candidate, ts []*Template, o Options) {
 	for i, w := range o.Words {
 		words[i] = symbols.LetterKey(w.Text)
 	}
-	type claim struct {
-		c, w, t int
-		d       float64
-	}
-	var claims []claim
+	var claims []tagClaim
 	for i := range cs {
 		c := &cs[i]
 		g := first[c.Template]
@@ -118,16 +114,28 @@ func resolveTwins(cs []Candidate, ts []*Template, o Options) {
 			for _, w := range tagsBeside(near, keys[j], o.Words, words) {
 				wb := o.Words[w].Box
 				d := math.Hypot((wb.XMin+wb.XMax-c.Box.XMin-c.Box.XMax)/2, (wb.YMin+wb.YMax-c.Box.YMin-c.Box.YMax)/2)
-				claims = append(claims, claim{i, w, j, d})
+				claims = append(claims, tagClaim{i, w, j, d})
 			}
 		}
 	}
-	slices.SortStableFunc(claims, func(a, b claim) int { return cmp.Compare(a.d, b.d) })
-	tagged, used := map[int]bool{}, map[int]bool{}
+	assignNearest(claims, func(cl tagClaim) { cs[cl.c].Template = cl.t })
+}
+
+// tagClaim: word w beside candidate c reads template t's tag, d from it.
+type tagClaim struct {
+	c, w, t int
+	d       float64
+}
+
+// assignNearest gives each candidate the template of its nearest claim
+// whose word no nearer claim took: a tag labels one symbol.
+func assignNearest(claims []tagClaim, give func(tagClaim)) {
+	slices.SortStableFunc(claims, func(a, b tagClaim) int { return cmp.Compare(a.d, b.d) })
+	done, used := map[int]bool{}, map[int]bool{}
 	for _, cl := range claims {
-		if !tagged[cl.c] && !used[cl.w] {
-			cs[cl.c].Template = cl.t
-			tagged[cl.c], used[cl.w] = true, true
+		if !done[cl.c] && !used[cl.w] {
+			give(cl)
+			done[cl.c], used[cl.w] = true, true
 		}
 	}
 }
