@@ -132,24 +132,7 @@ func (ix *segIndex) near(p pt, tol float64, w want) bool {
 }
 
 func (ix *segIndex) near1(p pt, tol float64, w want, fill, stroke bool) bool {
-	tol2 := tol * tol
-	cx0, cx1 := ix.span(px(p)-tol, px(p)+tol, ix.x0, ix.nx)
-	cy0, cy1 := ix.span(py(p)-tol, py(p)+tol, ix.y0, ix.ny)
-	for cy := cy0; cy <= cy1; cy++ {
-		row := cy * ix.nx
-		for cx := cx0; cx <= cx1; cx++ {
-			c := row + cx
-			for _, id := range ix.items[ix.start[c]:ix.start[c+1]] {
-				s := &ix.segs[id]
-				// the cheap test first: most segments near a dense region's
-				// point are of another direction or kind
-				if w.accepts(s, fill, stroke) && segDist2(p, s) <= tol2 {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return ix.classify1(p, tol, tol, w, fill, stroke) == allNear
 }
 
 // span is the range of cells [lo, hi] covering [a, b] on one axis (empty

@@ -24,6 +24,10 @@ type Template struct {
 	pts    []sample
 	probes []int
 	step   float64
+	// groups look up samples that want the same marks together
+	// (groups.go; nil: one by one), members their samples by group
+	groups  []sampleGroup
+	members []int32
 	// weight is the length of its marks plus its glyphs' weight, pixels
 	weight float64
 	ix     *segIndex
@@ -165,6 +169,7 @@ func newTemplate(label string, m *marks, width float64) *Template {
 	t.desc = acc.vec()
 	t.gix = newGlyphIndex(m.glyphs, max(t.size/4, 1))
 	t.probes = spread(t.pts, t.centre, 10)
+	t.groupSamples()
 	t.ends = freeEnds(m, 1+0.01*t.size)
 	for _, l := range m.loops {
 		b := vector.NoRect

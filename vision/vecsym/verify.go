@@ -14,20 +14,12 @@ import (
 func (sc *scorer) verify(ti int, t *Template, P pose) (Candidate, bool) {
 	k := P.scale()
 	tol := sc.tol(t, k)
-	turn := P.turn()
 	d := sc.d
 	// covered
 	total := t.weight
-	hit := 0.0
-	budget := (1 - minCovered) * total
-	missed := 0.0
-	for i := range t.pts {
-		s := &t.pts[i]
-		if d.ix.near(P.apply(s.p), sampleTol(P, tol, s), sampleWant(turn, P.mirror, s)) {
-			hit += s.w
-		} else if missed += s.w; missed > budget {
-			return Candidate{}, false
-		}
+	hit, ok := sc.coveredWeight(t, P, tol, (1-minCovered)*total)
+	if !ok {
+		return Candidate{}, false
 	}
 	for _, g := range t.m.glyphs {
 		w := glyphWeight * g.size
