@@ -84,7 +84,7 @@ func TestPatchRefusesChangedCode(t *testing.T) {
 func TestGeneratedIsPatched(t *testing.T) {
 	src, err := os.ReadFile("../../../graph/generated/generated.go")
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err) // the executor is committed beside this tool
 	}
 	if strings.Contains(string(src), "MarshalSliceConcurrently") || !strings.Contains(string(src), "execfast.MarshalSlice(") {
 		t.Fatal("graph/generated/generated.go is not patched: run make generate")
