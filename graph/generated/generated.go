@@ -8963,6 +8963,9 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // region    **************************** field.gotpl *****************************
 
 func (ec *executionContext) _Answer_answer(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Answer", scalarChildString, obj.Answer, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8986,6 +8989,9 @@ func (ec *executionContext) fieldContext_Answer_answer(_ context.Context, field 
 }
 
 func (ec *executionContext) _Answer_questionType(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Answer", scalarChildString, obj.QuestionType, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9041,6 +9047,9 @@ func (ec *executionContext) fieldContext_Answer_sources(_ context.Context, field
 }
 
 func (ec *executionContext) _Answer_confidence(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "Answer", scalarChildFloat, obj.Confidence, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9064,6 +9073,9 @@ func (ec *executionContext) fieldContext_Answer_confidence(_ context.Context, fi
 }
 
 func (ec *executionContext) _Answer_answeredBy(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Answer", scalarChildString, obj.AnsweredBy, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9087,6 +9099,9 @@ func (ec *executionContext) fieldContext_Answer_answeredBy(_ context.Context, fi
 }
 
 func (ec *executionContext) _AnswerSource_sourceType(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.SourceType, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9110,6 +9125,9 @@ func (ec *executionContext) fieldContext_AnswerSource_sourceType(_ context.Conte
 }
 
 func (ec *executionContext) _AnswerSource_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.SourceID, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9133,6 +9151,9 @@ func (ec *executionContext) fieldContext_AnswerSource_sourceID(_ context.Context
 }
 
 func (ec *executionContext) _AnswerSource_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildID, obj.SheetID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9156,6 +9177,9 @@ func (ec *executionContext) fieldContext_AnswerSource_sheetID(_ context.Context,
 }
 
 func (ec *executionContext) _AnswerSource_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.SheetNumber, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9179,6 +9203,9 @@ func (ec *executionContext) fieldContext_AnswerSource_sheetNumber(_ context.Cont
 }
 
 func (ec *executionContext) _AnswerSource_label(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.Label, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9202,6 +9229,9 @@ func (ec *executionContext) fieldContext_AnswerSource_label(_ context.Context, f
 }
 
 func (ec *executionContext) _AnswerSource_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.Snippet, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9257,6 +9287,9 @@ func (ec *executionContext) fieldContext_AnswerSource_bounds(_ context.Context, 
 }
 
 func (ec *executionContext) _AnswerSource_count(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*int](ctx, ec.OperationContext, field, "AnswerSource", scalarChildInt, obj.Count, ec.marshalOInt2ᚖint)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9280,6 +9313,9 @@ func (ec *executionContext) fieldContext_AnswerSource_count(_ context.Context, f
 }
 
 func (ec *executionContext) _AnswerSource_score(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "AnswerSource", scalarChildFloat, obj.Score, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9303,6 +9339,9 @@ func (ec *executionContext) fieldContext_AnswerSource_score(_ context.Context, f
 }
 
 func (ec *executionContext) _Block_id(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9326,6 +9365,9 @@ func (ec *executionContext) fieldContext_Block_id(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Block_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Block", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9349,6 +9391,9 @@ func (ec *executionContext) fieldContext_Block_createdAt(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Block_sheetID(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildID, obj.SheetID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9372,6 +9417,9 @@ func (ec *executionContext) fieldContext_Block_sheetID(_ context.Context, field 
 }
 
 func (ec *executionContext) _Block_type(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[block.Type](ctx, ec.OperationContext, field, "Block", scalarChildBlockType, obj.Type, ec.marshalNBlockType2githubᚗcomᚋplangraphᚋplangraphᚋentᚋblockᚐType)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9395,6 +9443,9 @@ func (ec *executionContext) fieldContext_Block_type(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Block_title(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.Title, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9418,6 +9469,9 @@ func (ec *executionContext) fieldContext_Block_title(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Block_description(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.Description, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9441,6 +9495,9 @@ func (ec *executionContext) fieldContext_Block_description(_ context.Context, fi
 }
 
 func (ec *executionContext) _Block_scale(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.Scale, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9496,6 +9553,9 @@ func (ec *executionContext) fieldContext_Block_bounds(_ context.Context, field g
 }
 
 func (ec *executionContext) _Block_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.URI, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9747,6 +9807,9 @@ func (ec *executionContext) fieldContext_BlockConnection_pageInfo(_ context.Cont
 }
 
 func (ec *executionContext) _BlockConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.BlockConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "BlockConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9802,6 +9865,9 @@ func (ec *executionContext) fieldContext_BlockEdge_node(_ context.Context, field
 }
 
 func (ec *executionContext) _BlockEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.BlockEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "BlockEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9825,6 +9891,9 @@ func (ec *executionContext) fieldContext_BlockEdge_cursor(_ context.Context, fie
 }
 
 func (ec *executionContext) _BoundingBox_xMin(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "BoundingBox", scalarChildFloat, obj.XMin, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9848,6 +9917,9 @@ func (ec *executionContext) fieldContext_BoundingBox_xMin(_ context.Context, fie
 }
 
 func (ec *executionContext) _BoundingBox_yMin(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "BoundingBox", scalarChildFloat, obj.YMin, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9871,6 +9943,9 @@ func (ec *executionContext) fieldContext_BoundingBox_yMin(_ context.Context, fie
 }
 
 func (ec *executionContext) _BoundingBox_xMax(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "BoundingBox", scalarChildFloat, obj.XMax, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9894,6 +9969,9 @@ func (ec *executionContext) fieldContext_BoundingBox_xMax(_ context.Context, fie
 }
 
 func (ec *executionContext) _BoundingBox_yMax(ctx context.Context, field graphql.CollectedField, obj *geom.Box) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "BoundingBox", scalarChildFloat, obj.YMax, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9917,6 +9995,9 @@ func (ec *executionContext) fieldContext_BoundingBox_yMax(_ context.Context, fie
 }
 
 func (ec *executionContext) _Drawing_id(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Drawing", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9940,6 +10021,9 @@ func (ec *executionContext) fieldContext_Drawing_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Drawing_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Drawing", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9963,6 +10047,9 @@ func (ec *executionContext) fieldContext_Drawing_createdAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Drawing_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Drawing", scalarChildID, obj.ProjectID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9986,6 +10073,9 @@ func (ec *executionContext) fieldContext_Drawing_projectID(_ context.Context, fi
 }
 
 func (ec *executionContext) _Drawing_fileID(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Drawing", scalarChildID, obj.FileID, ec.marshalOID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10009,6 +10099,9 @@ func (ec *executionContext) fieldContext_Drawing_fileID(_ context.Context, field
 }
 
 func (ec *executionContext) _Drawing_name(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Drawing", scalarChildString, obj.Name, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10032,6 +10125,9 @@ func (ec *executionContext) fieldContext_Drawing_name(_ context.Context, field g
 }
 
 func (ec *executionContext) _Drawing_status(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[drawing.Status](ctx, ec.OperationContext, field, "Drawing", scalarChildDrawingStatus, obj.Status, ec.marshalNDrawingStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋdrawingᚐStatus)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10055,6 +10151,9 @@ func (ec *executionContext) fieldContext_Drawing_status(_ context.Context, field
 }
 
 func (ec *executionContext) _Drawing_pageCount(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Drawing", scalarChildInt, obj.PageCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10250,6 +10349,9 @@ func (ec *executionContext) fieldContext_DrawingConnection_pageInfo(_ context.Co
 }
 
 func (ec *executionContext) _DrawingConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.DrawingConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "DrawingConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10305,6 +10407,9 @@ func (ec *executionContext) fieldContext_DrawingEdge_node(_ context.Context, fie
 }
 
 func (ec *executionContext) _DrawingEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.DrawingEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "DrawingEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10392,6 +10497,9 @@ func (ec *executionContext) fieldContext_DrawingProcessing_job(_ context.Context
 }
 
 func (ec *executionContext) _Feature_id(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10415,6 +10523,9 @@ func (ec *executionContext) fieldContext_Feature_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Feature_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Feature", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10438,6 +10549,9 @@ func (ec *executionContext) fieldContext_Feature_createdAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Feature_blockID(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildID, obj.BlockID, ec.marshalOID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10461,6 +10575,9 @@ func (ec *executionContext) fieldContext_Feature_blockID(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Feature_jobID(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildID, obj.JobID, ec.marshalOID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10484,6 +10601,9 @@ func (ec *executionContext) fieldContext_Feature_jobID(_ context.Context, field 
 }
 
 func (ec *executionContext) _Feature_kind(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[feature.Kind](ctx, ec.OperationContext, field, "Feature", scalarChildFeatureKind, obj.Kind, ec.marshalNFeatureKind2githubᚗcomᚋplangraphᚋplangraphᚋentᚋfeatureᚐKind)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10507,6 +10627,9 @@ func (ec *executionContext) fieldContext_Feature_kind(_ context.Context, field g
 }
 
 func (ec *executionContext) _Feature_label(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildString, obj.Label, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10530,6 +10653,9 @@ func (ec *executionContext) fieldContext_Feature_label(_ context.Context, field 
 }
 
 func (ec *executionContext) _Feature_description(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildString, obj.Description, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10553,6 +10679,9 @@ func (ec *executionContext) fieldContext_Feature_description(_ context.Context, 
 }
 
 func (ec *executionContext) _Feature_hasGraphic(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "Feature", scalarChildBoolean, obj.HasGraphic, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10608,6 +10737,9 @@ func (ec *executionContext) fieldContext_Feature_bounds(_ context.Context, field
 }
 
 func (ec *executionContext) _Feature_confidence(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*float64](ctx, ec.OperationContext, field, "Feature", scalarChildFloat, obj.Confidence, ec.marshalOFloat2ᚖfloat64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10631,6 +10763,9 @@ func (ec *executionContext) fieldContext_Feature_confidence(_ context.Context, f
 }
 
 func (ec *executionContext) _Feature_definedByID(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildID, obj.DefinedByID, ec.marshalOID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10858,6 +10993,9 @@ func (ec *executionContext) fieldContext_FeatureConnection_pageInfo(_ context.Co
 }
 
 func (ec *executionContext) _FeatureConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.FeatureConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "FeatureConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10913,6 +11051,9 @@ func (ec *executionContext) fieldContext_FeatureEdge_node(_ context.Context, fie
 }
 
 func (ec *executionContext) _FeatureEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.FeatureEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "FeatureEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10936,6 +11077,9 @@ func (ec *executionContext) fieldContext_FeatureEdge_cursor(_ context.Context, f
 }
 
 func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10959,6 +11103,9 @@ func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphq
 }
 
 func (ec *executionContext) _File_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "File", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10982,6 +11129,9 @@ func (ec *executionContext) fieldContext_File_createdAt(_ context.Context, field
 }
 
 func (ec *executionContext) _File_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildID, obj.ProjectID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11005,6 +11155,9 @@ func (ec *executionContext) fieldContext_File_projectID(_ context.Context, field
 }
 
 func (ec *executionContext) _File_filename(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildString, obj.Filename, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11028,6 +11181,9 @@ func (ec *executionContext) fieldContext_File_filename(_ context.Context, field 
 }
 
 func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildString, obj.ContentType, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11051,6 +11207,9 @@ func (ec *executionContext) fieldContext_File_contentType(_ context.Context, fie
 }
 
 func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int64](ctx, ec.OperationContext, field, "File", scalarChildInt, obj.Size, ec.marshalNInt2int64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11074,6 +11233,9 @@ func (ec *executionContext) fieldContext_File_size(_ context.Context, field grap
 }
 
 func (ec *executionContext) _File_sha256(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildString, obj.Sha256, ec.marshalOString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11097,6 +11259,9 @@ func (ec *executionContext) fieldContext_File_sha256(_ context.Context, field gr
 }
 
 func (ec *executionContext) _File_status(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[file.Status](ctx, ec.OperationContext, field, "File", scalarChildFileStatus, obj.Status, ec.marshalNFileStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋfileᚐStatus)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11120,6 +11285,9 @@ func (ec *executionContext) fieldContext_File_status(_ context.Context, field gr
 }
 
 func (ec *executionContext) _File_confirmedAt(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*time.Time](ctx, ec.OperationContext, field, "File", scalarChildTime, obj.ConfirmedAt, ec.marshalOTime2ᚖtimeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11271,6 +11439,9 @@ func (ec *executionContext) fieldContext_FileConnection_pageInfo(_ context.Conte
 }
 
 func (ec *executionContext) _FileConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.FileConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "FileConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11326,6 +11497,9 @@ func (ec *executionContext) fieldContext_FileEdge_node(_ context.Context, field 
 }
 
 func (ec *executionContext) _FileEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.FileEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "FileEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11381,6 +11555,9 @@ func (ec *executionContext) fieldContext_FileUpload_file(_ context.Context, fiel
 }
 
 func (ec *executionContext) _FileUpload_uploadURL(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "FileUpload", scalarChildString, obj.UploadURL, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11404,6 +11581,9 @@ func (ec *executionContext) fieldContext_FileUpload_uploadURL(_ context.Context,
 }
 
 func (ec *executionContext) _FileUpload_method(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "FileUpload", scalarChildString, obj.Method, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11427,6 +11607,9 @@ func (ec *executionContext) fieldContext_FileUpload_method(_ context.Context, fi
 }
 
 func (ec *executionContext) _FileUpload_headers(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[json.RawMessage](ctx, ec.OperationContext, field, "FileUpload", scalarChildJSON, obj.Headers, ec.marshalNJSON2encodingᚋjsonᚐRawMessage)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11450,6 +11633,9 @@ func (ec *executionContext) fieldContext_FileUpload_headers(_ context.Context, f
 }
 
 func (ec *executionContext) _FileUpload_expiresAt(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "FileUpload", scalarChildTime, obj.ExpiresAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11473,6 +11659,9 @@ func (ec *executionContext) fieldContext_FileUpload_expiresAt(_ context.Context,
 }
 
 func (ec *executionContext) _Job_id(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Job", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11496,6 +11685,9 @@ func (ec *executionContext) fieldContext_Job_id(_ context.Context, field graphql
 }
 
 func (ec *executionContext) _Job_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Job", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11519,6 +11711,9 @@ func (ec *executionContext) fieldContext_Job_createdAt(_ context.Context, field 
 }
 
 func (ec *executionContext) _Job_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Job", scalarChildID, obj.ProjectID, ec.marshalOID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11542,6 +11737,9 @@ func (ec *executionContext) fieldContext_Job_projectID(_ context.Context, field 
 }
 
 func (ec *executionContext) _Job_type(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Job", scalarChildString, obj.Type, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11565,6 +11763,9 @@ func (ec *executionContext) fieldContext_Job_type(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Job_status(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[job.Status](ctx, ec.OperationContext, field, "Job", scalarChildJobStatus, obj.Status, ec.marshalNJobStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋjobᚐStatus)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11588,6 +11789,9 @@ func (ec *executionContext) fieldContext_Job_status(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Job_targetType(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[job.TargetType](ctx, ec.OperationContext, field, "Job", scalarChildJobTargetType, obj.TargetType, ec.marshalOJobTargetType2githubᚗcomᚋplangraphᚋplangraphᚋentᚋjobᚐTargetType)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11611,6 +11815,9 @@ func (ec *executionContext) fieldContext_Job_targetType(_ context.Context, field
 }
 
 func (ec *executionContext) _Job_targetID(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Job", scalarChildString, obj.TargetID, ec.marshalOString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11634,6 +11841,9 @@ func (ec *executionContext) fieldContext_Job_targetID(_ context.Context, field g
 }
 
 func (ec *executionContext) _Job_parentID(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Job", scalarChildID, obj.ParentID, ec.marshalOID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11657,6 +11867,9 @@ func (ec *executionContext) fieldContext_Job_parentID(_ context.Context, field g
 }
 
 func (ec *executionContext) _Job_progress(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "Job", scalarChildFloat, obj.Progress, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11712,6 +11925,9 @@ func (ec *executionContext) fieldContext_Job_error(_ context.Context, field grap
 }
 
 func (ec *executionContext) _Job_result(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[json.RawMessage](ctx, ec.OperationContext, field, "Job", scalarChildJSON, obj.Result, ec.marshalOJSON2encodingᚋjsonᚐRawMessage)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11735,6 +11951,9 @@ func (ec *executionContext) fieldContext_Job_result(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Job_startedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*time.Time](ctx, ec.OperationContext, field, "Job", scalarChildTime, obj.StartedAt, ec.marshalOTime2ᚖtimeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11758,6 +11977,9 @@ func (ec *executionContext) fieldContext_Job_startedAt(_ context.Context, field 
 }
 
 func (ec *executionContext) _Job_completedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*time.Time](ctx, ec.OperationContext, field, "Job", scalarChildTime, obj.CompletedAt, ec.marshalOTime2ᚖtimeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11997,6 +12219,9 @@ func (ec *executionContext) fieldContext_JobConnection_pageInfo(_ context.Contex
 }
 
 func (ec *executionContext) _JobConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.JobConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "JobConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12052,6 +12277,9 @@ func (ec *executionContext) fieldContext_JobEdge_node(_ context.Context, field g
 }
 
 func (ec *executionContext) _JobEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.JobEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "JobEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12075,6 +12303,9 @@ func (ec *executionContext) fieldContext_JobEdge_cursor(_ context.Context, field
 }
 
 func (ec *executionContext) _JobError_code(ctx context.Context, field graphql.CollectedField, obj *jobstatus.Error) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobError", scalarChildString, obj.Code, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12098,6 +12329,9 @@ func (ec *executionContext) fieldContext_JobError_code(_ context.Context, field 
 }
 
 func (ec *executionContext) _JobError_message(ctx context.Context, field graphql.CollectedField, obj *jobstatus.Error) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobError", scalarChildString, obj.Message, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12121,6 +12355,9 @@ func (ec *executionContext) fieldContext_JobError_message(_ context.Context, fie
 }
 
 func (ec *executionContext) _JobEvent_id(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobEvent", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12144,6 +12381,9 @@ func (ec *executionContext) fieldContext_JobEvent_id(_ context.Context, field gr
 }
 
 func (ec *executionContext) _JobEvent_type(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobEvent", scalarChildString, obj.Type, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12167,6 +12407,9 @@ func (ec *executionContext) fieldContext_JobEvent_type(_ context.Context, field 
 }
 
 func (ec *executionContext) _JobEvent_createdAt(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "JobEvent", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12190,6 +12433,9 @@ func (ec *executionContext) fieldContext_JobEvent_createdAt(_ context.Context, f
 }
 
 func (ec *executionContext) _JobEvent_data(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[json.RawMessage](ctx, ec.OperationContext, field, "JobEvent", scalarChildJSON, obj.Data, ec.marshalNJSON2encodingᚋjsonᚐRawMessage)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13005,6 +13251,9 @@ func (ec *executionContext) fieldContext_Mutation_redeliverWebhook(ctx context.C
 }
 
 func (ec *executionContext) _Overlay_id(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13028,6 +13277,9 @@ func (ec *executionContext) fieldContext_Overlay_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Overlay_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Overlay", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13051,6 +13303,9 @@ func (ec *executionContext) fieldContext_Overlay_createdAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Overlay_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.ProjectID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13074,6 +13329,9 @@ func (ec *executionContext) fieldContext_Overlay_projectID(_ context.Context, fi
 }
 
 func (ec *executionContext) _Overlay_blockAID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.BlockAID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13097,6 +13355,9 @@ func (ec *executionContext) fieldContext_Overlay_blockAID(_ context.Context, fie
 }
 
 func (ec *executionContext) _Overlay_blockBID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.BlockBID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13120,6 +13381,9 @@ func (ec *executionContext) fieldContext_Overlay_blockBID(_ context.Context, fie
 }
 
 func (ec *executionContext) _Overlay_jobID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.JobID, ec.marshalOID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13143,6 +13407,9 @@ func (ec *executionContext) fieldContext_Overlay_jobID(_ context.Context, field 
 }
 
 func (ec *executionContext) _Overlay_score(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*float64](ctx, ec.OperationContext, field, "Overlay", scalarChildFloat, obj.Score, ec.marshalOFloat2ᚖfloat64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13166,6 +13433,9 @@ func (ec *executionContext) fieldContext_Overlay_score(_ context.Context, field 
 }
 
 func (ec *executionContext) _Overlay_hasChanges(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "Overlay", scalarChildBoolean, obj.HasChanges, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13189,6 +13459,9 @@ func (ec *executionContext) fieldContext_Overlay_hasChanges(_ context.Context, f
 }
 
 func (ec *executionContext) _Overlay_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.URI, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13212,6 +13485,9 @@ func (ec *executionContext) fieldContext_Overlay_uri(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Overlay_additionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.AdditionURI, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13235,6 +13511,9 @@ func (ec *executionContext) fieldContext_Overlay_additionURI(_ context.Context, 
 }
 
 func (ec *executionContext) _Overlay_deletionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.DeletionURI, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13258,6 +13537,9 @@ func (ec *executionContext) fieldContext_Overlay_deletionURI(_ context.Context, 
 }
 
 func (ec *executionContext) _Overlay_alignedAURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.AlignedAURI, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13281,6 +13563,9 @@ func (ec *executionContext) fieldContext_Overlay_alignedAURI(_ context.Context, 
 }
 
 func (ec *executionContext) _Overlay_alignedBURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.AlignedBURI, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13336,6 +13621,9 @@ func (ec *executionContext) fieldContext_Overlay_transform(_ context.Context, fi
 }
 
 func (ec *executionContext) _Overlay_registered(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "Overlay", scalarChildBoolean, obj.Registered, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13359,6 +13647,9 @@ func (ec *executionContext) fieldContext_Overlay_registered(_ context.Context, f
 }
 
 func (ec *executionContext) _Overlay_warnings(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[[]string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.Warnings, ec.marshalOString2ᚕstringᚄ)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13542,6 +13833,9 @@ func (ec *executionContext) fieldContext_Overlay_job(_ context.Context, field gr
 }
 
 func (ec *executionContext) _OverlayChange_id(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13565,6 +13859,9 @@ func (ec *executionContext) fieldContext_OverlayChange_id(_ context.Context, fie
 }
 
 func (ec *executionContext) _OverlayChange_kind(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Kind, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13588,6 +13885,9 @@ func (ec *executionContext) fieldContext_OverlayChange_kind(_ context.Context, f
 }
 
 func (ec *executionContext) _OverlayChange_category(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Category, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13611,6 +13911,9 @@ func (ec *executionContext) fieldContext_OverlayChange_category(_ context.Contex
 }
 
 func (ec *executionContext) _OverlayChange_description(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Description, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13698,6 +14001,9 @@ func (ec *executionContext) fieldContext_OverlayChange_boundsA(_ context.Context
 }
 
 func (ec *executionContext) _OverlayChange_severity(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Severity, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13721,6 +14027,9 @@ func (ec *executionContext) fieldContext_OverlayChange_severity(_ context.Contex
 }
 
 func (ec *executionContext) _OverlayChange_confidence(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "OverlayChange", scalarChildFloat, obj.Confidence, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13808,6 +14117,9 @@ func (ec *executionContext) fieldContext_OverlayConnection_pageInfo(_ context.Co
 }
 
 func (ec *executionContext) _OverlayConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.OverlayConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "OverlayConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13863,6 +14175,9 @@ func (ec *executionContext) fieldContext_OverlayEdge_node(_ context.Context, fie
 }
 
 func (ec *executionContext) _OverlayEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.OverlayEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "OverlayEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13886,6 +14201,9 @@ func (ec *executionContext) fieldContext_OverlayEdge_cursor(_ context.Context, f
 }
 
 func (ec *executionContext) _OverlayTransform_scale(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "OverlayTransform", scalarChildFloat, obj.Scale, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13909,6 +14227,9 @@ func (ec *executionContext) fieldContext_OverlayTransform_scale(_ context.Contex
 }
 
 func (ec *executionContext) _OverlayTransform_rotationDeg(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "OverlayTransform", scalarChildFloat, obj.RotationDeg, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13932,6 +14253,9 @@ func (ec *executionContext) fieldContext_OverlayTransform_rotationDeg(_ context.
 }
 
 func (ec *executionContext) _OverlayTransform_tx(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "OverlayTransform", scalarChildFloat, obj.Tx, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13955,6 +14279,9 @@ func (ec *executionContext) fieldContext_OverlayTransform_tx(_ context.Context, 
 }
 
 func (ec *executionContext) _OverlayTransform_ty(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "OverlayTransform", scalarChildFloat, obj.Ty, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13978,6 +14305,9 @@ func (ec *executionContext) fieldContext_OverlayTransform_ty(_ context.Context, 
 }
 
 func (ec *executionContext) _OverlayTransform_residualPx(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Transform) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "OverlayTransform", scalarChildFloat, obj.ResidualPx, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14093,6 +14423,9 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 }
 
 func (ec *executionContext) _Project_id(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Project", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14116,6 +14449,9 @@ func (ec *executionContext) fieldContext_Project_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Project", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14139,6 +14475,9 @@ func (ec *executionContext) fieldContext_Project_createdAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Project_name(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Project", scalarChildString, obj.Name, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14162,6 +14501,9 @@ func (ec *executionContext) fieldContext_Project_name(_ context.Context, field g
 }
 
 func (ec *executionContext) _Project_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Project", scalarChildTime, obj.UpdatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14425,6 +14767,9 @@ func (ec *executionContext) fieldContext_ProjectConnection_pageInfo(_ context.Co
 }
 
 func (ec *executionContext) _ProjectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ProjectConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "ProjectConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14480,6 +14825,9 @@ func (ec *executionContext) fieldContext_ProjectEdge_node(_ context.Context, fie
 }
 
 func (ec *executionContext) _ProjectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ProjectEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "ProjectEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15570,6 +15918,9 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 }
 
 func (ec *executionContext) _SearchHit_sourceType(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.SourceType, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15593,6 +15944,9 @@ func (ec *executionContext) fieldContext_SearchHit_sourceType(_ context.Context,
 }
 
 func (ec *executionContext) _SearchHit_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.SourceID, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15616,6 +15970,9 @@ func (ec *executionContext) fieldContext_SearchHit_sourceID(_ context.Context, f
 }
 
 func (ec *executionContext) _SearchHit_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildID, obj.SheetID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15639,6 +15996,9 @@ func (ec *executionContext) fieldContext_SearchHit_sheetID(_ context.Context, fi
 }
 
 func (ec *executionContext) _SearchHit_drawingID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildID, obj.DrawingID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15662,6 +16022,9 @@ func (ec *executionContext) fieldContext_SearchHit_drawingID(_ context.Context, 
 }
 
 func (ec *executionContext) _SearchHit_blockID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*string](ctx, ec.OperationContext, field, "SearchHit", scalarChildID, obj.BlockID, ec.marshalOID2ᚖstring)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15685,6 +16048,9 @@ func (ec *executionContext) fieldContext_SearchHit_blockID(_ context.Context, fi
 }
 
 func (ec *executionContext) _SearchHit_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.SheetNumber, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15708,6 +16074,9 @@ func (ec *executionContext) fieldContext_SearchHit_sheetNumber(_ context.Context
 }
 
 func (ec *executionContext) _SearchHit_label(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.Label, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15731,6 +16100,9 @@ func (ec *executionContext) fieldContext_SearchHit_label(_ context.Context, fiel
 }
 
 func (ec *executionContext) _SearchHit_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.Snippet, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15786,6 +16158,9 @@ func (ec *executionContext) fieldContext_SearchHit_bounds(_ context.Context, fie
 }
 
 func (ec *executionContext) _SearchHit_count(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*int](ctx, ec.OperationContext, field, "SearchHit", scalarChildInt, obj.Count, ec.marshalOInt2ᚖint)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15809,6 +16184,9 @@ func (ec *executionContext) fieldContext_SearchHit_count(_ context.Context, fiel
 }
 
 func (ec *executionContext) _SearchHit_score(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[float64](ctx, ec.OperationContext, field, "SearchHit", scalarChildFloat, obj.Score, ec.marshalNFloat2float64)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15832,6 +16210,9 @@ func (ec *executionContext) fieldContext_SearchHit_score(_ context.Context, fiel
 }
 
 func (ec *executionContext) _SearchHit_why(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[[]string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.Why, ec.marshalNString2ᚕstringᚄ)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15855,6 +16236,9 @@ func (ec *executionContext) fieldContext_SearchHit_why(_ context.Context, field 
 }
 
 func (ec *executionContext) _SearchMeta_retrievers(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[[]string](ctx, ec.OperationContext, field, "SearchMeta", scalarChildString, obj.Retrievers, ec.marshalNString2ᚕstringᚄ)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15878,6 +16262,9 @@ func (ec *executionContext) fieldContext_SearchMeta_retrievers(_ context.Context
 }
 
 func (ec *executionContext) _SearchMeta_semantic(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "SearchMeta", scalarChildBoolean, obj.Semantic, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15901,6 +16288,9 @@ func (ec *executionContext) fieldContext_SearchMeta_semantic(_ context.Context, 
 }
 
 func (ec *executionContext) _SearchMeta_visual(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "SearchMeta", scalarChildBoolean, obj.Visual, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15924,6 +16314,9 @@ func (ec *executionContext) fieldContext_SearchMeta_visual(_ context.Context, fi
 }
 
 func (ec *executionContext) _SearchMeta_indexed(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "SearchMeta", scalarChildInt, obj.Indexed, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15947,6 +16340,9 @@ func (ec *executionContext) fieldContext_SearchMeta_indexed(_ context.Context, f
 }
 
 func (ec *executionContext) _SearchMeta_expanded(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[[]string](ctx, ec.OperationContext, field, "SearchMeta", scalarChildString, obj.Expanded, ec.marshalNString2ᚕstringᚄ)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15970,6 +16366,9 @@ func (ec *executionContext) fieldContext_SearchMeta_expanded(_ context.Context, 
 }
 
 func (ec *executionContext) _SearchMeta_reason(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchMeta", scalarChildString, obj.Reason, ec.marshalOString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15993,6 +16392,9 @@ func (ec *executionContext) fieldContext_SearchMeta_reason(_ context.Context, fi
 }
 
 func (ec *executionContext) _SearchMeta_notes(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[[]string](ctx, ec.OperationContext, field, "SearchMeta", scalarChildString, obj.Notes, ec.marshalOString2ᚕstringᚄ)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16080,6 +16482,9 @@ func (ec *executionContext) fieldContext_SearchResult_meta(_ context.Context, fi
 }
 
 func (ec *executionContext) _Sheet_id(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16103,6 +16508,9 @@ func (ec *executionContext) fieldContext_Sheet_id(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Sheet_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Sheet", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16126,6 +16534,9 @@ func (ec *executionContext) fieldContext_Sheet_createdAt(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Sheet_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.ProjectID, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16149,6 +16560,9 @@ func (ec *executionContext) fieldContext_Sheet_projectID(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Sheet_drawingID(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildID, obj.DrawingID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16172,6 +16586,9 @@ func (ec *executionContext) fieldContext_Sheet_drawingID(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Sheet_pageNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.PageNumber, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16195,6 +16612,9 @@ func (ec *executionContext) fieldContext_Sheet_pageNumber(_ context.Context, fie
 }
 
 func (ec *executionContext) _Sheet_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.SheetNumber, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16218,6 +16638,9 @@ func (ec *executionContext) fieldContext_Sheet_sheetNumber(_ context.Context, fi
 }
 
 func (ec *executionContext) _Sheet_title(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.Title, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16241,6 +16664,9 @@ func (ec *executionContext) fieldContext_Sheet_title(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Sheet_discipline(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.Discipline, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16264,6 +16690,9 @@ func (ec *executionContext) fieldContext_Sheet_discipline(_ context.Context, fie
 }
 
 func (ec *executionContext) _Sheet_revision(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.Revision, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16287,6 +16716,9 @@ func (ec *executionContext) fieldContext_Sheet_revision(_ context.Context, field
 }
 
 func (ec *executionContext) _Sheet_width(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.Width, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16310,6 +16742,9 @@ func (ec *executionContext) fieldContext_Sheet_width(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Sheet_height(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.Height, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16333,6 +16768,9 @@ func (ec *executionContext) fieldContext_Sheet_height(_ context.Context, field g
 }
 
 func (ec *executionContext) _Sheet_dpi(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.Dpi, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16356,6 +16794,9 @@ func (ec *executionContext) fieldContext_Sheet_dpi(_ context.Context, field grap
 }
 
 func (ec *executionContext) _Sheet_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.URI, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16607,6 +17048,9 @@ func (ec *executionContext) fieldContext_SheetConnection_pageInfo(_ context.Cont
 }
 
 func (ec *executionContext) _SheetConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.SheetConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "SheetConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16662,6 +17106,9 @@ func (ec *executionContext) fieldContext_SheetEdge_node(_ context.Context, field
 }
 
 func (ec *executionContext) _SheetEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.SheetEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "SheetEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16817,6 +17264,9 @@ func (ec *executionContext) fieldContext_Subscription_projectJobs(ctx context.Co
 }
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16840,6 +17290,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, f
 }
 
 func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16863,6 +17316,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Con
 }
 
 func (ec *executionContext) _WebhookDelivery_endpointID(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildID, obj.EndpointID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16886,6 +17342,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_endpointID(_ context.Co
 }
 
 func (ec *executionContext) _WebhookDelivery_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildString, obj.EventID, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16909,6 +17368,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_eventID(_ context.Conte
 }
 
 func (ec *executionContext) _WebhookDelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildString, obj.EventType, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16932,6 +17394,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_eventType(_ context.Con
 }
 
 func (ec *executionContext) _WebhookDelivery_attempt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildInt, obj.Attempt, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16955,6 +17420,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_attempt(_ context.Conte
 }
 
 func (ec *executionContext) _WebhookDelivery_manual(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildBoolean, obj.Manual, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16978,6 +17446,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_manual(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[webhookdelivery.Status](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildWebhookDeliveryStatus, obj.Status, ec.marshalNWebhookDeliveryStatus2githubᚗcomᚋplangraphᚋplangraphᚋentᚋwebhookdeliveryᚐStatus)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17001,6 +17472,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookDelivery_responseStatus(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildInt, obj.ResponseStatus, ec.marshalOInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17024,6 +17498,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_responseStatus(_ contex
 }
 
 func (ec *executionContext) _WebhookDelivery_error(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildString, obj.Error, ec.marshalOString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17047,6 +17524,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_error(_ context.Context
 }
 
 func (ec *executionContext) _WebhookDelivery_latencyMs(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildInt, obj.LatencyMs, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17070,6 +17550,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_latencyMs(_ context.Con
 }
 
 func (ec *executionContext) _WebhookDelivery_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*time.Time](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildTime, obj.NextAttemptAt, ec.marshalOTime2ᚖtimeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17157,6 +17640,9 @@ func (ec *executionContext) fieldContext_WebhookDeliveryConnection_pageInfo(_ co
 }
 
 func (ec *executionContext) _WebhookDeliveryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookDeliveryConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17212,6 +17698,9 @@ func (ec *executionContext) fieldContext_WebhookDeliveryEdge_node(_ context.Cont
 }
 
 func (ec *executionContext) _WebhookDeliveryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "WebhookDeliveryEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17235,6 +17724,9 @@ func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Co
 }
 
 func (ec *executionContext) _WebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildID, obj.ID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17258,6 +17750,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_id(_ context.Context, f
 }
 
 func (ec *executionContext) _WebhookEndpoint_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17281,6 +17776,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_createdAt(_ context.Con
 }
 
 func (ec *executionContext) _WebhookEndpoint_url(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildString, obj.URL, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17304,6 +17802,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_url(_ context.Context, 
 }
 
 func (ec *executionContext) _WebhookEndpoint_description(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildString, obj.Description, ec.marshalOString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17327,6 +17828,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_description(_ context.C
 }
 
 func (ec *executionContext) _WebhookEndpoint_events(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[[]string](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildString, obj.Events, ec.marshalOString2ᚕstringᚄ)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17350,6 +17854,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_events(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookEndpoint_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildBoolean, obj.Enabled, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17373,6 +17880,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_enabled(_ context.Conte
 }
 
 func (ec *executionContext) _WebhookEndpoint_previousSecretExpiresAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*time.Time](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildTime, obj.PreviousSecretExpiresAt, ec.marshalOTime2ᚖtimeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17396,6 +17906,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_previousSecretExpiresAt
 }
 
 func (ec *executionContext) _WebhookEndpoint_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildTime, obj.UpdatedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17527,6 +18040,9 @@ func (ec *executionContext) fieldContext_WebhookEndpointConnection_pageInfo(_ co
 }
 
 func (ec *executionContext) _WebhookEndpointConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpointConnection) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookEndpointConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17582,6 +18098,9 @@ func (ec *executionContext) fieldContext_WebhookEndpointEdge_node(_ context.Cont
 }
 
 func (ec *executionContext) _WebhookEndpointEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpointEdge) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[entgql.Cursor[string]](ctx, ec.OperationContext, field, "WebhookEndpointEdge", scalarChildCursor, obj.Cursor, ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17637,6 +18156,9 @@ func (ec *executionContext) fieldContext_WebhookEndpointWithSecret_endpoint(_ co
 }
 
 func (ec *executionContext) _WebhookEndpointWithSecret_secret(ctx context.Context, field graphql.CollectedField, obj *WebhookEndpointWithSecret) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookEndpointWithSecret", scalarChildString, obj.Secret, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17660,6 +18182,9 @@ func (ec *executionContext) fieldContext_WebhookEndpointWithSecret_secret(_ cont
 }
 
 func (ec *executionContext) _WebhookRedelivery_endpointID(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildID, obj.EndpointID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17683,6 +18208,9 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_endpointID(_ context.
 }
 
 func (ec *executionContext) _WebhookRedelivery_eventID(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildID, obj.EventID, ec.marshalNID2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17706,6 +18234,9 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_eventID(_ context.Con
 }
 
 func (ec *executionContext) _WebhookRedelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildString, obj.EventType, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17729,6 +18260,9 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_eventType(_ context.C
 }
 
 func (ec *executionContext) _WebhookRedelivery_queuedAt(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildTime, obj.QueuedAt, ec.marshalNTime2timeᚐTime)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17752,6 +18286,9 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_queuedAt(_ context.Co
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__Directive", scalarChildString, obj.Name, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17798,6 +18335,9 @@ func (ec *executionContext) fieldContext___Directive_description(_ context.Conte
 }
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "__Directive", scalarChildBoolean, obj.IsRepeatable, ec.marshalNBoolean2bool)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17821,6 +18361,9 @@ func (ec *executionContext) fieldContext___Directive_isRepeatable(_ context.Cont
 }
 
 func (ec *executionContext) ___Directive_locations(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[[]string](ctx, ec.OperationContext, field, "__Directive", scalarChild__DirectiveLocation, obj.Locations, ec.marshalN__DirectiveLocation2ᚕstringᚄ)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17887,6 +18430,9 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 }
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__EnumValue", scalarChildString, obj.Name, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17979,6 +18525,9 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 }
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__Field", scalarChildString, obj.Name, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18146,6 +18695,9 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__InputValue", scalarChildString, obj.Name, ec.marshalNString2string)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18224,6 +18776,9 @@ func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, fi
 }
 
 func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) {
+		return execfast.Leaf[*string](ctx, ec.OperationContext, field, "__InputValue", scalarChildString, obj.DefaultValue, ec.marshalOString2ᚖstring)
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -35507,4 +36062,24 @@ var (
 	errNoChildFieldsWebhookDeliveryStatus = errors.New("field of type WebhookDeliveryStatus does not have child fields")
 	errNoChildFields__DirectiveLocation   = errors.New("field of type __DirectiveLocation does not have child fields")
 	errNoChildFields__TypeKind            = errors.New("field of type __TypeKind does not have child fields")
+)
+
+// made once by gqlpatch: the Child of each scalar type's field context
+var (
+	scalarChildBlockType             = execfast.ScalarChild(errNoChildFieldsBlockType)
+	scalarChildBoolean               = execfast.ScalarChild(errNoChildFieldsBoolean)
+	scalarChildCursor                = execfast.ScalarChild(errNoChildFieldsCursor)
+	scalarChildDrawingStatus         = execfast.ScalarChild(errNoChildFieldsDrawingStatus)
+	scalarChildFeatureKind           = execfast.ScalarChild(errNoChildFieldsFeatureKind)
+	scalarChildFileStatus            = execfast.ScalarChild(errNoChildFieldsFileStatus)
+	scalarChildFloat                 = execfast.ScalarChild(errNoChildFieldsFloat)
+	scalarChildID                    = execfast.ScalarChild(errNoChildFieldsID)
+	scalarChildInt                   = execfast.ScalarChild(errNoChildFieldsInt)
+	scalarChildJSON                  = execfast.ScalarChild(errNoChildFieldsJSON)
+	scalarChildJobStatus             = execfast.ScalarChild(errNoChildFieldsJobStatus)
+	scalarChildJobTargetType         = execfast.ScalarChild(errNoChildFieldsJobTargetType)
+	scalarChildString                = execfast.ScalarChild(errNoChildFieldsString)
+	scalarChildTime                  = execfast.ScalarChild(errNoChildFieldsTime)
+	scalarChildWebhookDeliveryStatus = execfast.ScalarChild(errNoChildFieldsWebhookDeliveryStatus)
+	scalarChild__DirectiveLocation   = execfast.ScalarChild(errNoChildFields__DirectiveLocation)
 )

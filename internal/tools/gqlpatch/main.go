@@ -12,6 +12,9 @@
 //     resolution of the field.
 //   - An object without @defer fields skips the deferred group, whose path
 //     gqlgen computes (allocating) before finding it empty.
+//   - A scalar field read straight from its object's struct field is
+//     resolved by execfast.Leaf when no extension intercepts fields
+//     (execfast.Direct), gqlgen's ResolveField otherwise.
 package main
 
 import (
@@ -53,6 +56,17 @@ var (
 	noChildRE = regexp.MustCompile(`errors\.New\("(field of type (\w+) does not have child fields)"\)`)
 	deferRE   = regexp.MustCompile(`(?m)^\tatomic\.AddInt32\(&ec\.Deferred, int32\(min\(len\(deferLabelToView\), math\.MaxInt32\)\)\)\n\n\tec\.ProcessDeferredGroup\(graphql\.DeferredGroup\{\n((?:\t\t.*\n)+?)\t\}\)\n`)
 	importRE  = regexp.MustCompile(`(?m)^\t"github.com/99designs/gqlgen/graphql"\n`)
+	// a scalar field's context: no method, no resolver (after noChildRE)
+	scalarCtxRE = regexp.MustCompile(`(?m)^func \(ec \*executionContext\) (fieldContext_\w+)\(_ context\.Context, field graphql\.CollectedField\) \(fc \*graphql\.FieldContext, err error\) \{\n\treturn graphql\.NewScalarFieldContext\("(\w+)", field, false, false, errNoChildFields(\w+)\)\n\}`)
+	// a field resolved from its object's struct field: ${1} the header,
+	// ${2} its field context, ${3} the struct field, ${4} the value's type,
+	// ${5} the marshaller
+	plainFieldRE = regexp.MustCompile(`(?m)^(func \(ec \*executionContext\) _\w+\(ctx context\.Context, field graphql\.CollectedField, obj \*?[\w.]+\) \(ret graphql\.Marshaler\) \{\n)` +
+		`\treturn graphql\.ResolveField\(\n\t\tctx,\n\t\tec\.OperationContext,\n\t\tfield,\n` +
+		`\t\tfunc\(ctx context\.Context, field graphql\.CollectedField\) \(\*graphql\.FieldContext, error\) \{\n\t\t\treturn ec\.(fieldContext_\w+)\(ctx, field\)\n\t\t\},\n` +
+		`\t\tfunc\(ctx context\.Context\) \(any, error\) \{\n\t\t\treturn obj\.(\w+), nil\n\t\t\},\n` +
+		`\t\tnil,\n` +
+		`\t\tfunc\(ctx context\.Context, selections ast\.SelectionSet, v ([^)\n]+)\) graphql\.Marshaler \{\n\t\t\treturn ec\.([^\s(]+)\(ctx, selections, v\)\n\t\t\},\n`)
 )
 
 const execfast = "github.com/plangraph/plangraph/graph/execfast"
@@ -79,23 +93,18 @@ func patch(src []byte) ([]byte, error) {
 	if len(types) == 0 {
 		return nil, fmt.Errorf("no scalar field context error: gqlgen changed, review gqlpatch")
 	}
-	names := make([]string, 0, len(types))
-	for k := range types {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var vars bytes.Buffer
-	vars.WriteString("\n// made once by gqlpatch (gqlgen made them on every field resolution)\nvar (\n")
-	for _, k := range names {
-		fmt.Fprintf(&vars, "\t%s = errors.New(%q)\n", k, types[k])
-	}
-	vars.WriteString(")\n")
-	s += vars.String()
+	s += varBlock("made once by gqlpatch (gqlgen made them on every field resolution)", types,
+		func(k, typ string) string { return fmt.Sprintf("%s = errors.New(%q)", k, typ) })
 
 	if !deferRE.MatchString(s) {
 		return nil, fmt.Errorf("no deferred group: gqlgen changed, review gqlpatch")
 	}
 	s = deferRE.ReplaceAllString(s, "\tif len(deferLabelToView) > 0 {\n\t\tatomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))\n\t\tec.ProcessDeferredGroup(graphql.DeferredGroup{\n${1}\t\t})\n\t}\n")
+
+	s, err := patchLeaves(s)
+	if err != nil {
+		return nil, err
+	}
 
 	loc := importRE.FindStringIndex(s)
 	if loc == nil {
@@ -104,4 +113,49 @@ func patch(src []byte) ([]byte, error) {
 	// among the module imports (format.Source sorts the group)
 	s = s[:loc[1]] + "\t\"" + execfast + "\"\n" + s[loc[1]:]
 	return format.Source([]byte(s))
+}
+
+// patchLeaves puts execfast.Leaf before gqlgen's ResolveField in every
+// field resolved from a struct field whose context is a plain scalar's, and
+// declares the scalar types' Child functions it passes.
+func patchLeaves(s string) (string, error) {
+	type scalarCtx struct{ object, typ string }
+	ctxs := map[string]scalarCtx{}
+	for _, m := range scalarCtxRE.FindAllStringSubmatch(s, -1) {
+		ctxs[m[1]] = scalarCtx{m[2], m[3]}
+	}
+	used := map[string]bool{}
+	s = plainFieldRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := plainFieldRE.FindStringSubmatch(m)
+		c, ok := ctxs[sub[2]]
+		if !ok {
+			return m // an object's field: its children need gqlgen's context
+		}
+		used[c.typ] = true
+		return sub[1] + fmt.Sprintf("\tif execfast.Direct(ec.OperationContext) {\n\t\treturn execfast.Leaf[%s](ctx, ec.OperationContext, field, %q, scalarChild%s, obj.%s, ec.%s)\n\t}\n",
+			sub[4], c.object, c.typ, sub[3], sub[5]) + m[len(sub[1]):]
+	})
+	if len(used) == 0 {
+		return "", fmt.Errorf("no scalar field read from a struct field: gqlgen changed, review gqlpatch")
+	}
+	return s + varBlock("made once by gqlpatch: the Child of each scalar type's field context", used,
+		func(k string, _ bool) string {
+			return fmt.Sprintf("scalarChild%s = execfast.ScalarChild(errNoChildFields%s)", k, k)
+		}), nil
+}
+
+// varBlock declares one var per key of m, in key order, each line made by decl.
+func varBlock[V any](comment string, m map[string]V, decl func(string, V) string) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "\n// %s\nvar (\n", comment)
+	for _, k := range names {
+		fmt.Fprintf(&b, "\t%s\n", decl(k, m[k]))
+	}
+	b.WriteString(")\n")
+	return b.String()
 }

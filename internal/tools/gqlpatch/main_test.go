@@ -15,7 +15,48 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 )
+
+func (ec *executionContext) _Sheet_dpi(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Sheet_dpi(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Dpi, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2ᚐint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) _Sheet_drawing(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Sheet_drawing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Drawing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Drawing) graphql.Marshaler {
+			return ec.marshalNDrawing2ᚖ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
 
 func (ec *executionContext) fieldContext_Sheet_dpi(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -55,10 +96,16 @@ func TestPatch(t *testing.T) {
 		`graphql.NewScalarFieldContext("Sheet", field, false, false, errNoChildFieldsInt)`,
 		`errNoChildFieldsInt = errors.New("field of type Int does not have child fields")`,
 		"if len(deferLabelToView) > 0 {\n\t\tatomic.AddInt32(",
+		"if execfast.Direct(ec.OperationContext) {\n\t\treturn execfast.Leaf[int](ctx, ec.OperationContext, field, \"Sheet\", scalarChildInt, obj.Dpi, ec.marshalNInt2ᚐint)\n\t}\n\treturn graphql.ResolveField(",
+		"scalarChildInt = execfast.ScalarChild(errNoChildFieldsInt)",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("patched code lacks %q:\n%s", want, s)
 		}
+	}
+	// the object field (its context is not a scalar's) keeps gqlgen's path alone
+	if strings.Count(s, "execfast.Leaf[") != 1 || strings.Count(s, "graphql.ResolveField(") != 2 {
+		t.Errorf("leaf rewrite wrong:\n%s", s)
 	}
 	if strings.Contains(s, "MarshalSliceConcurrently") || strings.Count(s, "errors.New(") != 1 {
 		t.Errorf("left unpatched:\n%s", s)
@@ -71,7 +118,7 @@ func TestPatch(t *testing.T) {
 // A gqlgen whose output no longer holds what a rewrite matches fails
 // generation rather than silently dropping the rewrite.
 func TestPatchRefusesChangedCode(t *testing.T) {
-	for _, drop := range []string{"graphql.MarshalSliceConcurrently(", `errors.New("field of type Int`, "ec.ProcessDeferredGroup("} {
+	for _, drop := range []string{"graphql.MarshalSliceConcurrently(", `errors.New("field of type Int`, "ec.ProcessDeferredGroup(", "return obj.Dpi, nil"} {
 		src := strings.ReplaceAll(sample, drop, "somethingElse(")
 		if _, err := patch([]byte(src)); err == nil {
 			t.Errorf("without %q: no error", drop)
@@ -86,7 +133,7 @@ func TestGeneratedIsPatched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err) // the executor is committed beside this tool
 	}
-	if strings.Contains(string(src), "MarshalSliceConcurrently") || !strings.Contains(string(src), "execfast.MarshalSlice(") {
+	if strings.Contains(string(src), "MarshalSliceConcurrently") || !strings.Contains(string(src), "execfast.MarshalSlice(") || !strings.Contains(string(src), "execfast.Leaf[") {
 		t.Fatal("graph/generated/generated.go is not patched: run make generate")
 	}
 }
