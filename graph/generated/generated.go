@@ -8964,7 +8964,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 func (ec *executionContext) _Answer_answer(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Answer", scalarChildString, obj.Answer, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Answer)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -8990,7 +8990,7 @@ func (ec *executionContext) fieldContext_Answer_answer(_ context.Context, field 
 
 func (ec *executionContext) _Answer_questionType(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Answer", scalarChildString, obj.QuestionType, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.QuestionType)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9074,7 +9074,7 @@ func (ec *executionContext) fieldContext_Answer_confidence(_ context.Context, fi
 
 func (ec *executionContext) _Answer_answeredBy(ctx context.Context, field graphql.CollectedField, obj *search.Answer) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Answer", scalarChildString, obj.AnsweredBy, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.AnsweredBy)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9100,7 +9100,7 @@ func (ec *executionContext) fieldContext_Answer_answeredBy(_ context.Context, fi
 
 func (ec *executionContext) _AnswerSource_sourceType(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.SourceType, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.SourceType)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9126,7 +9126,7 @@ func (ec *executionContext) fieldContext_AnswerSource_sourceType(_ context.Conte
 
 func (ec *executionContext) _AnswerSource_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.SourceID, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.SourceID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9152,7 +9152,7 @@ func (ec *executionContext) fieldContext_AnswerSource_sourceID(_ context.Context
 
 func (ec *executionContext) _AnswerSource_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildID, obj.SheetID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.SheetID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9178,7 +9178,7 @@ func (ec *executionContext) fieldContext_AnswerSource_sheetID(_ context.Context,
 
 func (ec *executionContext) _AnswerSource_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.SheetNumber, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.SheetNumber)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9204,7 +9204,7 @@ func (ec *executionContext) fieldContext_AnswerSource_sheetNumber(_ context.Cont
 
 func (ec *executionContext) _AnswerSource_label(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.Label, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Label)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9230,7 +9230,7 @@ func (ec *executionContext) fieldContext_AnswerSource_label(_ context.Context, f
 
 func (ec *executionContext) _AnswerSource_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Source) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "AnswerSource", scalarChildString, obj.Snippet, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Snippet)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9340,7 +9340,7 @@ func (ec *executionContext) fieldContext_AnswerSource_score(_ context.Context, f
 
 func (ec *executionContext) _Block_id(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9392,7 +9392,7 @@ func (ec *executionContext) fieldContext_Block_createdAt(_ context.Context, fiel
 
 func (ec *executionContext) _Block_sheetID(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildID, obj.SheetID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.SheetID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9444,7 +9444,7 @@ func (ec *executionContext) fieldContext_Block_type(_ context.Context, field gra
 
 func (ec *executionContext) _Block_title(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.Title, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9470,7 +9470,7 @@ func (ec *executionContext) fieldContext_Block_title(_ context.Context, field gr
 
 func (ec *executionContext) _Block_description(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.Description, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Description)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9496,7 +9496,7 @@ func (ec *executionContext) fieldContext_Block_description(_ context.Context, fi
 
 func (ec *executionContext) _Block_scale(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.Scale, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Scale)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9554,7 +9554,7 @@ func (ec *executionContext) fieldContext_Block_bounds(_ context.Context, field g
 
 func (ec *executionContext) _Block_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Block", scalarChildString, obj.URI, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.URI)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9808,7 +9808,7 @@ func (ec *executionContext) fieldContext_BlockConnection_pageInfo(_ context.Cont
 
 func (ec *executionContext) _BlockConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.BlockConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "BlockConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -9996,7 +9996,7 @@ func (ec *executionContext) fieldContext_BoundingBox_yMax(_ context.Context, fie
 
 func (ec *executionContext) _Drawing_id(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Drawing", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10048,7 +10048,7 @@ func (ec *executionContext) fieldContext_Drawing_createdAt(_ context.Context, fi
 
 func (ec *executionContext) _Drawing_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Drawing", scalarChildID, obj.ProjectID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ProjectID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10100,7 +10100,7 @@ func (ec *executionContext) fieldContext_Drawing_fileID(_ context.Context, field
 
 func (ec *executionContext) _Drawing_name(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Drawing", scalarChildString, obj.Name, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10152,7 +10152,7 @@ func (ec *executionContext) fieldContext_Drawing_status(_ context.Context, field
 
 func (ec *executionContext) _Drawing_pageCount(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Drawing", scalarChildInt, obj.PageCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.PageCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10350,7 +10350,7 @@ func (ec *executionContext) fieldContext_DrawingConnection_pageInfo(_ context.Co
 
 func (ec *executionContext) _DrawingConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.DrawingConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "DrawingConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10498,7 +10498,7 @@ func (ec *executionContext) fieldContext_DrawingProcessing_job(_ context.Context
 
 func (ec *executionContext) _Feature_id(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10628,7 +10628,7 @@ func (ec *executionContext) fieldContext_Feature_kind(_ context.Context, field g
 
 func (ec *executionContext) _Feature_label(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildString, obj.Label, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Label)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10654,7 +10654,7 @@ func (ec *executionContext) fieldContext_Feature_label(_ context.Context, field 
 
 func (ec *executionContext) _Feature_description(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Feature", scalarChildString, obj.Description, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Description)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10680,7 +10680,7 @@ func (ec *executionContext) fieldContext_Feature_description(_ context.Context, 
 
 func (ec *executionContext) _Feature_hasGraphic(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "Feature", scalarChildBoolean, obj.HasGraphic, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.HasGraphic)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -10994,7 +10994,7 @@ func (ec *executionContext) fieldContext_FeatureConnection_pageInfo(_ context.Co
 
 func (ec *executionContext) _FeatureConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.FeatureConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "FeatureConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11078,7 +11078,7 @@ func (ec *executionContext) fieldContext_FeatureEdge_cursor(_ context.Context, f
 
 func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11130,7 +11130,7 @@ func (ec *executionContext) fieldContext_File_createdAt(_ context.Context, field
 
 func (ec *executionContext) _File_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildID, obj.ProjectID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ProjectID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11156,7 +11156,7 @@ func (ec *executionContext) fieldContext_File_projectID(_ context.Context, field
 
 func (ec *executionContext) _File_filename(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildString, obj.Filename, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Filename)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11182,7 +11182,7 @@ func (ec *executionContext) fieldContext_File_filename(_ context.Context, field 
 
 func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "File", scalarChildString, obj.ContentType, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11440,7 +11440,7 @@ func (ec *executionContext) fieldContext_FileConnection_pageInfo(_ context.Conte
 
 func (ec *executionContext) _FileConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.FileConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "FileConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11556,7 +11556,7 @@ func (ec *executionContext) fieldContext_FileUpload_file(_ context.Context, fiel
 
 func (ec *executionContext) _FileUpload_uploadURL(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "FileUpload", scalarChildString, obj.UploadURL, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.UploadURL)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11582,7 +11582,7 @@ func (ec *executionContext) fieldContext_FileUpload_uploadURL(_ context.Context,
 
 func (ec *executionContext) _FileUpload_method(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "FileUpload", scalarChildString, obj.Method, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Method)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11660,7 +11660,7 @@ func (ec *executionContext) fieldContext_FileUpload_expiresAt(_ context.Context,
 
 func (ec *executionContext) _Job_id(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Job", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -11738,7 +11738,7 @@ func (ec *executionContext) fieldContext_Job_projectID(_ context.Context, field 
 
 func (ec *executionContext) _Job_type(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Job", scalarChildString, obj.Type, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Type)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -12220,7 +12220,7 @@ func (ec *executionContext) fieldContext_JobConnection_pageInfo(_ context.Contex
 
 func (ec *executionContext) _JobConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.JobConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "JobConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -12304,7 +12304,7 @@ func (ec *executionContext) fieldContext_JobEdge_cursor(_ context.Context, field
 
 func (ec *executionContext) _JobError_code(ctx context.Context, field graphql.CollectedField, obj *jobstatus.Error) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobError", scalarChildString, obj.Code, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Code)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -12330,7 +12330,7 @@ func (ec *executionContext) fieldContext_JobError_code(_ context.Context, field 
 
 func (ec *executionContext) _JobError_message(ctx context.Context, field graphql.CollectedField, obj *jobstatus.Error) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobError", scalarChildString, obj.Message, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Message)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -12356,7 +12356,7 @@ func (ec *executionContext) fieldContext_JobError_message(_ context.Context, fie
 
 func (ec *executionContext) _JobEvent_id(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobEvent", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -12382,7 +12382,7 @@ func (ec *executionContext) fieldContext_JobEvent_id(_ context.Context, field gr
 
 func (ec *executionContext) _JobEvent_type(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "JobEvent", scalarChildString, obj.Type, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Type)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13252,7 +13252,7 @@ func (ec *executionContext) fieldContext_Mutation_redeliverWebhook(ctx context.C
 
 func (ec *executionContext) _Overlay_id(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13304,7 +13304,7 @@ func (ec *executionContext) fieldContext_Overlay_createdAt(_ context.Context, fi
 
 func (ec *executionContext) _Overlay_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.ProjectID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ProjectID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13330,7 +13330,7 @@ func (ec *executionContext) fieldContext_Overlay_projectID(_ context.Context, fi
 
 func (ec *executionContext) _Overlay_blockAID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.BlockAID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.BlockAID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13356,7 +13356,7 @@ func (ec *executionContext) fieldContext_Overlay_blockAID(_ context.Context, fie
 
 func (ec *executionContext) _Overlay_blockBID(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildID, obj.BlockBID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.BlockBID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13434,7 +13434,7 @@ func (ec *executionContext) fieldContext_Overlay_score(_ context.Context, field 
 
 func (ec *executionContext) _Overlay_hasChanges(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "Overlay", scalarChildBoolean, obj.HasChanges, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.HasChanges)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13460,7 +13460,7 @@ func (ec *executionContext) fieldContext_Overlay_hasChanges(_ context.Context, f
 
 func (ec *executionContext) _Overlay_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.URI, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.URI)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13486,7 +13486,7 @@ func (ec *executionContext) fieldContext_Overlay_uri(_ context.Context, field gr
 
 func (ec *executionContext) _Overlay_additionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.AdditionURI, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.AdditionURI)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13512,7 +13512,7 @@ func (ec *executionContext) fieldContext_Overlay_additionURI(_ context.Context, 
 
 func (ec *executionContext) _Overlay_deletionURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.DeletionURI, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.DeletionURI)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13538,7 +13538,7 @@ func (ec *executionContext) fieldContext_Overlay_deletionURI(_ context.Context, 
 
 func (ec *executionContext) _Overlay_alignedAURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.AlignedAURI, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.AlignedAURI)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13564,7 +13564,7 @@ func (ec *executionContext) fieldContext_Overlay_alignedAURI(_ context.Context, 
 
 func (ec *executionContext) _Overlay_alignedBURI(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Overlay", scalarChildString, obj.AlignedBURI, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.AlignedBURI)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13622,7 +13622,7 @@ func (ec *executionContext) fieldContext_Overlay_transform(_ context.Context, fi
 
 func (ec *executionContext) _Overlay_registered(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "Overlay", scalarChildBoolean, obj.Registered, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Registered)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13834,7 +13834,7 @@ func (ec *executionContext) fieldContext_Overlay_job(_ context.Context, field gr
 
 func (ec *executionContext) _OverlayChange_id(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13860,7 +13860,7 @@ func (ec *executionContext) fieldContext_OverlayChange_id(_ context.Context, fie
 
 func (ec *executionContext) _OverlayChange_kind(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Kind, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13886,7 +13886,7 @@ func (ec *executionContext) fieldContext_OverlayChange_kind(_ context.Context, f
 
 func (ec *executionContext) _OverlayChange_category(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Category, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Category)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -13912,7 +13912,7 @@ func (ec *executionContext) fieldContext_OverlayChange_category(_ context.Contex
 
 func (ec *executionContext) _OverlayChange_description(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Description, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Description)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -14002,7 +14002,7 @@ func (ec *executionContext) fieldContext_OverlayChange_boundsA(_ context.Context
 
 func (ec *executionContext) _OverlayChange_severity(ctx context.Context, field graphql.CollectedField, obj *overlayjson.Change) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "OverlayChange", scalarChildString, obj.Severity, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Severity)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -14118,7 +14118,7 @@ func (ec *executionContext) fieldContext_OverlayConnection_pageInfo(_ context.Co
 
 func (ec *executionContext) _OverlayConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.OverlayConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "OverlayConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -14424,7 +14424,7 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 
 func (ec *executionContext) _Project_id(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Project", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -14476,7 +14476,7 @@ func (ec *executionContext) fieldContext_Project_createdAt(_ context.Context, fi
 
 func (ec *executionContext) _Project_name(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Project", scalarChildString, obj.Name, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -14768,7 +14768,7 @@ func (ec *executionContext) fieldContext_ProjectConnection_pageInfo(_ context.Co
 
 func (ec *executionContext) _ProjectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ProjectConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "ProjectConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -15919,7 +15919,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 
 func (ec *executionContext) _SearchHit_sourceType(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.SourceType, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.SourceType)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -15945,7 +15945,7 @@ func (ec *executionContext) fieldContext_SearchHit_sourceType(_ context.Context,
 
 func (ec *executionContext) _SearchHit_sourceID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.SourceID, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.SourceID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -15971,7 +15971,7 @@ func (ec *executionContext) fieldContext_SearchHit_sourceID(_ context.Context, f
 
 func (ec *executionContext) _SearchHit_sheetID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildID, obj.SheetID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.SheetID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -15997,7 +15997,7 @@ func (ec *executionContext) fieldContext_SearchHit_sheetID(_ context.Context, fi
 
 func (ec *executionContext) _SearchHit_drawingID(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildID, obj.DrawingID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.DrawingID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16049,7 +16049,7 @@ func (ec *executionContext) fieldContext_SearchHit_blockID(_ context.Context, fi
 
 func (ec *executionContext) _SearchHit_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.SheetNumber, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.SheetNumber)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16075,7 +16075,7 @@ func (ec *executionContext) fieldContext_SearchHit_sheetNumber(_ context.Context
 
 func (ec *executionContext) _SearchHit_label(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.Label, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Label)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16101,7 +16101,7 @@ func (ec *executionContext) fieldContext_SearchHit_label(_ context.Context, fiel
 
 func (ec *executionContext) _SearchHit_snippet(ctx context.Context, field graphql.CollectedField, obj *search.Hit) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "SearchHit", scalarChildString, obj.Snippet, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Snippet)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16263,7 +16263,7 @@ func (ec *executionContext) fieldContext_SearchMeta_retrievers(_ context.Context
 
 func (ec *executionContext) _SearchMeta_semantic(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "SearchMeta", scalarChildBoolean, obj.Semantic, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Semantic)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16289,7 +16289,7 @@ func (ec *executionContext) fieldContext_SearchMeta_semantic(_ context.Context, 
 
 func (ec *executionContext) _SearchMeta_visual(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "SearchMeta", scalarChildBoolean, obj.Visual, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Visual)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16315,7 +16315,7 @@ func (ec *executionContext) fieldContext_SearchMeta_visual(_ context.Context, fi
 
 func (ec *executionContext) _SearchMeta_indexed(ctx context.Context, field graphql.CollectedField, obj *search.Meta) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "SearchMeta", scalarChildInt, obj.Indexed, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.Indexed)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16483,7 +16483,7 @@ func (ec *executionContext) fieldContext_SearchResult_meta(_ context.Context, fi
 
 func (ec *executionContext) _Sheet_id(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16535,7 +16535,7 @@ func (ec *executionContext) fieldContext_Sheet_createdAt(_ context.Context, fiel
 
 func (ec *executionContext) _Sheet_projectID(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.ProjectID, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.ProjectID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16561,7 +16561,7 @@ func (ec *executionContext) fieldContext_Sheet_projectID(_ context.Context, fiel
 
 func (ec *executionContext) _Sheet_drawingID(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildID, obj.DrawingID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.DrawingID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16587,7 +16587,7 @@ func (ec *executionContext) fieldContext_Sheet_drawingID(_ context.Context, fiel
 
 func (ec *executionContext) _Sheet_pageNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.PageNumber, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.PageNumber)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16613,7 +16613,7 @@ func (ec *executionContext) fieldContext_Sheet_pageNumber(_ context.Context, fie
 
 func (ec *executionContext) _Sheet_sheetNumber(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.SheetNumber, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.SheetNumber)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16639,7 +16639,7 @@ func (ec *executionContext) fieldContext_Sheet_sheetNumber(_ context.Context, fi
 
 func (ec *executionContext) _Sheet_title(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.Title, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16665,7 +16665,7 @@ func (ec *executionContext) fieldContext_Sheet_title(_ context.Context, field gr
 
 func (ec *executionContext) _Sheet_discipline(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.Discipline, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Discipline)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16691,7 +16691,7 @@ func (ec *executionContext) fieldContext_Sheet_discipline(_ context.Context, fie
 
 func (ec *executionContext) _Sheet_revision(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.Revision, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Revision)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16717,7 +16717,7 @@ func (ec *executionContext) fieldContext_Sheet_revision(_ context.Context, field
 
 func (ec *executionContext) _Sheet_width(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.Width, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.Width)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16743,7 +16743,7 @@ func (ec *executionContext) fieldContext_Sheet_width(_ context.Context, field gr
 
 func (ec *executionContext) _Sheet_height(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.Height, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.Height)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16769,7 +16769,7 @@ func (ec *executionContext) fieldContext_Sheet_height(_ context.Context, field g
 
 func (ec *executionContext) _Sheet_dpi(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "Sheet", scalarChildInt, obj.Dpi, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.Dpi)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -16795,7 +16795,7 @@ func (ec *executionContext) fieldContext_Sheet_dpi(_ context.Context, field grap
 
 func (ec *executionContext) _Sheet_uri(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "Sheet", scalarChildString, obj.URI, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.URI)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17049,7 +17049,7 @@ func (ec *executionContext) fieldContext_SheetConnection_pageInfo(_ context.Cont
 
 func (ec *executionContext) _SheetConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.SheetConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "SheetConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17265,7 +17265,7 @@ func (ec *executionContext) fieldContext_Subscription_projectJobs(ctx context.Co
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17317,7 +17317,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Con
 
 func (ec *executionContext) _WebhookDelivery_endpointID(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildID, obj.EndpointID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.EndpointID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17343,7 +17343,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_endpointID(_ context.Co
 
 func (ec *executionContext) _WebhookDelivery_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildString, obj.EventID, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.EventID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17369,7 +17369,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_eventID(_ context.Conte
 
 func (ec *executionContext) _WebhookDelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildString, obj.EventType, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.EventType)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17395,7 +17395,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_eventType(_ context.Con
 
 func (ec *executionContext) _WebhookDelivery_attempt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildInt, obj.Attempt, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.Attempt)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17421,7 +17421,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_attempt(_ context.Conte
 
 func (ec *executionContext) _WebhookDelivery_manual(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildBoolean, obj.Manual, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Manual)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17525,7 +17525,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_error(_ context.Context
 
 func (ec *executionContext) _WebhookDelivery_latencyMs(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildInt, obj.LatencyMs, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.LatencyMs)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17641,7 +17641,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryConnection_pageInfo(_ co
 
 func (ec *executionContext) _WebhookDeliveryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDeliveryConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookDeliveryConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17725,7 +17725,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Co
 
 func (ec *executionContext) _WebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildID, obj.ID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17777,7 +17777,7 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_createdAt(_ context.Con
 
 func (ec *executionContext) _WebhookEndpoint_url(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildString, obj.URL, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.URL)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -17855,7 +17855,7 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_events(_ context.Contex
 
 func (ec *executionContext) _WebhookEndpoint_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildBoolean, obj.Enabled, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18041,7 +18041,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointConnection_pageInfo(_ co
 
 func (ec *executionContext) _WebhookEndpointConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpointConnection) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[int](ctx, ec.OperationContext, field, "WebhookEndpointConnection", scalarChildInt, obj.TotalCount, ec.marshalNInt2int)
+		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18157,7 +18157,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointWithSecret_endpoint(_ co
 
 func (ec *executionContext) _WebhookEndpointWithSecret_secret(ctx context.Context, field graphql.CollectedField, obj *WebhookEndpointWithSecret) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookEndpointWithSecret", scalarChildString, obj.Secret, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Secret)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18183,7 +18183,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointWithSecret_secret(_ cont
 
 func (ec *executionContext) _WebhookRedelivery_endpointID(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildID, obj.EndpointID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.EndpointID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18209,7 +18209,7 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_endpointID(_ context.
 
 func (ec *executionContext) _WebhookRedelivery_eventID(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildID, obj.EventID, ec.marshalNID2string)
+		return ec.marshalNID2string(ctx, field.Selections, obj.EventID)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18235,7 +18235,7 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_eventID(_ context.Con
 
 func (ec *executionContext) _WebhookRedelivery_eventType(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildString, obj.EventType, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.EventType)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18287,7 +18287,7 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_queuedAt(_ context.Co
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__Directive", scalarChildString, obj.Name, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18336,7 +18336,7 @@ func (ec *executionContext) fieldContext___Directive_description(_ context.Conte
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[bool](ctx, ec.OperationContext, field, "__Directive", scalarChildBoolean, obj.IsRepeatable, ec.marshalNBoolean2bool)
+		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsRepeatable)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18431,7 +18431,7 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__EnumValue", scalarChildString, obj.Name, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18526,7 +18526,7 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__Field", scalarChildString, obj.Name, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -18696,7 +18696,7 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
 	if execfast.Direct(ec.OperationContext) {
-		return execfast.Leaf[string](ctx, ec.OperationContext, field, "__InputValue", scalarChildString, obj.Name, ec.marshalNString2string)
+		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
 	}
 	return graphql.ResolveField(
 		ctx,
@@ -28273,8 +28273,8 @@ func (ec *executionContext) _Answer(ctx context.Context, sel ast.SelectionSet, o
 	fields := graphql.CollectFields(ec.OperationContext, sel, answerImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -28323,7 +28323,7 @@ func (ec *executionContext) _Answer(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var answerSourceImplementors = []string{"AnswerSource"}
@@ -28332,8 +28332,8 @@ func (ec *executionContext) _AnswerSource(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, answerSourceImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -28402,7 +28402,7 @@ func (ec *executionContext) _AnswerSource(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var blockImplementors = []string{"Block", "Node"}
@@ -28411,8 +28411,8 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 	fields := graphql.CollectFields(ec.OperationContext, sel, blockImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -28479,6 +28479,10 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -28517,6 +28521,10 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -28555,6 +28563,10 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -28593,6 +28605,10 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -28633,7 +28649,7 @@ func (ec *executionContext) _Block(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var blockConnectionImplementors = []string{"BlockConnection"}
@@ -28642,8 +28658,8 @@ func (ec *executionContext) _BlockConnection(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, blockConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -28682,7 +28698,7 @@ func (ec *executionContext) _BlockConnection(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var blockEdgeImplementors = []string{"BlockEdge"}
@@ -28691,8 +28707,8 @@ func (ec *executionContext) _BlockEdge(ctx context.Context, sel ast.SelectionSet
 	fields := graphql.CollectFields(ec.OperationContext, sel, blockEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -28726,7 +28742,7 @@ func (ec *executionContext) _BlockEdge(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var boundingBoxImplementors = []string{"BoundingBox"}
@@ -28735,8 +28751,8 @@ func (ec *executionContext) _BoundingBox(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, boundingBoxImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -28780,7 +28796,7 @@ func (ec *executionContext) _BoundingBox(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var drawingImplementors = []string{"Drawing", "Node"}
@@ -28789,8 +28805,8 @@ func (ec *executionContext) _Drawing(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, drawingImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -28847,6 +28863,10 @@ func (ec *executionContext) _Drawing(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -28885,6 +28905,10 @@ func (ec *executionContext) _Drawing(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -28923,6 +28947,10 @@ func (ec *executionContext) _Drawing(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -28963,7 +28991,7 @@ func (ec *executionContext) _Drawing(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var drawingConnectionImplementors = []string{"DrawingConnection"}
@@ -28972,8 +29000,8 @@ func (ec *executionContext) _DrawingConnection(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, drawingConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29012,7 +29040,7 @@ func (ec *executionContext) _DrawingConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var drawingEdgeImplementors = []string{"DrawingEdge"}
@@ -29021,8 +29049,8 @@ func (ec *executionContext) _DrawingEdge(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, drawingEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29056,7 +29084,7 @@ func (ec *executionContext) _DrawingEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var drawingProcessingImplementors = []string{"DrawingProcessing"}
@@ -29065,8 +29093,8 @@ func (ec *executionContext) _DrawingProcessing(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, drawingProcessingImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29100,7 +29128,7 @@ func (ec *executionContext) _DrawingProcessing(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var featureImplementors = []string{"Feature", "Node"}
@@ -29109,8 +29137,8 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, featureImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29187,6 +29215,10 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29225,6 +29257,10 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29263,6 +29299,10 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29301,6 +29341,10 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29341,7 +29385,7 @@ func (ec *executionContext) _Feature(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var featureConnectionImplementors = []string{"FeatureConnection"}
@@ -29350,8 +29394,8 @@ func (ec *executionContext) _FeatureConnection(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, featureConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29390,7 +29434,7 @@ func (ec *executionContext) _FeatureConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var featureEdgeImplementors = []string{"FeatureEdge"}
@@ -29399,8 +29443,8 @@ func (ec *executionContext) _FeatureEdge(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, featureEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29434,7 +29478,7 @@ func (ec *executionContext) _FeatureEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var fileImplementors = []string{"File", "Node"}
@@ -29443,8 +29487,8 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29511,6 +29555,10 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29549,6 +29597,10 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29589,7 +29641,7 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var fileConnectionImplementors = []string{"FileConnection"}
@@ -29598,8 +29650,8 @@ func (ec *executionContext) _FileConnection(ctx context.Context, sel ast.Selecti
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29638,7 +29690,7 @@ func (ec *executionContext) _FileConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var fileEdgeImplementors = []string{"FileEdge"}
@@ -29647,8 +29699,8 @@ func (ec *executionContext) _FileEdge(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29682,7 +29734,7 @@ func (ec *executionContext) _FileEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var fileUploadImplementors = []string{"FileUpload"}
@@ -29691,8 +29743,8 @@ func (ec *executionContext) _FileUpload(ctx context.Context, sel ast.SelectionSe
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileUploadImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29741,7 +29793,7 @@ func (ec *executionContext) _FileUpload(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var jobImplementors = []string{"Job", "Node"}
@@ -29750,8 +29802,8 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -29838,6 +29890,10 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29876,6 +29932,10 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29914,6 +29974,10 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29952,6 +30016,10 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -29992,7 +30060,7 @@ func (ec *executionContext) _Job(ctx context.Context, sel ast.SelectionSet, obj 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var jobConnectionImplementors = []string{"JobConnection"}
@@ -30001,8 +30069,8 @@ func (ec *executionContext) _JobConnection(ctx context.Context, sel ast.Selectio
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30041,7 +30109,7 @@ func (ec *executionContext) _JobConnection(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var jobEdgeImplementors = []string{"JobEdge"}
@@ -30050,8 +30118,8 @@ func (ec *executionContext) _JobEdge(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30085,7 +30153,7 @@ func (ec *executionContext) _JobEdge(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var jobErrorImplementors = []string{"JobError"}
@@ -30094,8 +30162,8 @@ func (ec *executionContext) _JobError(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobErrorImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30129,7 +30197,7 @@ func (ec *executionContext) _JobError(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var jobEventImplementors = []string{"JobEvent"}
@@ -30138,8 +30206,8 @@ func (ec *executionContext) _JobEvent(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30183,7 +30251,7 @@ func (ec *executionContext) _JobEvent(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var mutationImplementors = []string{"Mutation"}
@@ -30195,8 +30263,8 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	})
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		innerCtx := graphql.WithRootFieldContext(ctx, &graphql.RootFieldContext{
 			Object: field.Name,
@@ -30351,7 +30419,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var overlayImplementors = []string{"Overlay", "Node"}
@@ -30360,8 +30428,8 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, overlayImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30468,6 +30536,10 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -30506,6 +30578,10 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -30544,6 +30620,10 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -30582,6 +30662,10 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -30622,7 +30706,7 @@ func (ec *executionContext) _Overlay(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var overlayChangeImplementors = []string{"OverlayChange"}
@@ -30631,8 +30715,8 @@ func (ec *executionContext) _OverlayChange(ctx context.Context, sel ast.Selectio
 	fields := graphql.CollectFields(ec.OperationContext, sel, overlayChangeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30696,7 +30780,7 @@ func (ec *executionContext) _OverlayChange(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var overlayConnectionImplementors = []string{"OverlayConnection"}
@@ -30705,8 +30789,8 @@ func (ec *executionContext) _OverlayConnection(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, overlayConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30745,7 +30829,7 @@ func (ec *executionContext) _OverlayConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var overlayEdgeImplementors = []string{"OverlayEdge"}
@@ -30754,8 +30838,8 @@ func (ec *executionContext) _OverlayEdge(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, overlayEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30789,7 +30873,7 @@ func (ec *executionContext) _OverlayEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var overlayTransformImplementors = []string{"OverlayTransform"}
@@ -30798,8 +30882,8 @@ func (ec *executionContext) _OverlayTransform(ctx context.Context, sel ast.Selec
 	fields := graphql.CollectFields(ec.OperationContext, sel, overlayTransformImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30848,7 +30932,7 @@ func (ec *executionContext) _OverlayTransform(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var pageInfoImplementors = []string{"PageInfo"}
@@ -30857,8 +30941,8 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30902,7 +30986,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var projectImplementors = []string{"Project", "Node"}
@@ -30911,8 +30995,8 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, projectImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -30954,6 +31038,10 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -30992,6 +31080,10 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -31030,6 +31122,10 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -31068,6 +31164,10 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -31108,7 +31208,7 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var projectConnectionImplementors = []string{"ProjectConnection"}
@@ -31117,8 +31217,8 @@ func (ec *executionContext) _ProjectConnection(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, projectConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -31157,7 +31257,7 @@ func (ec *executionContext) _ProjectConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var projectEdgeImplementors = []string{"ProjectEdge"}
@@ -31166,8 +31266,8 @@ func (ec *executionContext) _ProjectEdge(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, projectEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -31201,7 +31301,7 @@ func (ec *executionContext) _ProjectEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var queryImplementors = []string{"Query"}
@@ -31213,8 +31313,8 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	})
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		innerCtx := graphql.WithRootFieldContext(ctx, &graphql.RootFieldContext{
 			Object: field.Name,
@@ -31763,7 +31863,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var searchHitImplementors = []string{"SearchHit"}
@@ -31772,8 +31872,8 @@ func (ec *executionContext) _SearchHit(ctx context.Context, sel ast.SelectionSet
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchHitImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -31857,7 +31957,7 @@ func (ec *executionContext) _SearchHit(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var searchMetaImplementors = []string{"SearchMeta"}
@@ -31866,8 +31966,8 @@ func (ec *executionContext) _SearchMeta(ctx context.Context, sel ast.SelectionSe
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchMetaImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -31926,7 +32026,7 @@ func (ec *executionContext) _SearchMeta(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var searchResultImplementors = []string{"SearchResult"}
@@ -31935,8 +32035,8 @@ func (ec *executionContext) _SearchResult(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -31970,7 +32070,7 @@ func (ec *executionContext) _SearchResult(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var sheetImplementors = []string{"Sheet", "Node"}
@@ -31979,8 +32079,8 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 	fields := graphql.CollectFields(ec.OperationContext, sel, sheetImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32067,6 +32167,10 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -32105,6 +32209,10 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -32143,6 +32251,10 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -32181,6 +32293,10 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -32221,7 +32337,7 @@ func (ec *executionContext) _Sheet(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var sheetConnectionImplementors = []string{"SheetConnection"}
@@ -32230,8 +32346,8 @@ func (ec *executionContext) _SheetConnection(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, sheetConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32270,7 +32386,7 @@ func (ec *executionContext) _SheetConnection(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var sheetEdgeImplementors = []string{"SheetEdge"}
@@ -32279,8 +32395,8 @@ func (ec *executionContext) _SheetEdge(ctx context.Context, sel ast.SelectionSet
 	fields := graphql.CollectFields(ec.OperationContext, sel, sheetEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32314,7 +32430,7 @@ func (ec *executionContext) _SheetEdge(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var subscriptionImplementors = []string{"Subscription"}
@@ -32347,8 +32463,8 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32432,7 +32548,7 @@ func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var webhookDeliveryConnectionImplementors = []string{"WebhookDeliveryConnection"}
@@ -32441,8 +32557,8 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32481,7 +32597,7 @@ func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var webhookDeliveryEdgeImplementors = []string{"WebhookDeliveryEdge"}
@@ -32490,8 +32606,8 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32525,7 +32641,7 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
@@ -32534,8 +32650,8 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32597,6 +32713,10 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 			}
 
 			if field.IsDeferred() {
+				if deferLabelToView == nil {
+					deferredFieldSet = graphql.NewFieldSet(nil)
+					deferLabelToView = make(map[string]*graphql.FieldSetView)
+				}
 				deferredFieldSet.AddField(field)
 				fieldIndex := len(deferredFieldSet.Values) - 1
 				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
@@ -32637,7 +32757,7 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var webhookEndpointConnectionImplementors = []string{"WebhookEndpointConnection"}
@@ -32646,8 +32766,8 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32686,7 +32806,7 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var webhookEndpointEdgeImplementors = []string{"WebhookEndpointEdge"}
@@ -32695,8 +32815,8 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32730,7 +32850,7 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var webhookEndpointWithSecretImplementors = []string{"WebhookEndpointWithSecret"}
@@ -32739,8 +32859,8 @@ func (ec *executionContext) _WebhookEndpointWithSecret(ctx context.Context, sel 
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointWithSecretImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32774,7 +32894,7 @@ func (ec *executionContext) _WebhookEndpointWithSecret(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var webhookRedeliveryImplementors = []string{"WebhookRedelivery"}
@@ -32783,8 +32903,8 @@ func (ec *executionContext) _WebhookRedelivery(ctx context.Context, sel ast.Sele
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookRedeliveryImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32828,7 +32948,7 @@ func (ec *executionContext) _WebhookRedelivery(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var __DirectiveImplementors = []string{"__Directive"}
@@ -32837,8 +32957,8 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, __DirectiveImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32887,7 +33007,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var __EnumValueImplementors = []string{"__EnumValue"}
@@ -32896,8 +33016,8 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 	fields := graphql.CollectFields(ec.OperationContext, sel, __EnumValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -32941,7 +33061,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var __FieldImplementors = []string{"__Field"}
@@ -32950,8 +33070,8 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 	fields := graphql.CollectFields(ec.OperationContext, sel, __FieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -33005,7 +33125,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var __InputValueImplementors = []string{"__InputValue"}
@@ -33014,8 +33134,8 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 	fields := graphql.CollectFields(ec.OperationContext, sel, __InputValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -33069,7 +33189,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var __SchemaImplementors = []string{"__Schema"}
@@ -33078,8 +33198,8 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 	fields := graphql.CollectFields(ec.OperationContext, sel, __SchemaImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -33133,7 +33253,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 var __TypeImplementors = []string{"__Type"}
@@ -33142,8 +33262,8 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 	fields := graphql.CollectFields(ec.OperationContext, sel, __TypeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -33222,7 +33342,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return execfast.Object(fields, out.Values)
 }
 
 // endregion **************************** object.gotpl ****************************
@@ -36067,7 +36187,6 @@ var (
 // made once by gqlpatch: the Child of each scalar type's field context
 var (
 	scalarChildBlockType             = execfast.ScalarChild(errNoChildFieldsBlockType)
-	scalarChildBoolean               = execfast.ScalarChild(errNoChildFieldsBoolean)
 	scalarChildCursor                = execfast.ScalarChild(errNoChildFieldsCursor)
 	scalarChildDrawingStatus         = execfast.ScalarChild(errNoChildFieldsDrawingStatus)
 	scalarChildFeatureKind           = execfast.ScalarChild(errNoChildFieldsFeatureKind)

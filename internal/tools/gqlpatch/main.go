@@ -13,8 +13,10 @@
 //   - An object without @defer fields skips the deferred group, whose path
 //     gqlgen computes (allocating) before finding it empty.
 //   - A scalar field read straight from its object's struct field is
-//     resolved by execfast.Leaf when no extension intercepts fields
-//     (execfast.Direct), gqlgen's ResolveField otherwise.
+//     marshalled directly when no extension intercepts fields
+//     (execfast.Direct), by gqlgen's ResolveField otherwise: strings, ids,
+//     ints and booleans by their marshaller alone (it cannot fail, so it
+//     needs no field context), other scalars by execfast.Leaf.
 package main
 
 import (
@@ -58,6 +60,10 @@ var (
 	importRE  = regexp.MustCompile(`(?m)^\t"github.com/99designs/gqlgen/graphql"\n`)
 	// a scalar field's context: no method, no resolver (after noChildRE)
 	scalarCtxRE = regexp.MustCompile(`(?m)^func \(ec \*executionContext\) (fieldContext_\w+)\(_ context\.Context, field graphql\.CollectedField\) \(fc \*graphql\.FieldContext, err error\) \{\n\treturn graphql\.NewScalarFieldContext\("(\w+)", field, false, false, errNoChildFields(\w+)\)\n\}`)
+	// a non-null marshaller of a Go value gqlgen marshals without ever
+	// returning Null (TestTotalMarshallers keeps that so): it reads its
+	// context only to report a null, so never
+	totalRE = regexp.MustCompile(`(?m)^func \(ec \*executionContext\) (marshalN\w+)\(ctx context\.Context, sel ast\.SelectionSet, v (?:string|int|bool)\) graphql\.Marshaler \{\n\t_ = sel\n\tres := graphql\.Marshal(?:String|ID|Int|Boolean)\(v\)\n\tif res == graphql\.Null \{\n`)
 	// a field resolved from its object's struct field: ${1} the header,
 	// ${2} its field context, ${3} the struct field, ${4} the value's type,
 	// ${5} the marshaller
@@ -70,6 +76,14 @@ var (
 )
 
 const execfast = "github.com/plangraph/plangraph/graph/execfast"
+
+// an object marshaller's deferred field set and labels, made on every call;
+// the branch of a deferred field; the marshaller's return of its FieldSet
+const (
+	deferDecl    = "\tout := graphql.NewFieldSet(fields)\n\tdeferredFieldSet := graphql.NewFieldSet(nil)\n\tdeferLabelToView := make(map[string]*graphql.FieldSetView)\n"
+	deferredIf   = "\t\t\tif field.IsDeferred() {\n"
+	objectReturn = "\n\treturn out\n}\n"
+)
 
 // patch applies every rewrite to the generated executor's source.
 func patch(src []byte) ([]byte, error) {
@@ -105,6 +119,9 @@ func patch(src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s, err = patchObjects(s); err != nil {
+		return nil, err
+	}
 
 	loc := importRE.FindStringIndex(s)
 	if loc == nil {
@@ -115,14 +132,20 @@ func patch(src []byte) ([]byte, error) {
 	return format.Source([]byte(s))
 }
 
-// patchLeaves puts execfast.Leaf before gqlgen's ResolveField in every
-// field resolved from a struct field whose context is a plain scalar's, and
-// declares the scalar types' Child functions it passes.
+// patchLeaves puts a direct path before gqlgen's ResolveField in every
+// field resolved from a struct field whose context is a plain scalar's:
+// the marshaller itself when it is total (it can neither fail nor panic, so
+// no field context is needed), else execfast.Leaf; and declares the scalar
+// types' Child functions Leaf is passed.
 func patchLeaves(s string) (string, error) {
 	type scalarCtx struct{ object, typ string }
 	ctxs := map[string]scalarCtx{}
 	for _, m := range scalarCtxRE.FindAllStringSubmatch(s, -1) {
 		ctxs[m[1]] = scalarCtx{m[2], m[3]}
+	}
+	total := map[string]bool{}
+	for _, m := range totalRE.FindAllStringSubmatch(s, -1) {
+		total[m[1]] = true
 	}
 	used := map[string]bool{}
 	s = plainFieldRE.ReplaceAllStringFunc(s, func(m string) string {
@@ -130,6 +153,10 @@ func patchLeaves(s string) (string, error) {
 		c, ok := ctxs[sub[2]]
 		if !ok {
 			return m // an object's field: its children need gqlgen's context
+		}
+		if total[sub[5]] {
+			return sub[1] + fmt.Sprintf("\tif execfast.Direct(ec.OperationContext) {\n\t\treturn ec.%s(ctx, field.Selections, obj.%s)\n\t}\n",
+				sub[5], sub[3]) + m[len(sub[1]):]
 		}
 		used[c.typ] = true
 		return sub[1] + fmt.Sprintf("\tif execfast.Direct(ec.OperationContext) {\n\t\treturn execfast.Leaf[%s](ctx, ec.OperationContext, field, %q, scalarChild%s, obj.%s, ec.%s)\n\t}\n",
@@ -142,6 +169,23 @@ func patchLeaves(s string) (string, error) {
 		func(k string, _ bool) string {
 			return fmt.Sprintf("scalarChild%s = execfast.ScalarChild(errNoChildFields%s)", k, k)
 		}), nil
+}
+
+// patchObjects makes each object marshaller allocate its deferred field
+// set and labels only when a field is deferred, and return execfast.Object
+// over its resolved fields instead of its FieldSet.
+func patchObjects(s string) (string, error) {
+	n := strings.Count(s, deferDecl)
+	inits := strings.Count(s, deferredIf)
+	if n == 0 || inits != strings.Count(s, "deferLabelToView[deferrable.Label] = view") {
+		return "", fmt.Errorf("object marshallers' deferred fields changed (%d sets, %d deferred branches): review gqlpatch", n, inits)
+	}
+	s = strings.ReplaceAll(s, deferDecl, "\tout := graphql.NewFieldSet(fields)\n\tvar deferredFieldSet *graphql.FieldSet\n\tvar deferLabelToView map[string]*graphql.FieldSetView\n")
+	s = strings.ReplaceAll(s, deferredIf, deferredIf+"\t\t\t\tif deferLabelToView == nil {\n\t\t\t\t\tdeferredFieldSet = graphql.NewFieldSet(nil)\n\t\t\t\t\tdeferLabelToView = make(map[string]*graphql.FieldSetView)\n\t\t\t\t}\n")
+	if strings.Count(s, objectReturn) != n {
+		return "", fmt.Errorf("%d object marshallers but %d return their FieldSet: review gqlpatch", n, strings.Count(s, objectReturn))
+	}
+	return strings.ReplaceAll(s, objectReturn, "\n\treturn execfast.Object(fields, out.Values)\n}\n"), nil
 }
 
 // varBlock declares one var per key of m, in key order, each line made by decl.
