@@ -118,3 +118,24 @@ func TestLeafMatchesResolveField(t *testing.T) {
 		t.Errorf("child: %v", err)
 	}
 }
+
+// Time writes what gqlgen's MarshalTime writes for every time that is set.
+func TestTimeMatchesMarshalTime(t *testing.T) {
+	east := time.FixedZone("", 5*3600+30*60)
+	for _, v := range []time.Time{
+		time.Date(2026, 11, 29, 2, 41, 3, 0, time.UTC),
+		time.Date(2026, 11, 29, 2, 41, 3, 123456789, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, east),
+		time.Date(-5, 3, 1, 0, 0, 0, 0, time.FixedZone("", -8*3600)),
+		time.Date(12345, 6, 7, 8, 9, 10, 11, time.UTC),
+		time.Now(),
+	} {
+		var want, got bytes.Buffer
+		graphql.MarshalTime(v).MarshalGQL(&want)
+		Time(v).MarshalGQL(&got)
+		if got.String() != want.String() {
+			t.Errorf("%v: got %s, want %s", v, got.String(), want.String())
+		}
+	}
+}

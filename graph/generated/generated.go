@@ -9365,6 +9365,9 @@ func (ec *executionContext) fieldContext_Block_id(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Block_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Block) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Block", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -10021,6 +10024,9 @@ func (ec *executionContext) fieldContext_Drawing_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Drawing_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Drawing) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Drawing", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -10523,6 +10529,9 @@ func (ec *executionContext) fieldContext_Feature_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Feature_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Feature) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Feature", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -11103,6 +11112,9 @@ func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphq
 }
 
 func (ec *executionContext) _File_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "File", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -11633,6 +11645,9 @@ func (ec *executionContext) fieldContext_FileUpload_headers(_ context.Context, f
 }
 
 func (ec *executionContext) _FileUpload_expiresAt(ctx context.Context, field graphql.CollectedField, obj *FileUpload) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.ExpiresAt.IsZero() {
+		return execfast.Time(obj.ExpiresAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "FileUpload", scalarChildTime, obj.ExpiresAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -11685,6 +11700,9 @@ func (ec *executionContext) fieldContext_Job_id(_ context.Context, field graphql
 }
 
 func (ec *executionContext) _Job_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Job) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Job", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -12407,6 +12425,9 @@ func (ec *executionContext) fieldContext_JobEvent_type(_ context.Context, field 
 }
 
 func (ec *executionContext) _JobEvent_createdAt(ctx context.Context, field graphql.CollectedField, obj *JobEvent) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "JobEvent", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -13277,6 +13298,9 @@ func (ec *executionContext) fieldContext_Overlay_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Overlay_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Overlay) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Overlay", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -14449,6 +14473,9 @@ func (ec *executionContext) fieldContext_Project_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Project", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -14501,6 +14528,9 @@ func (ec *executionContext) fieldContext_Project_name(_ context.Context, field g
 }
 
 func (ec *executionContext) _Project_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.UpdatedAt.IsZero() {
+		return execfast.Time(obj.UpdatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Project", scalarChildTime, obj.UpdatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -16508,6 +16538,9 @@ func (ec *executionContext) fieldContext_Sheet_id(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Sheet_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "Sheet", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -17290,6 +17323,9 @@ func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, f
 }
 
 func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookDelivery", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -17750,6 +17786,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_id(_ context.Context, f
 }
 
 func (ec *executionContext) _WebhookEndpoint_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {
+		return execfast.Time(obj.CreatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -17906,6 +17945,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_previousSecretExpiresAt
 }
 
 func (ec *executionContext) _WebhookEndpoint_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.UpdatedAt.IsZero() {
+		return execfast.Time(obj.UpdatedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookEndpoint", scalarChildTime, obj.UpdatedAt, ec.marshalNTime2timeᚐTime)
 	}
@@ -18260,6 +18302,9 @@ func (ec *executionContext) fieldContext_WebhookRedelivery_eventType(_ context.C
 }
 
 func (ec *executionContext) _WebhookRedelivery_queuedAt(ctx context.Context, field graphql.CollectedField, obj *WebhookRedelivery) (ret graphql.Marshaler) {
+	if execfast.Direct(ec.OperationContext) && !obj.QueuedAt.IsZero() {
+		return execfast.Time(obj.QueuedAt)
+	}
 	if execfast.Direct(ec.OperationContext) {
 		return execfast.Leaf[time.Time](ctx, ec.OperationContext, field, "WebhookRedelivery", scalarChildTime, obj.QueuedAt, ec.marshalNTime2timeᚐTime)
 	}

@@ -16,7 +16,8 @@
 //     marshalled directly when no extension intercepts fields
 //     (execfast.Direct), by gqlgen's ResolveField otherwise: strings, ids,
 //     ints and booleans by their marshaller alone (it cannot fail, so it
-//     needs no field context), other scalars by execfast.Leaf.
+//     needs no field context), times that are set by execfast.Time, other
+//     scalars (and the zero time, an error) by execfast.Leaf.
 package main
 
 import (
@@ -64,6 +65,8 @@ var (
 	// returning Null (TestTotalMarshallers keeps that so): it reads its
 	// context only to report a null, so never
 	totalRE = regexp.MustCompile(`(?m)^func \(ec \*executionContext\) (marshalN\w+)\(ctx context\.Context, sel ast\.SelectionSet, v (?:string|int|bool)\) graphql\.Marshaler \{\n\t_ = sel\n\tres := graphql\.Marshal(?:String|ID|Int|Boolean)\(v\)\n\tif res == graphql\.Null \{\n`)
+	// the non-null time marshaller: Null (an error) only for the zero time
+	timeRE = regexp.MustCompile(`(?m)^func \(ec \*executionContext\) (marshalNTime[^\s(]*)\(ctx context\.Context, sel ast\.SelectionSet, v time\.Time\) graphql\.Marshaler \{\n\t_ = sel\n\tres := graphql\.MarshalTime\(v\)\n\tif res == graphql\.Null \{\n`)
 	// a field resolved from its object's struct field: ${1} the header,
 	// ${2} its field context, ${3} the struct field, ${4} the value's type,
 	// ${5} the marshaller
@@ -147,6 +150,10 @@ func patchLeaves(s string) (string, error) {
 	for _, m := range totalRE.FindAllStringSubmatch(s, -1) {
 		total[m[1]] = true
 	}
+	times := map[string]bool{}
+	for _, m := range timeRE.FindAllStringSubmatch(s, -1) {
+		times[m[1]] = true
+	}
 	used := map[string]bool{}
 	s = plainFieldRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := plainFieldRE.FindStringSubmatch(m)
@@ -159,7 +166,11 @@ func patchLeaves(s string) (string, error) {
 				sub[5], sub[3]) + m[len(sub[1]):]
 		}
 		used[c.typ] = true
-		return sub[1] + fmt.Sprintf("\tif execfast.Direct(ec.OperationContext) {\n\t\treturn execfast.Leaf[%s](ctx, ec.OperationContext, field, %q, scalarChild%s, obj.%s, ec.%s)\n\t}\n",
+		set := ""
+		if times[sub[5]] { // a time that is set cannot fail: written by execfast.Time
+			set = fmt.Sprintf("\tif execfast.Direct(ec.OperationContext) && !obj.%s.IsZero() {\n\t\treturn execfast.Time(obj.%s)\n\t}\n", sub[3], sub[3])
+		}
+		return sub[1] + set + fmt.Sprintf("\tif execfast.Direct(ec.OperationContext) {\n\t\treturn execfast.Leaf[%s](ctx, ec.OperationContext, field, %q, scalarChild%s, obj.%s, ec.%s)\n\t}\n",
 			sub[4], c.object, c.typ, sub[3], sub[5]) + m[len(sub[1]):]
 	})
 	if len(used) == 0 {

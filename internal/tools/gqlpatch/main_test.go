@@ -76,6 +76,41 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 	return res
 }
 
+func (ec *executionContext) _Sheet_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Sheet_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Sheet_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Sheet", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalTime(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) _Sheet_drawing(ctx context.Context, field graphql.CollectedField, obj *ent.Sheet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -176,10 +211,11 @@ func TestPatch(t *testing.T) {
 		`= errors.New("field of type Int does not have child fields")`,
 		"if len(deferLabelToView) > 0 {\n\t\tatomic.AddInt32(",
 		"if execfast.Direct(ec.OperationContext) {\n\t\treturn execfast.Leaf[int](ctx, ec.OperationContext, field, \"Sheet\", scalarChildInt, obj.Dpi, ec.marshalNInt2ᚐint)\n\t}\n\treturn graphql.ResolveField(",
-		"scalarChildInt = execfast.ScalarChild(errNoChildFieldsInt)",
+		"= execfast.ScalarChild(errNoChildFieldsInt)",
 		"\tout := graphql.NewFieldSet(fields)\n\tvar deferredFieldSet *graphql.FieldSet\n\tvar deferLabelToView map[string]*graphql.FieldSetView\n",
 		"if field.IsDeferred() {\n\t\t\t\tif deferLabelToView == nil {\n\t\t\t\t\tdeferredFieldSet = graphql.NewFieldSet(nil)\n\t\t\t\t\tdeferLabelToView = make(map[string]*graphql.FieldSetView)\n\t\t\t\t}\n\t\t\t\tdeferredFieldSet.AddField(field)",
 		"\n\treturn execfast.Object(fields, out.Values)\n}\n",
+		"if execfast.Direct(ec.OperationContext) && !obj.CreatedAt.IsZero() {\n\t\treturn execfast.Time(obj.CreatedAt)\n\t}\n\tif execfast.Direct(ec.OperationContext) {\n\t\treturn execfast.Leaf[time.Time](ctx, ec.OperationContext, field, \"Sheet\", scalarChildTime, obj.CreatedAt, ec.marshalNTime2timeᚐTime)\n\t}\n\treturn graphql.ResolveField(",
 		"if execfast.Direct(ec.OperationContext) {\n\t\treturn ec.marshalNString2string(ctx, field.Selections, obj.Title)\n\t}\n\treturn graphql.ResolveField(",
 	} {
 		if !strings.Contains(s, want) {
@@ -187,10 +223,10 @@ func TestPatch(t *testing.T) {
 		}
 	}
 	// the object field (its context is not a scalar's) keeps gqlgen's path alone
-	if strings.Count(s, "execfast.Leaf[") != 1 || strings.Count(s, "graphql.ResolveField(") != 3 || strings.Contains(s, "scalarChildString") {
+	if strings.Count(s, "execfast.Leaf[") != 2 || strings.Count(s, "graphql.ResolveField(") != 4 || strings.Contains(s, "scalarChildString") {
 		t.Errorf("leaf rewrite wrong:\n%s", s)
 	}
-	if strings.Contains(s, "MarshalSliceConcurrently") || strings.Count(s, "errors.New(") != 2 {
+	if strings.Contains(s, "MarshalSliceConcurrently") || strings.Count(s, "errors.New(") != 3 {
 		t.Errorf("left unpatched:\n%s", s)
 	}
 	if _, err := patch(out); err == nil {
@@ -217,7 +253,7 @@ func TestGeneratedIsPatched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err) // the executor is committed beside this tool
 	}
-	if strings.Contains(string(src), "MarshalSliceConcurrently") || !strings.Contains(string(src), "execfast.MarshalSlice(") || !strings.Contains(string(src), "execfast.Leaf[") || !strings.Contains(string(src), "execfast.Object(") {
+	if strings.Contains(string(src), "MarshalSliceConcurrently") || !strings.Contains(string(src), "execfast.MarshalSlice(") || !strings.Contains(string(src), "execfast.Leaf[") || !strings.Contains(string(src), "execfast.Object(") || !strings.Contains(string(src), "execfast.Time(") {
 		t.Fatal("graph/generated/generated.go is not patched: run make generate")
 	}
 }
