@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 
 	"gocloud.dev/blob"
 
@@ -63,7 +62,7 @@ func regionFromTiles(ctx context.Context, bucket *blob.Bucket, key string, w, h 
 			if err != nil {
 				return err
 			}
-			img, err := png.Decode(rd)
+			img, err := render.DecodePNG(rd)
 			rd.Close()
 			if err != nil {
 				return fmt.Errorf("tile %s of %s: %w", name, key, err)
