@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gocv.io/x/gocv"
 )
@@ -112,8 +113,8 @@ func bands(ctx context.Context, h, margin int, fn func(s *scratch, y0, y1 int)) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := &scratch{rows: bandRows + margin}
-			defer s.close()
+			s := scratches.get(bandRows + margin)
+			defer scratches.put(s)
 			for ctx.Err() == nil {
 				y0 := int(next.Add(bandRows)) - bandRows
 				if y0 >= h {
@@ -161,6 +162,66 @@ func (s *scratch) release() {
 	s.views = s.views[:0]
 }
 
+// scratches keeps the workers' scratch buffers from one banded pass to
+// the next (the warp, the diff, the cleaning of a block pair, then the
+// next pair's) for scratchTTL: a band's dozen buffers are megabytes that
+// the allocator hands back to the kernel when freed, and fresh pages cost
+// more to fault in (about 12 µs each on the 2-core VM of BENCHMARKS.md)
+// than the work done in them. At most maxScratches are kept.
+var scratches scratchPool
+
+const (
+	maxScratches = 4
+	scratchTTL   = 30 * time.Second
+)
+
+type scratchPool struct {
+	mu    sync.Mutex
+	free  []*scratch
+	timer *time.Timer
+}
+
+// get returns a scratch for bands of up to rows rows.
+func (p *scratchPool) get(rows int) *scratch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free = p.free[:n-1]
+		s.rows = rows
+		return s
+	}
+	return &scratch{rows: rows}
+}
+
+// put keeps s for the next pass (or closes it past maxScratches); the
+// kept ones are closed scratchTTL after the last put.
+func (p *scratchPool) put(s *scratch) {
+	s.release()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) >= maxScratches {
+		s.close()
+		return
+	}
+	p.free = append(p.free, s)
+	if p.timer == nil {
+		p.timer = time.AfterFunc(scratchTTL, p.drain)
+	} else {
+		p.timer.Reset(scratchTTL)
+	}
+}
+
+// drain closes the kept scratches.
+func (p *scratchPool) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.free {
+		s.close()
+	}
+	p.free = nil
+}
+
 func (s *scratch) close() {
 	s.release()
 	for i := range s.bufs {
@@ -203,6 +264,16 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 		av, bv := rowsView(in.aligned, e0, e1), rowsView(in.b, e0, e1)
 		defer av.Close()
 		defer bv.Close()
+		if e1 == h {
+			// the dilations read past the band's last row: no marks below
+			// the image (not what a buffer held from an earlier band)
+			for _, i := range []int{bufDA, bufDB} {
+				s.mat(i, e1-e0, w, gocv.MatTypeCV8U) // the buffer, sized for the band
+				below := s.bufs[i].Region(image.Rect(0, e1-e0, w, min(s.bufs[i].Rows(), e1-e0+2*r)))
+				below.SetTo(gocv.NewScalar(0, 0, 0, 0))
+				below.Close()
+			}
+		}
 		cover := s.mat(bufCover, e1-e0, w, gocv.MatTypeCV8U)
 		coverInto(&cover, in.cover, e0)
 		k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
