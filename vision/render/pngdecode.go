@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -23,19 +22,44 @@ import (
 // copies every row out of a scratch row). Anything else goes to
 // image/png.
 func DecodePNG(r io.Reader) (image.Image, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return DecodePNGBytes(data)
+	return new(GrayDecoder).Decode(r)
 }
 
 // DecodePNGBytes is DecodePNG of a PNG held in memory.
 func DecodePNGBytes(data []byte) (image.Image, error) {
+	return new(GrayDecoder).decode(data)
+}
+
+// GrayDecoder decodes PNG after PNG as DecodePNG does, reusing its buffers
+// and inflater (a sheet's region read from a few hundred 256 px tiles
+// spent more on allocating them than on decoding). The grey image a Decode
+// returns is the decoder's own, valid until its next Decode; a
+// GrayDecoder is for one goroutine at a time. The zero value is ready.
+type GrayDecoder struct {
+	data []byte
+	rd   bytes.Reader
+	zr   io.ReadCloser
+	img  *image.Gray
+	own  bool // img is reused by the next Decode
+}
+
+// Decode reads and decodes one PNG (see GrayDecoder).
+func (d *GrayDecoder) Decode(r io.Reader) (image.Image, error) {
+	buf := bytes.NewBuffer(d.data[:0])
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	d.data = buf.Bytes()
+	d.own = true
+	return d.decode(d.data)
+}
+
+func (d *GrayDecoder) decode(data []byte) (image.Image, error) {
 	hdr := data
 	if len(hdr) >= 33 && string(hdr[:8]) == pngSignature && string(hdr[12:16]) == "IHDR" &&
 		binary.BigEndian.Uint32(hdr[8:12]) == 13 && hdr[24] == 8 && hdr[25] == 0 && hdr[26] == 0 && hdr[27] == 0 && hdr[28] == 0 {
-		img, err := decodeGrayPNG(bufio.NewReaderSize(bytes.NewReader(data), 1<<16))
+		d.rd.Reset(data)
+		img, err := d.decodeGray()
 		switch {
 		case err == nil:
 			return img, nil
@@ -52,13 +76,14 @@ var errOtherPNG = errors.New("png: not for the fast path")
 
 const pngSignature = "\x89PNG\r\n\x1a\n"
 
-// decodeGrayPNG decodes an 8-bit greyscale non-interlaced PNG (checked by
-// DecodePNG), chunk CRCs and the zlib checksum verified as image/png does.
-func decodeGrayPNG(br *bufio.Reader) (*image.Gray, error) {
-	if _, err := br.Discard(8); err != nil {
+// decodeGray decodes the 8-bit greyscale non-interlaced PNG in d.rd
+// (checked by decode), chunk CRCs and the zlib checksum verified as
+// image/png does.
+func (d *GrayDecoder) decodeGray() (*image.Gray, error) {
+	if _, err := d.rd.Seek(8, io.SeekCurrent); err != nil {
 		return nil, err
 	}
-	idat := &idatReader{r: br, crc: crc32.NewIEEE()}
+	idat := &idatReader{r: &d.rd, crc: crc32.NewIEEE()}
 	// IHDR, then the chunks before the first IDAT
 	typ, data, err := idat.chunk()
 	if err != nil {
@@ -90,12 +115,26 @@ func decodeGrayPNG(br *bufio.Reader) (*image.Gray, error) {
 			return nil, err
 		}
 	}
-	zr, err := zlib.NewReader(idat)
+	if d.zr == nil {
+		d.zr, err = zlib.NewReader(idat)
+	} else {
+		err = d.zr.(zlib.Resetter).Reset(idat, nil)
+	}
 	if err != nil {
+		d.zr = nil
 		return nil, fmt.Errorf("png: %w", err)
 	}
-	defer zr.Close()
-	img := image.NewGray(image.Rect(0, 0, w, h))
+	zr := d.zr
+	var img *image.Gray
+	if d.own && d.img != nil && cap(d.img.Pix) >= w*h {
+		// every pixel is written below
+		img = &image.Gray{Pix: d.img.Pix[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
+	} else {
+		img = image.NewGray(image.Rect(0, 0, w, h))
+	}
+	if d.own {
+		d.img = img
+	}
 	var f [1]byte
 	var prev []byte
 	for y := 0; y < h; y++ {
@@ -218,7 +257,7 @@ func upAdd(cur, prev []byte) {
 // idatReader reads the data of consecutive IDAT chunks as one stream,
 // checking each chunk's CRC.
 type idatReader struct {
-	r    *bufio.Reader
+	r    *bytes.Reader
 	crc  hash.Hash32
 	left uint32 // bytes of the current IDAT not read yet
 	done bool   // a chunk other than IDAT followed: next, its length and type

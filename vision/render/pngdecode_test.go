@@ -122,3 +122,36 @@ func BenchmarkDecodeGrayPNG(b *testing.B) {
 		}
 	})
 }
+
+// TestGrayDecoderReused: one decoder through images of other sizes and
+// kinds, a damaged one among them, gives what image/png gives for each.
+func TestGrayDecoderReused(t *testing.T) {
+	var d GrayDecoder
+	rgba := image.NewRGBA(image.Rect(0, 0, 3, 3))
+	for i, g := range []image.Image{testGray(300, 200, 1), testGray(17, 5, 2), rgba, testGray(256, 256, 3), nil, testGray(40, 700, 4)} {
+		var b bytes.Buffer
+		if g == nil {
+			_ = EncodePNG(&b, testGray(50, 50, 5))
+			data := b.Bytes()
+			data[len(data)/2] ^= 0x33
+			if _, err := d.Decode(bytes.NewReader(data)); err == nil {
+				t.Fatalf("%d: damaged data decoded", i)
+			}
+			continue
+		}
+		if err := EncodePNG(&b, g); err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.Decode(bytes.NewReader(b.Bytes()))
+		if err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		want, _ := png.Decode(bytes.NewReader(b.Bytes()))
+		if got.Bounds() != want.Bounds() {
+			t.Fatalf("%d: bounds %v, want %v", i, got.Bounds(), want.Bounds())
+		}
+		if wg, ok := want.(*image.Gray); ok && !bytes.Equal(got.(*image.Gray).Pix, wg.Pix) {
+			t.Fatalf("%d: pixels differ", i)
+		}
+	}
+}
