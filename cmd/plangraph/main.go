@@ -67,7 +67,7 @@ PLANGRAPH_* environment equivalent (--database-url = PLANGRAPH_DATABASE_URL).
 `
 
 func main() {
-	limitOpenMP()
+	tuneEnv()
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "plangraph:", err)

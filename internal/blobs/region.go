@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 
 	"gocloud.dev/blob"
 
@@ -56,6 +55,7 @@ func regionFromTiles(ctx context.Context, bucket *blob.Bucket, key string, w, h 
 	ts, ov := render.DZITileSize, render.DZIOverlap
 	level := render.DZILevels(w, h) - 1
 	tiles := &tilepack.Reader{Bucket: bucket, Indexes: 1}
+	var dec render.GrayDecoder // its buffers serve every tile
 	for row := r.Min.Y / ts; row <= (r.Max.Y-1)/ts; row++ {
 		for col := r.Min.X / ts; col <= (r.Max.X-1)/ts; col++ {
 			name := fmt.Sprintf("%d/%d_%d.png", level, col, row)
@@ -63,7 +63,7 @@ func regionFromTiles(ctx context.Context, bucket *blob.Bucket, key string, w, h 
 			if err != nil {
 				return err
 			}
-			img, err := png.Decode(rd)
+			img, err := dec.Decode(rd)
 			rd.Close()
 			if err != nil {
 				return fmt.Errorf("tile %s of %s: %w", name, key, err)
@@ -75,7 +75,7 @@ func regionFromTiles(ctx context.Context, bucket *blob.Bucket, key string, w, h 
 			if row > 0 {
 				y0 -= ov
 			}
-			g := render.AsGray(img)
+			g := render.AsGray(img) // (the decoder's until the next tile)
 			// the tile's pixels in page coordinates
 			g.Rect = g.Rect.Sub(g.Rect.Min).Add(image.Pt(x0, y0))
 			copyGray(out, g, r.Intersect(g.Rect))

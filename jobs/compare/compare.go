@@ -218,15 +218,19 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 			}
 			return nil, jobs.Fail(code, "%s", msg)
 		}
+		lap := laps("done " + j.ID)
 		if err := c.indexReport(ctx, s.Result); err != nil {
 			return nil, err // the search rows; rebuilt whole on a retry
 		}
+		lap("index report")
 		return json.RawMessage(s.Result), nil
 	}
 	// 1. one overlay per block pair
 	var plan *engine.Report
 	if len(gens) == 0 {
+		lap := laps("plan " + j.ID)
 		p, fr, err := c.plan(ctx, in)
+		lap("plan")
 		if err != nil {
 			return nil, err
 		}
@@ -247,6 +251,7 @@ func (c *Compare) advance(ctx context.Context, j *ent.Job, children []*ent.Job) 
 				return nil, err
 			}
 		}
+		lap(fmt.Sprintf("%d overlays queued", len(all)))
 		if len(all) > 0 {
 			c.plans.put(j.ID, p)
 			return nil, jobs.ErrWaitChildren

@@ -44,6 +44,7 @@ func (c *Compare) summarize(ctx context.Context, j *ent.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer laps("summarize " + in.CompareJobID)("summarize")
 	return fillReport(in.Plan, cin.Analyze, ovs, siblings), nil
 }
 

@@ -47,10 +47,12 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err := json.Unmarshal(j.Input, &in); err != nil || in.BlockAID == "" || in.BlockBID == "" || in.CompareJobID == "" {
 		return nil, jobs.Fail("BAD_INPUT", "overlay job %s has no block pair", j.ID)
 	}
+	lap := laps("generate " + in.BlockBID)
 	p, err := c.load(ctx, in.BlockAID, in.BlockBID, in.pairFrame)
 	if err != nil {
 		return nil, err
 	}
+	lap("load")
 	a, b, ba, bb := p.a, p.b, p.ba, p.bb
 	opt := in.Options
 	opt.Prior = p.prior
@@ -59,6 +61,7 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 		defer c.recovered(j, "COMPARE_FAILED", &err)
 		ov, err = c.Generate(ctx, a, b, opt)
 	}()
+	lap("engine")
 	var f *jobs.Failure
 	switch {
 	case err == nil && ov == nil:
@@ -78,6 +81,7 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, err
 	}
+	lap("store")
 	if ov.Addition != nil && ov.Deletion != nil && in.Analyze {
 		c.handoff.put(id, p, ov) // (the transform as the engine's A has it)
 	}
@@ -122,6 +126,7 @@ func (c *Compare) generate(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, err
 	}
+	lap("record")
 	res := OverlayResult{OverlayID: id, BlockAID: ba.ID, BlockBID: bb.ID, Registered: ov.Registered, Transform: ov.Transform, Warnings: ov.Warnings}
 	if score != nil {
 		res.Score = *score
@@ -192,6 +197,7 @@ func (c *Compare) analyze(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err != nil {
 		return nil, gone(err, "overlay", in.OverlayID)
 	}
+	lap := laps("analyze " + o.BlockBID)
 	p, ov, handed := c.handoff.take(o.ID)
 	if !handed {
 		if p, err = c.load(ctx, o.BlockAID, o.BlockBID, c.generatedFrame(ctx, o)); err != nil {
@@ -204,11 +210,13 @@ func (c *Compare) analyze(ctx context.Context, j *ent.Job) (_ any, err error) {
 	var found []engine.Change
 	func() {
 		defer c.recovered(j, "ANALYSIS_FAILED", &err)
+		lap(fmt.Sprintf("load (handed %v)", handed))
 		found = c.Analyze(p.a, p.b, ov, in.Options)
 	}()
 	if err != nil {
 		return nil, err
 	}
+	lap("engine")
 	p.changesToBlock(found)
 	changes := make([]overlayjson.Change, 0, len(found))
 	res := AnalyzeResult{OverlayID: o.ID, Score: o.Score, Changes: len(found),
@@ -225,6 +233,7 @@ func (c *Compare) analyze(ctx context.Context, j *ent.Job) (_ any, err error) {
 	if err := c.indexOverlay(ctx, j, o); err != nil {
 		return nil, err
 	}
+	lap("record")
 	return res, nil
 }
 

@@ -2,11 +2,13 @@ package compare
 
 import (
 	"context"
+	"encoding/binary"
 	"image"
 	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gocv.io/x/gocv"
 )
@@ -111,8 +113,8 @@ func bands(ctx context.Context, h, margin int, fn func(s *scratch, y0, y1 int)) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := &scratch{rows: bandRows + margin}
-			defer s.close()
+			s := scratches.get(bandRows + margin)
+			defer scratches.put(s)
 			for ctx.Err() == nil {
 				y0 := int(next.Add(bandRows)) - bandRows
 				if y0 >= h {
@@ -130,9 +132,10 @@ func bands(ctx context.Context, h, margin int, fn func(s *scratch, y0, y1 int)) 
 // memory costs more to touch the first time (page faults) than the work
 // done in it, so a block's worth of temporaries is never allocated.
 type scratch struct {
-	rows  int
-	bufs  []gocv.Mat
-	views []gocv.Mat
+	rows   int
+	marked []bool // markSpans' column groups
+	bufs   []gocv.Mat
+	views  []gocv.Mat
 }
 
 // mat is buffer i as a rows × cols Mat of type t (a view of the top rows
@@ -159,6 +162,66 @@ func (s *scratch) release() {
 	s.views = s.views[:0]
 }
 
+// scratches keeps the workers' scratch buffers from one banded pass to
+// the next (the warp, the diff, the cleaning of a block pair, then the
+// next pair's) for scratchTTL: a band's dozen buffers are megabytes that
+// the allocator hands back to the kernel when freed, and fresh pages cost
+// more to fault in (about 12 µs each on the 2-core VM of BENCHMARKS.md)
+// than the work done in them. At most maxScratches are kept.
+var scratches scratchPool
+
+const (
+	maxScratches = 4
+	scratchTTL   = 30 * time.Second
+)
+
+type scratchPool struct {
+	mu    sync.Mutex
+	free  []*scratch
+	timer *time.Timer
+}
+
+// get returns a scratch for bands of up to rows rows.
+func (p *scratchPool) get(rows int) *scratch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free = p.free[:n-1]
+		s.rows = rows
+		return s
+	}
+	return &scratch{rows: rows}
+}
+
+// put keeps s for the next pass (or closes it past maxScratches); the
+// kept ones are closed scratchTTL after the last put.
+func (p *scratchPool) put(s *scratch) {
+	s.release()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) >= maxScratches {
+		s.close()
+		return
+	}
+	p.free = append(p.free, s)
+	if p.timer == nil {
+		p.timer = time.AfterFunc(scratchTTL, p.drain)
+	} else {
+		p.timer.Reset(scratchTTL)
+	}
+}
+
+// drain closes the kept scratches.
+func (p *scratchPool) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.free {
+		s.close()
+	}
+	p.free = nil
+}
+
 func (s *scratch) close() {
 	s.release()
 	for i := range s.bufs {
@@ -183,38 +246,184 @@ const (
 )
 
 // diffBand computes rows [y0, y1) of the difference; it returns the
-// band's union ink, B ink and B ink outside the cover (diffTotals).
+// band's union ink, B ink and B ink outside the cover (diffTotals). Only
+// the spans of columns with a mark on either side (markSpans) are
+// computed: elsewhere nothing differs — no ink, no mark within the
+// tolerance — so the raw images are paper and the cells empty, which is
+// written as it is.
 func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 	defer s.release()
 	r := in.r
 	e0, e1 := max(0, y0-2*r), min(h, y1+2*r)
-	av, bv := rowsView(in.aligned, e0, e1), rowsView(in.b, e0, e1)
-	defer av.Close()
-	defer bv.Close()
+	spans := [][2]int{{0, w}}
+	if !wholeBands {
+		spans = markSpans(in.aligned, in.b, e0, e1, w, r, in.cells.cell, s)
+	}
+	var out [3]int64
+	if len(spans) > 0 {
+		av, bv := rowsView(in.aligned, e0, e1), rowsView(in.b, e0, e1)
+		defer av.Close()
+		defer bv.Close()
+		if e1 == h {
+			// the dilations read past the band's last row: no marks below
+			// the image (not what a buffer held from an earlier band)
+			for _, i := range []int{bufDA, bufDB} {
+				s.mat(i, e1-e0, w, gocv.MatTypeCV8U) // the buffer, sized for the band
+				below := s.bufs[i].Region(image.Rect(0, e1-e0, w, min(s.bufs[i].Rows(), e1-e0+2*r)))
+				below.SetTo(gocv.NewScalar(0, 0, 0, 0))
+				below.Close()
+			}
+		}
+		cover := s.mat(bufCover, e1-e0, w, gocv.MatTypeCV8U)
+		coverInto(&cover, in.cover, e0)
+		k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
+		defer k.Close()
+		for _, sp := range spans {
+			t := diffSpan(in, s, av, bv, cover, k, w, e0, e1, y0, y1, sp[0], sp[1])
+			for i := range out {
+				out[i] += t[i]
+			}
+		}
+	}
+	// paper in the raw images between the spans
+	x := 0
+	for _, sp := range append(spans, [2]int{w, w}) {
+		if sp[0] > x {
+			for _, img := range []*image.Gray{in.addition, in.deletion} {
+				for y := y0; y < y1; y++ {
+					fillWhite(img.Pix[y*w+x : y*w+sp[0]])
+				}
+			}
+		}
+		x = sp[1]
+	}
+	return out
+}
+
+// fillWhite sets p to 255.
+func fillWhite(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	p[0] = 255
+	for n := 1; n < len(p); n *= 2 {
+		copy(p[n:], p[:n])
+	}
+}
+
+// markSpans are the spans of columns [x0, x1) of rows [e0, e1) to diff:
+// the columns where a or b has a mark (darker than markThreshold), widened
+// by twice the tolerance and a little more (the dilations reach 2r), cut
+// to whole cells and joined when less than spanGap apart. A band marked
+// across most of its width is one span, the whole width.
+func markSpans(a, b *image.Gray, e0, e1, w, r, cell int, s *scratch) [][2]int {
+	groups := (w + 7) / 8
+	if cap(s.marked) < groups {
+		s.marked = make([]bool, groups)
+	}
+	marked := s.marked[:groups]
+	clear(marked)
+	full := w / 8 * 8
+	le := binary.LittleEndian
+	for _, img := range []*image.Gray{a, b} {
+		for y := e0; y < e1; y++ {
+			row := img.Pix[y*w : (y+1)*w]
+			for g := 0; g < full/8; g++ {
+				if marked[g] {
+					continue
+				}
+				// a byte under 246 (markThreshold): its top bit unset, or its
+				// low seven bits under 118
+				v := le.Uint64(row[8*g:])
+				if ((v&lowSeven)+marks7)&v&topBits != topBits {
+					marked[g] = true
+				}
+			}
+			for x := full; x < w; x++ {
+				if row[x] < markThreshold {
+					marked[x/8] = true
+				}
+			}
+		}
+	}
+	reach := 2*r + 2
+	var spans [][2]int
+	for g := 0; g < groups; g++ {
+		if !marked[g] {
+			continue
+		}
+		x0 := max(0, 8*g-reach) / cell * cell
+		x1 := min(w, (min(w, 8*g+8)+reach+cell-1)/cell*cell)
+		if n := len(spans); n > 0 && x0 <= spans[n-1][1]+spanGap {
+			spans[n-1][1] = x1
+			continue
+		}
+		spans = append(spans, [2]int{x0, x1})
+	}
+	covered := 0
+	for _, sp := range spans {
+		covered += sp[1] - sp[0]
+	}
+	if covered > w*3/4 {
+		return [][2]int{{0, w}}
+	}
+	return spans
+}
+
+const (
+	lowSeven = 0x7f7f7f7f7f7f7f7f
+	topBits  = 0x8080808080808080
+	// 128 - 118: a byte of 246 or more (top bit set, low seven bits at
+	// least 118) carries into its top bit
+	marks7 = 0x0a0a0a0a0a0a0a0a
+)
+
+// wholeBands diffs every band across its whole width (tests: the spans
+// must give the same difference).
+var wholeBands = false
+
+// spanGap is the gap in pixels below which two spans of marked columns
+// are diffed as one (each span costs a round of OpenCV calls).
+const spanGap = 64
+
+// diffSpan computes columns [x0, x1) of rows [y0, y1) of the difference
+// (av, bv: the two sides' rows [e0, e1), cover their cover; x0 a multiple
+// of the cell, x1 too or w), adding the span's totals. The dilations read
+// up to 2r columns beyond the span, which are thresholded with it (no
+// marks there: markSpans widened the spans).
+func diffSpan(in diffInput, s *scratch, av, bv, cover, k gocv.Mat, w, e0, e1, y0, y1, x0, x1 int) [3]int64 {
+	r := in.r
 	eh, ch := e1-e0, y1-y0
-	core := image.Rect(0, y0-e0, w, y1-e0)
-	ext := func(i int) gocv.Mat { return s.mat(i, eh, w, gocv.MatTypeCV8U) }
-	band := func(i int) gocv.Mat { return s.mat(i, ch, w, gocv.MatTypeCV8U) }
-
-	aw, bw := ext(bufAW), ext(bufBW)
-	thresholdInto(av, &aw, inkThreshold)
-	thresholdInto(bv, &bw, inkThreshold)
-	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
-	defer k.Close()
-	da, db := ext(bufDA), ext(bufDB)
-	thresholdInto(av, &da, markThreshold)
-	thresholdInto(bv, &db, markThreshold)
-	gocv.Dilate(da, &da, k)
-	gocv.Dilate(db, &db, k)
-	cover := ext(bufCover)
-	coverInto(&cover, in.cover, e0)
-
-	sub := func(m gocv.Mat) gocv.Mat {
-		v := m.Region(core)
+	sw := x1 - x0
+	cols := image.Rect(x0, 0, x1, eh)
+	halo := image.Rect(max(0, x0-2*r), 0, min(w, x1+2*r), eh)
+	region := func(m gocv.Mat, rc image.Rectangle) gocv.Mat {
+		v := m.Region(rc)
 		s.views = append(s.views, v)
 		return v
 	}
-	awc, bwc, dac, dbc, cvc := sub(aw), sub(bw), sub(da), sub(db), sub(cover)
+	core := image.Rect(0, y0-e0, sw, y1-e0)
+	ext := func(i int) gocv.Mat { return region(s.mat(i, eh, w, gocv.MatTypeCV8U), cols) }
+	band := func(i int) gocv.Mat { return region(s.mat(i, ch, w, gocv.MatTypeCV8U), image.Rect(x0, 0, x1, ch)) }
+	sub := func(m gocv.Mat) gocv.Mat { return region(m, core) }
+	as, bs := region(av, cols), region(bv, cols)
+
+	aw, bw := ext(bufAW), ext(bufBW)
+	thresholdInto(as, &aw, inkThreshold)
+	thresholdInto(bs, &bw, inkThreshold)
+	daFull, dbFull := s.mat(bufDA, eh, w, gocv.MatTypeCV8U), s.mat(bufDB, eh, w, gocv.MatTypeCV8U)
+	for _, o := range [2]struct {
+		src gocv.Mat
+		dst gocv.Mat
+	}{{av, daFull}, {bv, dbFull}} {
+		src, dst := region(o.src, halo), region(o.dst, halo)
+		thresholdInto(src, &dst, markThreshold)
+	}
+	da, db := region(daFull, cols), region(dbFull, cols)
+	gocv.Dilate(da, &da, k)
+	gocv.Dilate(db, &db, k)
+	cvr := region(cover, cols)
+	awc, bwc, dac, dbc, cvc := sub(aw), sub(bw), sub(da), sub(db), sub(cvr)
 
 	var out [3]int64
 	tmp := band(bufTmp)
@@ -223,7 +432,7 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 	out[0] = int64(gocv.CountNonZero(tmp))
 	// B's ink within its frame (its edge is never compared), and the part
 	// of it outside A's extent
-	if fr := in.cover.frame.Intersect(image.Rect(0, y0, w, y1)).Sub(image.Pt(0, y0)); !fr.Empty() {
+	if fr := in.cover.frame.Intersect(image.Rect(x0, y0, x1, y1)).Sub(image.Pt(x0, y0)); !fr.Empty() {
 		v := bwc.Region(fr)
 		out[1] = int64(gocv.CountNonZero(v))
 		v.Close()
@@ -244,15 +453,17 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 	andNot(add, dac, add, &farAdd)
 
 	// the raw Deletion and Addition rows: the side's grey where it differs
-	avc, bvc := sub(av), sub(bv)
+	avc, bvc := sub(as), sub(bs)
 	for _, o := range [2]struct {
 		src, mask gocv.Mat
 		img       *image.Gray
 	}{{avc, rem, in.deletion}, {bvc, add, in.addition}} {
-		dst := rowsView(o.img, y0, y1)
+		rows := rowsView(o.img, y0, y1)
+		dst := rows.Region(image.Rect(x0, 0, x1, ch))
 		gocv.BitwiseNot(o.mask, &tmp)
 		gocv.BitwiseOr(o.src, tmp, &dst)
 		dst.Close()
+		rows.Close()
 	}
 
 	c := in.cells
@@ -266,9 +477,10 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 		masks = append(masks, dr, dd)
 	}
 	cy0, cy1 := y0/c.cell, min(c.h, y1/c.cell)
-	if cy1 > cy0 {
+	cx0, cx1 := x0/c.cell, min(c.w, x1/c.cell)
+	if cy1 > cy0 && cx1 > cx0 {
 		for i, m := range masks {
-			cellsOf(m, c, cy0, cy1, maps[i])
+			cellsOf(m, c, cy0, cy1, cx0, cx1, maps[i])
 		}
 	}
 	return out
@@ -292,14 +504,17 @@ func andNot(a, b, c gocv.Mat, dst *gocv.Mat) {
 	gocv.BitwiseAnd(*dst, c, dst)
 }
 
-// cellsOf writes the cell means of mask (the band's core rows, starting at
-// cell row cy0) into rows [cy0, cy1) of the cell map dst.
-func cellsOf(mask gocv.Mat, c *cellMaps, cy0, cy1 int, dst []uint8) {
-	src := mask.Region(image.Rect(0, 0, c.w*c.cell, (cy1-cy0)*c.cell))
+// cellsOf writes the cell means of mask (the band's core rows from cell
+// row cy0, its columns from cell column cx0) into rows [cy0, cy1), columns
+// [cx0, cx1) of the cell map dst.
+func cellsOf(mask gocv.Mat, c *cellMaps, cy0, cy1, cx0, cx1 int, dst []uint8) {
+	src := mask.Region(image.Rect(0, 0, (cx1-cx0)*c.cell, (cy1-cy0)*c.cell))
 	defer src.Close()
-	out, _ := gocv.NewMatFromBytes(cy1-cy0, c.w, gocv.MatTypeCV8U, dst[cy0*c.w:cy1*c.w])
+	all, _ := gocv.NewMatFromBytes(cy1-cy0, c.w, gocv.MatTypeCV8U, dst[cy0*c.w:cy1*c.w])
+	defer all.Close()
+	out := all.Region(image.Rect(cx0, 0, cx1, cy1-cy0))
 	defer out.Close()
-	gocv.Resize(src, &out, image.Pt(c.w, cy1-cy0), 0, 0, gocv.InterpolationArea)
+	gocv.Resize(src, &out, image.Pt(cx1-cx0, cy1-cy0), 0, 0, gocv.InterpolationArea)
 }
 
 // cover is the part of B that is compared: A's extent moved into B's

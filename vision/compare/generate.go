@@ -191,3 +191,7 @@ func stopwatch() func(stage string) {
 		}
 	}
 }
+
+// SetTrace makes f receive the time each stage of Generate and Align took
+// (nil: none); for tracing, set before any comparison runs.
+func SetTrace(f func(stage string, d time.Duration)) { traceStage = f }

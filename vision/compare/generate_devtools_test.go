@@ -42,6 +42,7 @@ var (
 	dumpHatch   = flag.Bool("hatches", false, "Options.IgnoreHatches")
 	dumpOut     = flag.String("out", "/tmp/cmp", "output directory")
 	dumpEdit    = flag.Bool("edit", false, "without -b: also erase a patch of B and draw a new symbol and word on it")
+	dumpWhole   = flag.Bool("wholebands", false, "diff whole bands (not only the spans of marked columns), every other run")
 	dumpCrop    = flag.String("crop", "", "x0,y0,x1,y1: cut both pages to this box (inches from the top left) as a block")
 )
 
@@ -83,6 +84,7 @@ func TestDumpCompare(t *testing.T) {
 	var el time.Duration
 	for run := 0; run < *dumpRepeat; run++ {
 		ov = nil
+		wholeBands = *dumpWhole && run%2 == 1
 		runtime.GC() // the last run's images are garbage: their pages are reused
 		t0 := time.Now()
 		var err error
@@ -91,7 +93,7 @@ func TestDumpCompare(t *testing.T) {
 			t.Fatal(err)
 		}
 		el = time.Since(t0)
-		t.Logf("run %d: %v", run+1, el)
+		t.Logf("run %d: %v (whole bands %v)", run+1, el, wholeBands)
 	}
 	t.Logf("generate %v (%.2f× B's render): registered %v %+v score %.4f regions %d", el, el.Seconds()/tb.Seconds(),
 		ov.Registered, ov.Transform, ov.Score, len(ov.Regions))
