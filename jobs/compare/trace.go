@@ -1,8 +1,10 @@
 package compare
 
-// PLANGRAPH_COMPARE_TRACE=1 prints, to stderr, when each step of a compare
-// job's children starts and ends and how long its parts took (wall and the
-// process's CPU), to see where a comparison spends its time.
+// With the devtools build tag, PLANGRAPH_COMPARE_TRACE=1 prints, to stderr,
+// when each step of a compare job's children starts and ends and how long
+// its parts took (wall and the process's CPU), to see where a comparison
+// spends its time (trace_devtools.go). Without it traceOn is a false
+// constant and every trace call compiles to nothing.
 
 import (
 	"fmt"
@@ -10,21 +12,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	engine "github.com/plangraph/plangraph/vision/compare"
 )
 
-var traceOn = os.Getenv("PLANGRAPH_COMPARE_TRACE") != ""
-
 var traceMu sync.Mutex
-
-func init() {
-	if traceOn {
-		engine.SetTrace(func(stage string, d time.Duration) {
-			tracef("engine", "%s %.0f ms", stage, d.Seconds()*1000)
-		})
-	}
-}
 
 // processCPU is the process's user+system CPU time.
 func processCPU() time.Duration {
