@@ -26,7 +26,7 @@ func operation(t *testing.T, e *executor.Executor) *graphql.OperationContext {
 
 type fieldSpy struct{}
 
-func (fieldSpy) ExtensionName() string                 { return "spy" }
+func (fieldSpy) ExtensionName() string                   { return "spy" }
 func (fieldSpy) Validate(graphql.ExecutableSchema) error { return nil }
 func (fieldSpy) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
 	return next(ctx)
