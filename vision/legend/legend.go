@@ -109,7 +109,7 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	p.findRulings()
 	p.findComponents()
 	p.classifyWords()
-	graphics := p.groupGraphics()
+	graphics := p.lettered(p.groupGraphics())
 	blocks := p.textBlocks()
 	blocks = dropHeadings(blocks, graphics, p.em)
 	return splitAbbreviations(p.entries(graphics, blocks), p.words)
@@ -122,18 +122,62 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 // strokes, not filled shapes). Their ink is then a graphic's, as it is.
 // Words of a text layer (confidence 1) and words of unknown confidence (0)
 // are all kept.
+//
+// A word OCR doubts that stands in a line of text is the line's, though:
+// a legend sets its symbols apart from their text, in a column or a cell
+// of their own, never between two words of a sentence, so a mark read
+// between two words ("200mm(W) x 300mm", "Spec & Arch", "coat + paint"),
+// or a word starting a continuation line under its paragraph's left edge
+// with the line going on after it, is a letter or a word of that text
+// (a bold "x" filled at its crossing, a misread "manuf's"), not a graphic
+// to search the drawings for.
 func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
+	noise := make([]bool, len(words))
+	for i, w := range words {
+		noise[i] = w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare)
+	}
 	out := words[:0:0]
-	for _, w := range words {
-		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare) {
-			continue
-		}
-		if glyphSymbol(w) {
+	for i, w := range words {
+		if noise[i] && !inLine(i, words, noise) || glyphSymbol(w) {
 			continue
 		}
 		out = append(out, w)
 	}
 	return out
+}
+
+// inLine reports a doubtful word (noise[i]) set within a line of text:
+// a sure word beside it on each side, each within a word space (runGapEm
+// of its height) and of about its height; or, at the start of a line, a
+// sure word beside it on its right and another starting at its left edge
+// in the line just above (a paragraph's continuation line).
+func inLine(i int, words []text.Word, noise []bool) bool {
+	w := words[i].Box
+	if w.Height() <= 0 {
+		return false
+	}
+	var left, right, above bool
+	for j, o := range words {
+		b := o.Box
+		if j == i || noise[j] || !hasAlnum(o.Text) || b.Height() <= 0 || w.Height() > 1.5*b.Height() {
+			continue
+		}
+		space := runGapEm * b.Height()
+		ov := math.Min(w.YMax, b.YMax) - math.Max(w.YMin, b.YMin)
+		if ov >= 0.5*math.Min(w.Height(), b.Height()) {
+			if g := w.XMin - b.XMax; g >= -0.2*b.Height() && g <= space {
+				left = true
+			}
+			if g := b.XMin - w.XMax; g >= -0.2*b.Height() && g <= space {
+				right = true
+			}
+			continue
+		}
+		if g := w.YMin - b.YMax; g >= -0.2*b.Height() && g <= contGapEm*b.Height() && math.Abs(b.XMin-w.XMin) <= 0.5*b.Height() {
+			above = true
+		}
+	}
+	return right && (left || above)
 }
 
 // glyphSymbol reports a word of one or two characters whose box is far
@@ -329,21 +373,47 @@ func (p *page) findComponents() {
 		}
 		p.comps = append(p.comps, c)
 	}
-	// glyph remnants: small bits just outside a word's box
+	// glyph remnants: small bits just outside a word's box, and a last
+	// letter or two the word's box left out (the "l" of a "detai|l", an
+	// ascender above a word's box): no wider than narrowEm, touching the
+	// word's end and within its line's height
 	small := max(p.px(0.35), 2)
-	for i := range p.comps {
-		c := &p.comps[i]
-		thin := min(c.r.Dx(), c.r.Dy()) <= 3 && max(c.r.Dx(), c.r.Dy()) < p.px(0.8)
-		if (c.r.Dx() >= small || c.r.Dy() >= small) && !thin {
-			continue
-		}
-		for _, w := range p.words {
-			if gap(c.r, p.wordRect(w)) <= 2 {
-				c.remnant = true
-				break
+	wrs := make([]image.Rectangle, len(p.words))
+	for i, w := range p.words {
+		wrs[i] = p.wordRect(w)
+	}
+	for more := true; more; {
+		more = false
+		for i := range p.comps {
+			c := &p.comps[i]
+			if c.remnant {
+				continue
+			}
+			thin := min(c.r.Dx(), c.r.Dy()) <= 3 && max(c.r.Dx(), c.r.Dy()) < p.px(0.8)
+			small := (c.r.Dx() < small && c.r.Dy() < small) || thin
+			for k, wr := range wrs {
+				if small && gap(c.r, wr) <= 2 || p.lettersOf(c.r, wr) {
+					// the word's box now reaches over its letter (the
+					// next letter out touches it)
+					c.remnant, more = true, true
+					wrs[k] = wr.Union(c.r)
+					break
+				}
 			}
 		}
 	}
+}
+
+// narrowEm: a word's letters left outside its box are at most this wide.
+const narrowEm = 0.6
+
+// lettersOf reports ink at r set as letters of the word at wr: touching
+// its box's left or right end, no wider than narrowEm, and standing within
+// its line (at most a third of an em above or below the box).
+func (p *page) lettersOf(r, wr image.Rectangle) bool {
+	slack := p.px(0.35)
+	dx := max(r.Min.X-wr.Max.X, wr.Min.X-r.Max.X)
+	return dx >= -1 && dx <= 2 && r.Dx() <= p.px(narrowEm) && r.Min.Y >= wr.Min.Y-slack && r.Max.Y <= wr.Max.Y+slack
 }
 
 // gap is the distance between two rectangles along the axis where they
@@ -650,6 +720,60 @@ func (p *page) groupGraphics() []*graphic {
 		}
 	}
 	return out
+}
+
+// lettered leaves out the graphics that are a word OCR did not read: three
+// or more pieces of letter size (each at least half an em tall, at most an
+// em wide and letterEm tall) set side by side on one line, with no word in
+// them, standing in a text: a word beside it at most half an em away, or
+// a word just above or below starting at its left edge (the other line of
+// a "FLOOR / FINISHES" heading). A symbol drawn as a row of pieces (a stop
+// cock's) stands apart from its text, in a column of its own.
+func (p *page) lettered(graphics []*graphic) []*graphic {
+	out := graphics[:0]
+	for _, g := range graphics {
+		if !p.letterRow(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// letterEm: a letter is at most this many em tall.
+const letterEm = 1.3
+
+func (p *page) letterRow(g *graphic) bool {
+	if len(g.comps) < 3 || len(g.words) > 0 || float64(g.r.Dy()) > letterEm*p.em {
+		return false
+	}
+	rs := make([]image.Rectangle, len(g.comps))
+	for i, ci := range g.comps {
+		r := p.comps[ci].r
+		if float64(r.Dy()) < 0.5*p.em || float64(r.Dx()) > p.em {
+			return false
+		}
+		rs[i] = r
+	}
+	sort.Slice(rs, func(a, b int) bool { return rs[a].Min.X < rs[b].Min.X })
+	for i := 1; i < len(rs); i++ {
+		if rs[i].Min.X < rs[i-1].Max.X-1 {
+			return false
+		}
+	}
+	r := g.r
+	for _, w := range p.words {
+		wr := p.wordRect(w)
+		if !hasAlnum(w.Text) {
+			continue
+		}
+		if vOverlap(wr, r)*2 >= min(wr.Dy(), r.Dy()) && gap(wr, r) <= p.px(0.5) {
+			return true
+		}
+		if g := max(r.Min.Y-wr.Max.Y, wr.Min.Y-r.Max.Y); g >= -2 && g <= p.px(contGapEm) && abs(wr.Min.X-r.Min.X) <= p.px(0.5) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownRow reports a run of text beside g (left or right of it, on its
