@@ -223,47 +223,21 @@ func (p *page) findComponents() {
 		}
 		p.comps = append(p.comps, c)
 	}
-	// glyph remnants: small bits just outside a word's box, and a last
-	// letter or two the word's box left out (the "l" of a "detai|l", an
-	// ascender above a word's box): no wider than narrowEm, touching the
-	// word's end and within its line's height
+	// glyph remnants: small bits just outside a word's box
 	small := max(p.px(0.35), 2)
-	wrs := make([]image.Rectangle, len(p.words))
-	for i, w := range p.words {
-		wrs[i] = p.wordRect(w)
-	}
-	for more := true; more; {
-		more = false
-		for i := range p.comps {
-			c := &p.comps[i]
-			if c.remnant {
-				continue
-			}
-			thin := min(c.r.Dx(), c.r.Dy()) <= 3 && max(c.r.Dx(), c.r.Dy()) < p.px(0.8)
-			small := (c.r.Dx() < small && c.r.Dy() < small) || thin
-			for k, wr := range wrs {
-				if small && gap(c.r, wr) <= 2 || p.lettersOf(c.r, wr) {
-					// the word's box now reaches over its letter (the
-					// next letter out touches it)
-					c.remnant, more = true, true
-					wrs[k] = wr.Union(c.r)
-					break
-				}
+	for i := range p.comps {
+		c := &p.comps[i]
+		thin := min(c.r.Dx(), c.r.Dy()) <= 3 && max(c.r.Dx(), c.r.Dy()) < p.px(0.8)
+		if (c.r.Dx() >= small || c.r.Dy() >= small) && !thin {
+			continue
+		}
+		for _, w := range p.words {
+			if gap(c.r, p.wordRect(w)) <= 2 {
+				c.remnant = true
+				break
 			}
 		}
 	}
-}
-
-// narrowEm: a word's letters left outside its box are at most this wide.
-const narrowEm = 0.6
-
-// lettersOf reports ink at r set as letters of the word at wr: touching
-// its box's left or right end, no wider than narrowEm, and standing within
-// its line (at most a third of an em above or below the box).
-func (p *page) lettersOf(r, wr image.Rectangle) bool {
-	slack := p.px(0.35)
-	dx := max(r.Min.X-wr.Max.X, wr.Min.X-r.Max.X)
-	return dx >= -1 && dx <= 2 && r.Dx() <= p.px(narrowEm) && r.Min.Y >= wr.Min.Y-slack && r.Max.Y <= wr.Max.Y+slack
 }
 
 // gap is the distance between two rectangles along the axis where they
