@@ -65,7 +65,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -109,115 +108,10 @@ func Parse(img *image.Gray, words []text.Word) []Entry {
 	p.findRulings()
 	p.findComponents()
 	p.classifyWords()
-	graphics := p.groupGraphics()
+	graphics := p.lettered(p.groupGraphics())
 	blocks := p.textBlocks()
 	blocks = dropHeadings(blocks, graphics, p.em)
 	return splitAbbreviations(p.entries(graphics, blocks), p.words)
-}
-
-// ocrNoise leaves out the words OCR made of graphics, and glyphs of a
-// symbol font (glyphSymbol): a symbol read as
-// "©", "@", "=" or "——" (no letter or digit; a lone "&" is a word), read with low confidence,
-// or drawn solid (a row of filled switch glyphs read as "666": letters are
-// strokes, not filled shapes). Their ink is then a graphic's, as it is.
-// Words of a text layer (confidence 1) and words of unknown confidence (0)
-// are all kept.
-func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
-	out := words[:0:0]
-	for _, w := range words {
-		if w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare) {
-			continue
-		}
-		if glyphSymbol(w) {
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
-}
-
-// glyphSymbol reports a word of one or two characters whose box is far
-// wider than its letters: a symbol drawn with a font (a switch's "$"
-// stroked through, a text layer's "S"; a dimmer's "D" with its lead), or a
-// digit set sideways on a symbol. Its ink is the graphic's.
-func glyphSymbol(w text.Word) bool {
-	n := len([]rune(w.Text))
-	return n <= 2 && w.Box.Height() > 0 && w.Box.Width() > 1.6*float64(n)*w.Box.Height()
-}
-
-// maxSolidShare: a word with more of its ink in solid areas is a graphic.
-const maxSolidShare = 0.25
-
-// solidShare is the share of the ink inside box that lies in solid areas:
-// ink at the centre of an all-ink square a third of the box's height
-// across. A letter's strokes are thinner than that, even where they meet.
-func solidShare(img *image.Gray, box geom.Box) float64 {
-	r := image.Rect(int(box.XMin), int(box.YMin), int(math.Ceil(box.XMax)), int(math.Ceil(box.YMax))).Intersect(img.Bounds())
-	k := r.Dy() / 3
-	if r.Dx() < k || k < 3 {
-		return 0
-	}
-	w, h := r.Dx(), r.Dy()
-	// sum[(y)*(w+1)+x]: ink pixels above and left of (x, y).
-	sum := make([]int, (w+1)*(h+1))
-	ink := 0
-	for y := 0; y < h; y++ {
-		row := 0
-		for x := 0; x < w; x++ {
-			if img.GrayAt(r.Min.X+x, r.Min.Y+y).Y < inkLevel {
-				row++
-				ink++
-			}
-			sum[(y+1)*(w+1)+x+1] = sum[y*(w+1)+x+1] + row
-		}
-	}
-	if ink == 0 {
-		return 0
-	}
-	// cover: a difference array of the all-ink squares; its prefix sums
-	// count the squares over each pixel.
-	cover := make([]int, (w+1)*(h+1))
-	for y := 0; y+k <= h; y++ {
-		for x := 0; x+k <= w; x++ {
-			if sum[(y+k)*(w+1)+x+k]-sum[y*(w+1)+x+k]-sum[(y+k)*(w+1)+x]+sum[y*(w+1)+x] == k*k {
-				cover[y*(w+1)+x]++
-				cover[y*(w+1)+x+k]--
-				cover[(y+k)*(w+1)+x]--
-				cover[(y+k)*(w+1)+x+k]++
-			}
-		}
-	}
-	n := 0
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			i := y*(w+1) + x
-			if x > 0 {
-				cover[i] += cover[i-1]
-			}
-			if y > 0 {
-				cover[i] += cover[i-(w+1)]
-			}
-			if x > 0 && y > 0 {
-				cover[i] -= cover[i-(w+1)-1]
-			}
-			if cover[i] > 0 {
-				n++
-			}
-		}
-	}
-	return float64(n) / float64(ink)
-}
-
-// ocrMinConf: OCR words read with less confidence are taken for graphics.
-const ocrMinConf = 0.5
-
-func hasAlnum(s string) bool {
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return true
-		}
-	}
-	return false
 }
 
 // page is the working state of one Parse.
@@ -650,6 +544,60 @@ func (p *page) groupGraphics() []*graphic {
 		}
 	}
 	return out
+}
+
+// lettered leaves out the graphics that are a word OCR did not read: three
+// or more pieces of letter size (each at least half an em tall, at most an
+// em wide and letterEm tall) set side by side on one line, with no word in
+// them, standing in a text: a word beside it at most half an em away, or
+// a word just above or below starting at its left edge (the other line of
+// a "FLOOR / FINISHES" heading). A symbol drawn as a row of pieces (a stop
+// cock's) stands apart from its text, in a column of its own.
+func (p *page) lettered(graphics []*graphic) []*graphic {
+	out := graphics[:0]
+	for _, g := range graphics {
+		if !p.letterRow(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// letterEm: a letter is at most this many em tall.
+const letterEm = 1.3
+
+func (p *page) letterRow(g *graphic) bool {
+	if len(g.comps) < 3 || len(g.words) > 0 || float64(g.r.Dy()) > letterEm*p.em {
+		return false
+	}
+	rs := make([]image.Rectangle, len(g.comps))
+	for i, ci := range g.comps {
+		r := p.comps[ci].r
+		if float64(r.Dy()) < 0.5*p.em || float64(r.Dx()) > p.em {
+			return false
+		}
+		rs[i] = r
+	}
+	sort.Slice(rs, func(a, b int) bool { return rs[a].Min.X < rs[b].Min.X })
+	for i := 1; i < len(rs); i++ {
+		if rs[i].Min.X < rs[i-1].Max.X-1 {
+			return false
+		}
+	}
+	r := g.r
+	for _, w := range p.words {
+		wr := p.wordRect(w)
+		if !hasAlnum(w.Text) {
+			continue
+		}
+		if vOverlap(wr, r)*2 >= min(wr.Dy(), r.Dy()) && gap(wr, r) <= p.px(0.5) {
+			return true
+		}
+		if g := max(r.Min.Y-wr.Max.Y, wr.Min.Y-r.Max.Y); g >= -2 && g <= p.px(contGapEm) && abs(wr.Min.X-r.Min.X) <= p.px(0.5) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownRow reports a run of text beside g (left or right of it, on its

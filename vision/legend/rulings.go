@@ -25,7 +25,7 @@ func (p *page) findRulings() {
 			if horiz {
 				x0, y0, x1, y1 = a0, line, a1-1, line
 			}
-			if a1-a0 >= div && p.rulingNear(x0, y0) && p.rulingNear(x1, y1) && !p.rulingAlong(horiz, line, a0, a1) {
+			if a1-a0 >= div && (p.rulingNear(x0, y0) && p.rulingNear(x1, y1) || p.crossings(horiz, line, a0, a1) >= 2) && !p.rulingAlong(horiz, line, a0, a1) {
 				cands = append(cands, [3]int{line, a0, a1})
 			}
 			return false
@@ -36,6 +36,23 @@ func (p *page) findRulings() {
 			}
 		}
 	}
+}
+
+// crossings counts the rulings a run crosses (the rulings already marked
+// on its own pixels, each crossing counted once). A line crossing two row
+// rules spans a whole row from rule to rule: a table's column line, though
+// it stops short of the table's edge at one end or runs on past the last
+// rule into a heading row (a column line drawn into "CEILING FINISHES").
+func (p *page) crossings(horiz bool, line, a0, a1 int) int {
+	n, in := 0, false
+	for a := a0; a < a1; a++ {
+		r := p.ruling[p.at(horiz, line, a)]
+		if r && !in {
+			n++
+		}
+		in = r
+	}
+	return n
 }
 
 // hatchingDropped leaves out of the cell dividers (runs [line, a0, a1])
