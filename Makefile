@@ -11,7 +11,7 @@ export PLANGRAPH_TEST_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres?ss
 # (the plangraph binary sets this itself; test binaries read it from here)
 export OMP_THREAD_LIMIT ?= 1
 
-.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-go bench-api bench-vision web test-web
+.PHONY: all build run test deps test-deps services generate check-generate vet fuzz clean bench bench-go bench-api bench-vision bench-web web test-web
 
 all: build
 
@@ -111,4 +111,11 @@ bench-vision: build
 bench-go: deps
 	$(GO) test -run '^$$' -bench . ./vision/render ./vision/symbols ./vision/vecsym
 
-bench: bench-go bench-api bench-vision
+# The web app's speed in Chromium and Firefox ESR against a real `plangraph serve`
+# (web/e2e/perf.mjs): first screen, a 113 MP sheet with ~2,000 detections opened,
+# panned and zoomed (frame intervals), redraws.
+bench-web: build
+	cd web && PLANGRAPH_BIN=$(abspath $(BIN)) node e2e/perf.mjs
+	cd web && PLANGRAPH_BIN=$(abspath $(BIN)) E2E_BROWSER=firefox node e2e/perf.mjs
+
+bench: bench-go bench-api bench-vision bench-web

@@ -34,6 +34,7 @@ func synthCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&o.Conventions, "conventions", "classic", "drafting conventions: classic (one house style) or mixed (each sheet picks its title block, numbering, views, legend layout, outlined text…)")
 	fs.StringVar(&o.PageSize, "page", "36x24", "sheet size in inches: 36x24, 42x30 or 24x18")
 	fs.Float64Var(&o.DPI, "dpi", 300, "resolution of the ground truth's pixel coordinates")
+	fs.IntVar(&o.PlanInstances, "plan-instances", 0, "fill each plan with legend symbol instances up to this many, as its rooms leave room (a load fixture; 0: the usual few of each)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

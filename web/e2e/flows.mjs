@@ -17,6 +17,20 @@ export async function typeInto(locator, text) {
   await locator.pressSequentially(text);
 }
 
+/** findSymbols runs "Find symbols" in the sheet viewer and waits, up to timeout ms, for the parse to finish (the button enabled again, no job shown). */
+export async function findSymbols(page, timeout) {
+  await page.getByRole("button", { name: "Find symbols" }).click();
+  await page.locator(".processing[data-status]").waitFor();
+  await page.waitForFunction(
+    () => {
+      const b = [...document.querySelectorAll("button")].find((x) => x.textContent === "Find symbols");
+      return b && !b.disabled && !document.querySelector(".processing[data-status]");
+    },
+    undefined,
+    { timeout, polling: 500 },
+  );
+}
+
 /**
  * downloader returns download(page, trigger): trigger() starts a download in the
  * page and the saved file's bytes are returned. Chromium: Playwright's download

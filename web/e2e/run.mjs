@@ -17,70 +17,26 @@
 //                                        WebDriver BiDi: playwright-core's "moz-firefox" channel drives
 //                                        a stock Firefox, no Playwright build of it (playwright-core
 //                                        is pinned at 1.64.1: 1.65 sends a BiDi command Firefox 153 lacks)
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createServer } from "node:net";
-import https from "node:https";
 import assert from "node:assert/strict";
-import { chromium, firefox } from "playwright-core";
-import { compareFlow, downloader, jobsAndWebhooks, setRange, tablet, typeInto } from "./flows.mjs";
+import { browserFor, gqlClient, launch, request, startServer } from "./server.mjs";
+import { compareFlow, downloader, findSymbols, jobsAndWebhooks, setRange, tablet, typeInto } from "./flows.mjs";
 
 const bin = resolve(process.env.PLANGRAPH_BIN ?? "../bin/plangraph");
-const browserName = process.env.E2E_BROWSER ?? "chromium";
-if (!["chromium", "firefox"].includes(browserName)) throw new Error(`E2E_BROWSER: chromium or firefox, not ${browserName}`);
-const browserPath = browserName === "firefox" ? (process.env.FIREFOX ?? "/usr/bin/firefox-esr") : (process.env.CHROMIUM ?? "/usr/bin/chromium");
+const { name: browserName, path: browserPath } = browserFor(process.env);
 const shots = process.env.E2E_SCREENSHOTS ? resolve(process.env.E2E_SCREENSHOTS) : "";
 const started = Date.now();
 const step = (msg) => console.log(`[e2e ${browserName} ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
-/** request makes an HTTPS request to the server, trusting its generated CA. */
-function request(url, { ca, method = "GET", headers = {}, body } = {}) {
-  return new Promise((res, rej) => {
-    const r = https.request(url, { method, headers, ca }, (resp) => {
-      const chunks = [];
-      resp.on("data", (c) => chunks.push(c));
-      resp.on("end", () => res({ status: resp.statusCode, body: Buffer.concat(chunks).toString() }));
-    });
-    r.on("error", rej);
-    r.end(body);
-  });
-}
-
-async function waitReady(base, dataDir, server) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`plangraph serve exited with ${server.exitCode}`);
-    try {
-      const ca = readFileSync(join(dataDir, "tls", "ca.pem"));
-      const r = await request(`${base}/readyz`, { ca });
-      if (r.status === 200) return ca;
-    } catch {
-      // not listening yet, or the CA is not written yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("plangraph serve did not become ready in 90 s");
-}
 
 const dir = mkdtempSync(join(tmpdir(), "plangraph-e2e-"));
 const dataDir = join(dir, "data");
 const downloadsPath = join(dir, "downloads");
 mkdirSync(downloadsPath);
 const download = downloader(browserName, downloadsPath);
-let server;
+let stopServer;
 let browser;
 let failed = false;
 const consoleErrors = [];
@@ -90,36 +46,19 @@ try {
   const pdf = written[0].trim();
   const revised = written.map((l) => l.trim()).find((l) => l.endsWith("-rev.pdf"));
   assert.ok(pdf.endsWith(".pdf") && revised, `synth wrote ${written}`);
-  const port = await freePort();
-  const base = `https://127.0.0.1:${port}`;
-  server = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--render-dpi", "150", "--log-level", "warn", "--webhook-allow-private-urls"], {
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const ca = await waitReady(base, dataDir, server);
-  const key = execFileSync(bin, ["keys", "create", "--org", "e2e", "--data-dir", dataDir]).toString().trim();
+  const srv = await startServer(bin, dataDir, { flags: ["--render-dpi", "150", "--webhook-allow-private-urls"] });
+  stopServer = srv.stop;
+  const { base, ca, key } = srv;
   step(`server ready at ${base}`);
 
-  const gql = async (query, variables) => {
-    const r = await request(`${base}/graphql`, {
-      ca,
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
-      body: JSON.stringify({ query, variables }),
-    });
-    const j = JSON.parse(r.body);
-    assert.ok(!j.errors, JSON.stringify(j.errors));
-    return j.data;
-  };
+  const gql = gqlClient(base, ca, key);
   const rest = async (path) => {
     const r = await request(`${base}${path}`, { ca, headers: { Authorization: `Bearer ${key}` } });
     assert.equal(r.status, 200, `GET ${path}: ${r.body}`);
     return JSON.parse(r.body);
   };
 
-  browser =
-    browserName === "firefox"
-      ? await firefox.launch({ channel: "moz-firefox", executablePath: browserPath, headless: true, downloadsPath })
-      : await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
+  browser = await launch({ name: browserName, path: browserPath }, downloadsPath);
   // each page a window of its own (a context), its console errors collected
   const openPage = async (viewport) => {
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport, acceptDownloads: true });
@@ -212,17 +151,7 @@ try {
   step("viewer shows tiles");
 
   // find symbols: a parse, watched live, then every detection drawn and counted
-  const find = page.getByRole("button", { name: "Find symbols" });
-  await find.click();
-  await page.locator(".processing[data-status]").waitFor();
-  await page.waitForFunction(
-    () => {
-      const b = [...document.querySelectorAll("button")].find((x) => x.textContent === "Find symbols");
-      return b && !b.disabled && !document.querySelector(".processing[data-status]");
-    },
-    undefined,
-    { timeout: 150_000 },
-  );
+  await findSymbols(page, 150_000);
   step("parse done");
   const api = await gql(`query($id: ID!) { sheet(id: $id) { symbolInstances(first: 1) { totalCount } } }`, { id: sheetID });
   const apiTotal = api.sheet.symbolInstances.totalCount;
@@ -312,10 +241,7 @@ try {
   if (page && shots) await page.screenshot({ path: join(shots, "failure.png") }).catch(() => {});
 } finally {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
-  }
+  await stopServer?.();
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

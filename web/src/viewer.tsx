@@ -62,10 +62,18 @@ export function ZoomButtons({ viewer, home }: { viewer: RefObject<OpenSeadragon.
  * openViewer makes an OpenSeadragon viewer in host with the app's settings
  * (no built-in controls, no zoom on click) and extra options, calling redraw
  * whenever the view moves or resizes.
+ *
+ * Tiles are drawn with OpenSeadragon's 2D canvas drawer, not its WebGL one
+ * (version 5's default): the WebGL drawer renders into a WebGL canvas and
+ * copies that into a 2D canvas every frame, which on a machine drawing WebGL
+ * in software (no GPU, a remote desktop, headless browsers) took 200 ms a
+ * frame on a 1280×800 view; the 2D drawer draws the same 256 px tiles in a
+ * few milliseconds there and is hardware-accelerated where a GPU is.
  */
 export function openViewer(host: HTMLElement, options: OpenSeadragon.Options, redraw: () => void): OpenSeadragon.Viewer {
   const v = OpenSeadragon({
     element: host,
+    drawer: "canvas",
     showNavigationControl: false,
     showNavigator: false,
     visibilityRatio: 0.5,

@@ -91,6 +91,28 @@ func (g *gen) instances(r *rng, sh *sheet, p *plan) {
 	for try := 0; len(p.Insts) < 8 && try < 40 && len(order) > 0; try++ {
 		g.placeAdd(r, sh, p, ob, r.intn(len(order)))
 	}
+	g.fill(sh, p, ob, len(order))
+}
+
+// fill places more instances on plan p, of random entries among the
+// sheet's n, until it holds Options.PlanInstances or its rooms have no
+// clear spot left (a run of failed placements). Its random choices come
+// from a stream of their own, so the rest of the set is the same as
+// without the option.
+func (g *gen) fill(sh *sheet, p *plan, ob *obst, n int) {
+	if g.o.PlanInstances <= len(p.Insts) || n == 0 {
+		return
+	}
+	r := newRNG(g.o.Seed, fmt.Sprintf("fill/%d/%s", sh.Index, p.Title))
+	for fails := 0; len(p.Insts) < g.o.PlanInstances && fails < 200; {
+		before := len(p.Insts)
+		g.placeAdd(r, sh, p, ob, r.intn(n))
+		if len(p.Insts) == before {
+			fails++
+		} else {
+			fails = 0
+		}
+	}
 }
 
 func (g *gen) placeAdd(r *rng, sh *sheet, p *plan, ob *obst, e int) {

@@ -62,6 +62,12 @@ type Options struct {
 	// colours, callouts, line styles), text drawn as outlines on about a
 	// fifth of the sheets, and cover and schedule sheets.
 	Conventions string
+	// PlanInstances, when more than a plan's usual few dozen, fills each
+	// plan with instances of its sheet's legend symbols up to that many,
+	// as densely as its rooms leave clear spots: a load fixture for
+	// viewers and counts (the web app's 2,000-detection benchmark), not a
+	// drafting convention. 0 keeps the set as without it, byte for byte.
+	PlanInstances int
 }
 
 // RevisionMotions lists the accepted Options.RevisionMotion values.
