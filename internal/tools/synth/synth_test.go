@@ -619,3 +619,36 @@ func readPGM(t *testing.T, path string) pgm {
 	}
 	return pgm{w, h, data[off : off+w*h]}
 }
+
+// TestPlanInstances: the load fixture fills the plans up to the number asked
+// (instances still inside their blocks, as checkInstances checks) and leaves
+// the rest of the set as it was.
+func TestPlanInstances(t *testing.T) {
+	o := Options{Seed: 3, Sheets: 1, PageSize: "42x30"}
+	plain, err := Generate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.PlanInstances = 1000
+	dense, err := Generate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := plain.Truth.Sheets[0], dense.Truth.Sheets[0]
+	plans := 0
+	for _, bl := range b.Blocks {
+		if bl.Type == "Plan" {
+			plans++
+		}
+	}
+	if len(b.Instances) < plans*1000*9/10 || len(b.Instances) > plans*1000 {
+		t.Errorf("%d instances on %d plans, want about %d", len(b.Instances), plans, plans*1000)
+	}
+	if len(a.Instances) >= len(b.Instances)/10 {
+		t.Errorf("without the option %d instances, with it %d", len(a.Instances), len(b.Instances))
+	}
+	checkInstances(t, "dense", b.Blocks, b.Instances, geom.Box{XMax: float64(dense.Truth.WidthPx), YMax: float64(dense.Truth.HeightPx)})
+	if a.SheetNumber != b.SheetNumber || a.Title != b.Title || len(a.Blocks) != len(b.Blocks) {
+		t.Errorf("the fill changed the sheet: %s %q %d blocks → %s %q %d", a.SheetNumber, a.Title, len(a.Blocks), b.SheetNumber, b.Title, len(b.Blocks))
+	}
+}
