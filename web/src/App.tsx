@@ -1,5 +1,5 @@
 // The shell: sign-in until a key works, then the screen the hash names.
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Provider } from "urql";
 import { connect, forgetKey, storedKey, type Connection } from "./api";
 import { ConnectionContext } from "./hooks";
@@ -8,11 +8,14 @@ import { SignIn } from "./screens/SignIn";
 import { Projects } from "./screens/Projects";
 import { ProjectView } from "./screens/ProjectView";
 import { DrawingView } from "./screens/DrawingView";
-import { SheetViewer } from "./screens/SheetViewer";
 import { Compare } from "./screens/Compare";
-import { Comparison } from "./screens/Comparison";
 import { Jobs, JobPage } from "./screens/Jobs";
 import { Webhooks } from "./screens/Webhooks";
+
+// The two deep-zoom screens (and OpenSeadragon, almost half the app's
+// script) load when first opened, so the first screen does not wait for them.
+const SheetViewer = lazy(() => import("./screens/SheetViewer").then((m) => ({ default: m.SheetViewer })));
+const Comparison = lazy(() => import("./screens/Comparison").then((m) => ({ default: m.Comparison })));
 
 export function App() {
   const [conn, setConn] = useState<Connection | null>(() => {
@@ -70,7 +73,9 @@ export function App() {
             </button>
           </nav>
         </header>
-        <main>{screen}</main>
+        <main>
+          <Suspense fallback={<p>Loading…</p>}>{screen}</Suspense>
+        </main>
       </Provider>
     </ConnectionContext.Provider>
   );
