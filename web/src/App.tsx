@@ -11,6 +11,7 @@ import { DrawingView } from "./screens/DrawingView";
 import { Compare } from "./screens/Compare";
 import { Jobs, JobPage } from "./screens/Jobs";
 import { Webhooks } from "./screens/Webhooks";
+import { ErrorBoundary } from "./ErrorBoundary";
 
 // The two deep-zoom screens (and OpenSeadragon, almost half the app's
 // script) load when first opened, so the first screen does not wait for them.
@@ -74,7 +75,9 @@ export function App() {
           </nav>
         </header>
         <main>
-          <Suspense fallback={<p>Loading…</p>}>{screen}</Suspense>
+          <ErrorBoundary key={location.hash}>
+            <Suspense fallback={<p>Loading…</p>}>{screen}</Suspense>
+          </ErrorBoundary>
         </main>
       </Provider>
     </ConnectionContext.Provider>

@@ -5,6 +5,7 @@ import { href, parseRoute, type Route } from "./route";
 import { filterSheets } from "./screens/DrawingView";
 import { Legend } from "./screens/Legend";
 import { contentType } from "./screens/Upload";
+import { ErrorBoundary } from "./ErrorBoundary";
 
 afterEach(cleanup);
 
@@ -64,5 +65,32 @@ describe("Legend", () => {
     expect(gfi.checked).toBe(false);
     fireEvent.click(screen.getByLabelText("Show EF"));
     expect(onToggle).toHaveBeenCalledWith("f1");
+  });
+});
+
+describe("ErrorBoundary", () => {
+  // renderFailing renders a screen that throws err, without React's console report
+  const renderFailing = (err: Error) => {
+    const Failing = () => {
+      throw err;
+    };
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    render(
+      <ErrorBoundary>
+        <Failing />
+      </ErrorBoundary>,
+    );
+    quiet.mockRestore();
+    return screen.getByRole("alert").textContent ?? "";
+  };
+
+  it("shows a screen's failure and a way on instead of a blank page", () => {
+    expect(renderFailing(new Error("sheet.bounds is undefined"))).toContain("This screen failed: sheet.bounds is undefined");
+    expect(screen.getByRole("button", { name: "Reload" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Back to the projects" }).getAttribute("href")).toBe("#/");
+  });
+
+  it("asks for a reload when a screen's script is gone after an update", () => {
+    expect(renderFailing(new TypeError("Failed to fetch dynamically imported module: https://h/assets/SheetViewer-x.js"))).toContain("reload the page");
   });
 });
