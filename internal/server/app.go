@@ -234,7 +234,7 @@ func (a *App) serveMetrics() (stop func()) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", a.metrics.handler(a.Cfg.MetricsToken))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 15 * time.Second, IdleTimeout: 120 * time.Second,
-		ErrorLog: slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn)}
+		ErrorLog: httpErrorLog(a.Log)}
 	go func() {
 		if err := srv.Serve(a.metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			a.Log.Error("metrics listener stopped", "err", err)
@@ -249,7 +249,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           a.Handler(),
 		ReadHeaderTimeout: 15 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+		ErrorLog:          httpErrorLog(a.Log),
 		// requests outlive ctx (they are drained); streams end with it
 		BaseContext: func(net.Listener) context.Context { return httpx.WithShutdown(context.WithoutCancel(ctx), ctx.Done()) },
 	}
