@@ -80,8 +80,23 @@ export function openViewer(host: HTMLElement, options: OpenSeadragon.Options, re
     gestureSettingsMouse: { clickToZoom: false },
     ...options,
   });
-  v.addHandler("animation", redraw);
-  v.addHandler("update-viewport", redraw);
-  v.addHandler("resize", redraw);
+  // "animation" and "update-viewport" both fire in a frame that moves the
+  // view: the overlay is drawn once per view (its data changing redraws it
+  // directly, not through here)
+  let last = "";
+  const onMove = () => {
+    const b = v.viewport.getBounds(true);
+    const key = `${b.x} ${b.y} ${b.width} ${b.height} ${host.clientWidth} ${host.clientHeight}`;
+    if (key === last) return;
+    last = key;
+    redraw();
+  };
+  v.addHandler("animation", onMove);
+  v.addHandler("update-viewport", onMove);
+  v.addHandler("resize", onMove);
+  // a new image (the first, or another overlay layer) draws even if the view is unchanged
+  v.world.addHandler("add-item", () => {
+    last = "";
+  });
   return v;
 }
