@@ -99,29 +99,33 @@ func (p *Page) tableColumns(work rect) []rect {
 // least three of the boxes fs (from top to bottom, within x0..x1).
 func (p *Page) sharedDividers(fs []rect, x0, x1 int) []int {
 	const tol = 2
-	count := map[int]int{}
-	for _, f := range fs {
-		seen := map[int]bool{}
+	// divider positions (the first seen of each), boxes crossed, last box
+	var xs, count, last []int
+	for i, f := range fs {
 		for _, v := range p.rules.v {
 			if v.pos <= x0+tol || v.pos >= x1-tol || v.a > f.y0+tol || v.b < f.y1-tol {
 				continue
 			}
-			x := v.pos
-			for c := range count {
-				if abs(c-x) <= tol {
-					x = c
+			k := -1
+			for j, x := range xs {
+				if abs(x-v.pos) <= tol {
+					k = j
 					break
 				}
 			}
-			if !seen[x] {
-				seen[x] = true
-				count[x]++
+			if k < 0 {
+				xs, count, last = append(xs, v.pos), append(count, 0), append(last, -1)
+				k = len(xs) - 1
+			}
+			if last[k] != i { // once per box
+				count[k]++
+				last[k] = i
 			}
 		}
 	}
 	var out []int
-	for x, n := range count {
-		if n >= 3 {
+	for j, x := range xs {
+		if count[j] >= 3 {
 			out = append(out, x)
 		}
 	}
