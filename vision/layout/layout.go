@@ -155,6 +155,13 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		reach = rect{reach.x0 - (inner.x0 - frame.x0) - 2, reach.y0 - (inner.y0 - frame.y0) - 2,
 			reach.x1 + (frame.x1 - inner.x1) + 2, reach.y1 + (frame.y1 - inner.y1) + 2}
 	}
+	// schedules without an outer frame, side by side: parted by their
+	// own ruling before the cut
+	for _, c := range p.tableColumns(work) {
+		regions = append(regions, region{r: c, framed: true, boxed: true})
+		m.clearRect(rect{c.x0 - 1, c.y0 - 1, c.x1 + 2, c.y1 + 2})
+		ag.clearRect(rect{c.x0 - 1, c.y0 - 1, c.x1 + 2, c.y1 + 2})
+	}
 	frames, containers := p.standaloneFrames(reach, ag)
 	for _, fr := range frames {
 		regions = append(regions, region{r: fr, framed: true, boxed: true})
