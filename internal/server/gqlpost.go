@@ -61,7 +61,14 @@ func (t graphQLPost) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		return
 	}
 	responses, ctx := exec.DispatchOperation(ctx, rc)
-	writeGraphQLResponse(w, responses(ctx))
+	resp := responses(ctx)
+	if resp == nil {
+		// the request's context ended (the client went away): gqlgen's
+		// transport writes JSON null, for no one
+		w.Write([]byte("null"))
+		return
+	}
+	writeGraphQLResponse(w, resp)
 }
 
 // responseContentType is the media type the response is written in, chosen

@@ -1,13 +1,16 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
@@ -78,5 +81,29 @@ func TestGraphQLPostAsGqlgen(t *testing.T) {
 				t.Fatalf("no data: %s", b.Body.String())
 			}
 		})
+	}
+}
+
+// TestGraphQLPostClientGone: a request whose context ended before the
+// response was made (a browser navigating away mid-query) ends as gqlgen's
+// transport ends it, without a panic.
+func TestGraphQLPostClientGone(t *testing.T) {
+	for _, tr := range []graphql.Transport{transport.POST{}, graphQLPost{}} {
+		srv := handler.New(graph.NewSchema(&graph.Resolver{}))
+		srv.AddTransport(tr)
+		panicked := false
+		srv.SetRecoverFunc(func(ctx context.Context, err any) error {
+			panicked = true
+			return fmt.Errorf("panic: %v", err)
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		r := httptest.NewRequest("POST", "/graphql", strings.NewReader(`{"query":"{ __typename }"}`)).WithContext(ctx)
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if panicked || w.Code != 200 || strings.TrimSpace(w.Body.String()) != "null" {
+			t.Errorf("%T: panicked %v, %d %q", tr, panicked, w.Code, w.Body.String())
+		}
 	}
 }

@@ -292,6 +292,7 @@ try {
   assert.ok(!out.images.fullImage, "the viewer fetched the sheet's whole image");
   step(`viewer: ${out.viewerNodes} DOM nodes; ${out.images.fetched} sheet images fetched, the largest ${(out.images.largestBytes / 1024).toFixed(0)} KiB; whole image never fetched`);
   assert.deepEqual(consoleErrors, [], "console errors");
+  assert.deepEqual(srv.panics, [], "the server recovered from panics");
   if (process.env.PERF_JSON) writeFileSync(process.env.PERF_JSON, JSON.stringify(out, null, 2));
   step("done");
 } catch (e) {

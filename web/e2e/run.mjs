@@ -37,6 +37,7 @@ const downloadsPath = join(dir, "downloads");
 mkdirSync(downloadsPath);
 const download = downloader(browserName, downloadsPath);
 let stopServer;
+let srv;
 let browser;
 let failed = false;
 const consoleErrors = [];
@@ -46,7 +47,7 @@ try {
   const pdf = written[0].trim();
   const revised = written.map((l) => l.trim()).find((l) => l.endsWith("-rev.pdf"));
   assert.ok(pdf.endsWith(".pdf") && revised, `synth wrote ${written}`);
-  const srv = await startServer(bin, dataDir, { flags: ["--render-dpi", "150", "--webhook-allow-private-urls"] });
+  srv = await startServer(bin, dataDir, { flags: ["--render-dpi", "150", "--webhook-allow-private-urls"] });
   stopServer = srv.stop;
   const { base, ca, key } = srv;
   step(`server ready at ${base}`);
@@ -219,6 +220,23 @@ try {
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.locator(".hitgroup, .search .empty").first().waitFor();
   await shot("5-search");
+  // ask which sheets are electrical (the discipline corrected above): the
+  // answer cites the sheet, and its source opens the sheet (the index follows
+  // the correction asynchronously: asked again for up to 20 s)
+  const source = page.locator(".answer li a").first();
+  for (let tries = 0; ; tries++) {
+    await typeInto(page.getByLabel("Search or ask"), "Which sheets are electrical?");
+    await page.getByRole("button", { name: "Ask", exact: true }).click();
+    await page.locator(".answer, .search [role=alert]").first().waitFor();
+    if ((await source.count()) > 0 && (await source.getAttribute("href"))?.startsWith(`#/s/${encodeURIComponent(sheetID)}`)) break;
+    assert.ok(tries < 20, `ask never cited the sheet: ${await page.locator(".search").textContent()}`);
+    await page.waitForTimeout(1000);
+  }
+  assert.match((await page.locator(".answer strong").textContent()) ?? "", /electrical/i);
+  await source.click();
+  await page.getByTestId("viewer").waitFor();
+  assert.equal(decodeURIComponent(new URL(page.url()).hash.split("/")[2].split("?")[0]), sheetID, "the cited source opens its sheet");
+  step("ask cites the electrical sheet; its source opens it");
 
   const compareJobID = await compareFlow({ page, base, rest, shot, revised, projectID, download });
   await jobsAndWebhooks({ page, base, shot, projectID });
@@ -233,6 +251,7 @@ try {
   await tablet({ page, base, compareJobID, sheetID, shot });
 
   assert.deepEqual(consoleErrors, [], "console errors");
+  assert.deepEqual(srv.panics, [], "the server recovered from panics");
   step(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (e) {
   failed = true;

@@ -54,13 +54,23 @@ async function waitReady(base, dataDir, server) {
 /**
  * startServer runs `bin serve` on a free loopback port with its data under
  * dataDir and extra flags, waits until it is ready and makes an API key of
- * organization org. stop() ends it.
+ * organization org. stop() ends it; panics lists the log lines of panics the
+ * server recovered from.
  */
 export async function startServer(bin, dataDir, { org = "e2e", flags = [] } = {}) {
   const port = await freePort();
   const base = `https://127.0.0.1:${port}`;
   const server = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--data-dir", dataDir, "--log-level", "warn", ...flags], {
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", "inherit", "pipe"],
+  });
+  // the server's log passes through; a recovered panic is kept for the caller to fail on
+  const panics = [];
+  let rest = "";
+  server.stderr.on("data", (chunk) => {
+    process.stderr.write(chunk);
+    const lines = (rest + chunk.toString()).split("\n");
+    rest = lines.pop() ?? "";
+    for (const l of lines) if (/panic/i.test(l)) panics.push(l.slice(0, 300));
   });
   try {
     const ca = await waitReady(base, dataDir, server);
@@ -71,7 +81,7 @@ export async function startServer(bin, dataDir, { org = "e2e", flags = [] } = {}
         await new Promise((r) => server.once("exit", r));
       }
     };
-    return { base, ca, key, stop };
+    return { base, ca, key, stop, panics };
   } catch (e) {
     server.kill("SIGTERM");
     throw e;
