@@ -17,7 +17,7 @@ package parse
 // largest; "all" searches every one). PLANGRAPH_HEAVY_BUDGET bounds each
 // block's search (a Go duration, default 3m, the service's);
 // PLANGRAPH_HEAVY_DETS prints each geometry detection's centre (sheet
-// pixels); PLANGRAPH_HEAVY_SCALES=MIN,MAX the scales searched (default the
+// pixels), PLANGRAPH_HEAVY_WORDS the words read about it; PLANGRAPH_HEAVY_SCALES=MIN,MAX the scales searched (default the
 // service's).
 
 import (
@@ -255,6 +255,14 @@ func TestHeavyBlock(t *testing.T) {
 				vcount[d.Template]++
 				if os.Getenv("PLANGRAPH_HEAVY_DETS") != "" {
 					fmt.Printf("    det %q at %.0f,%.0f conf %.2f\n", vtmpls[d.Template].Label, x, y, d.Confidence)
+					if os.Getenv("PLANGRAPH_HEAVY_WORDS") != "" { // the words read about it
+						for _, w := range words {
+							if math.Abs((w.Box.XMin+w.Box.XMax)/2-(d.Box.XMin+d.Box.XMax)/2) < 2*d.Box.Width() &&
+								math.Abs((w.Box.YMin+w.Box.YMax)/2-(d.Box.YMin+d.Box.YMax)/2) < 2*d.Box.Height() {
+								fmt.Printf("        word %q conf %.2f at %.0f,%.0f\n", w.Text, w.Conf, w.Box.XMin, w.Box.YMin)
+							}
+						}
+					}
 				}
 			}
 			for i, vt := range vtmpls {

@@ -272,9 +272,10 @@ func (g *SheetGeometry) Template(ctx context.Context, f *ent.Feature) (*vecsym.T
 // alike (vecsym.Options.Tags), as the match job gives it.
 func EntryTag(label, description string) string { return entryTag(label, description) }
 
-// Words are the words of a sheet (its text layer and OCR) within part r of
-// it, in r's pixels, as the match job gives a block's to the geometry
-// matcher (vecsym.Options.Words: the tags set beside symbols).
+// Words are the words of a sheet (its text layer and OCR) centred within
+// part r of it, in r's pixels, as the match job gives a block's to the
+// geometry matcher (vecsym.Options.Words: the tags set beside symbols; a
+// tag at the part's edge, half out of it, is still the symbol's).
 func (g *SheetGeometry) Words(ctx context.Context, sheetID string, r image.Rectangle) ([]symbols.Word, error) {
 	s, err := g.v.db.Sheet.Get(ctx, sheetID)
 	if err != nil {
@@ -295,7 +296,7 @@ func (g *SheetGeometry) Words(ctx context.Context, sheetID string, r image.Recta
 	box := geom.Box{XMin: float64(r.Min.X), YMin: float64(r.Min.Y), XMax: float64(r.Max.X), YMax: float64(r.Max.Y)}
 	var in []text.Word
 	for _, w := range words {
-		if w.Box.XMin >= box.XMin && w.Box.YMin >= box.YMin && w.Box.XMax <= box.XMax && w.Box.YMax <= box.YMax {
+		if x, y := (w.Box.XMin+w.Box.XMax)/2, (w.Box.YMin+w.Box.YMax)/2; x >= box.XMin && y >= box.YMin && x <= box.XMax && y <= box.YMax {
 			w.Box = w.Box.Translate(-box.XMin, -box.YMin)
 			in = append(in, w)
 		}

@@ -186,7 +186,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 	}
 	all = append(all, letteredBeside(per[len(ts):], owners, ts, o)...)
 	kept := suppress(all)
-	resolveTwins(kept, ts, o) // after suppression: one tag word, one symbol
+	kept = resolveTwins(kept, ts, o) // after suppression: one tag word, one symbol
 	resolveKin(kept, ts, o)
 	out := make([]symbols.Detection, len(kept))
 	for i, c := range kept {

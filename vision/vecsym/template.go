@@ -100,17 +100,19 @@ func NewTemplate(label string, pg *vector.Page, box vector.Rect) (*Template, err
 // entry's, not the symbol's graphic. Words that overlap the rest of the
 // graphic (a letter inside a circle) are a part of it and kept.
 func NewTemplateBeside(label string, pg *vector.Page, box vector.Rect, text []vector.Rect) (*Template, error) {
-	var beside []vector.Rect
+	var beside, own []vector.Rect
 	for _, w := range text {
 		if w = intersect(w, box); w.X0 < w.X1 && w.Y0 < w.Y1 {
 			beside = append(beside, w.Grow(2))
+			own = append(own, moveRect(w, -box.X0, -box.Y0)) // (m is in box's pixels)
 		}
 	}
 	if len(beside) > 0 {
 		m := readMarksSkipping(pg, box, insideRegion, beside)
+		dropTextRules(m, own)
 		apart := len(m.segs) > 0
-		for _, w := range beside { // (m is in box's pixels)
-			apart = apart && !m.box.Intersects(moveRect(w, -box.X0, -box.Y0))
+		for _, w := range own {
+			apart = apart && setBeside(m, w) // (it may touch the symbol's box)
 		}
 		if apart {
 			w := pathWidths(pg, m)

@@ -2,8 +2,6 @@ package vecsym
 
 import (
 	"math"
-
-	"github.com/plangraph/plangraph/vision/vector"
 )
 
 // dropWires leaves out of a legend graphic's marks the wire it draws to
@@ -59,15 +57,7 @@ func dropWires(m *marks, tol float64) {
 		}
 	}
 	m.segs = segs
-	b := vector.NoRect
-	for _, s := range m.segs {
-		b = b.AddPoint(toPoint(s.a)).AddPoint(toPoint(s.b))
-	}
-	for _, g := range m.glyphs {
-		h := complex(g.size/2, g.size/2)
-		b = b.AddPoint(toPoint(g.c - h)).AddPoint(toPoint(g.c + h))
-	}
-	m.box = b
+	m.rebox()
 }
 
 // freeEnd reports whether p, an end of the path made of segments ids,

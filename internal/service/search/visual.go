@@ -305,9 +305,16 @@ func (s *Service) rank(ctx context.Context, q *visualQuery, refs []*image.Gray, 
 					pixels[i] = nil // searched as geometry
 				}
 			}
-			words, err := g.Words(ctx, q.sheetID, q.around)
+			// the words about the drawing too: a symbol at its edge may have
+			// its tag outside it, and one beside it takes a tag it reaches
+			m := max(q.focus.Dx(), q.focus.Dy())
+			wide := q.around.Inset(-m)
+			words, err := g.Words(ctx, q.sheetID, wide)
 			if err != nil {
 				return res, err
+			}
+			for i := range words {
+				words[i].Box = words[i].Box.Translate(float64(wide.Min.X-q.around.Min.X), float64(wide.Min.Y-q.around.Min.Y))
 			}
 			vr, err := similar.RankGeometry(ctx, d, words, q.focus, vts, tags, deadline)
 			if err != nil {
