@@ -13,6 +13,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
+	"github.com/plangraph/plangraph/vision/compare"
 	"github.com/plangraph/plangraph/vision/geom"
 )
 
@@ -206,6 +207,20 @@ func appendContent(ctx *model.Context, d types.Dict, extra []byte) error {
 type editScore struct {
 	Found, Total, Other int
 	Misses, Extras      []string
+}
+
+// addedBlocks are the blocks of the newer sheets that match none of the
+// older's, as added changes: an edit drawn apart from the drawing is
+// reported so rather than as a change inside a compared block pair.
+func addedBlocks(ran CompareRan) []pageChange {
+	var out []pageChange
+	for _, p := range ran.Report.Pairs {
+		for _, b := range p.BlocksAdded {
+			c := compare.ReportChange{Change: compare.Change{Kind: "added", Category: "block", Description: b.Type + " block added", Bounds: b.Bounds}}
+			out = append(out, pageChange{c, b.Bounds, p.New.Page})
+		}
+	}
+	return out
 }
 
 // scoreEdits scores the changes reported between a sheet and its edited

@@ -124,3 +124,22 @@ func TestScoreEdits(t *testing.T) {
 		t.Errorf("misses %q, extras %q", s.Misses, s.Extras)
 	}
 }
+
+// TestAddedBlocks: a block of the newer sheet matching none of the older's
+// is an added change on its sheet, and finds the edit it covers.
+func TestAddedBlocks(t *testing.T) {
+	var ran CompareRan
+	ran.Report.Pairs = []compare.ReportSheetPair{
+		{New: compare.ReportSheet{Page: 1}},
+		{New: compare.ReportSheet{Page: 2}, BlocksAdded: []compare.ReportBlock{{Type: "Detail", Bounds: geom.Box{XMin: 95, YMin: 98, XMax: 205, YMax: 204}}}},
+	}
+	vis := *types.NewRectangle(0, 0, 720, 360)
+	edits := []pdfEdit{{Page: 2, Label: "EDIT 1", Box: *types.NewRectangle(72, 216, 144, 288), Visible: vis}}
+	added := addedBlocks(ran)
+	if len(added) != 1 || added[0].sheet != 2 || added[0].Kind != "added" {
+		t.Fatalf("added blocks %+v", added)
+	}
+	if s := scoreEdits("set", edits, 100, added); s.Found != 1 || s.Other != 0 {
+		t.Errorf("found %d of %d, %d other; want 1 of 1, 0 other", s.Found, s.Total, s.Other)
+	}
+}

@@ -129,7 +129,7 @@ func CompareReal(ctx context.Context, o CompareRealOptions, out io.Writer) (Comp
 
 // compareEdited compares the PDF f with its reprint carrying known edits
 // (written as base-edited.pdf, its report base-edited-report.json) and adds
-// the score to res.
+// the score to res: the report's changes and its blocks added both count.
 func compareEdited(ctx context.Context, o CompareRealOptions, f, base string, res *CompareRealResult, out io.Writer) error {
 	name := filepath.Base(base)
 	edited := base + "-edited.pdf"
@@ -144,7 +144,7 @@ func compareEdited(ctx context.Context, o CompareRealOptions, f, base string, re
 	if err := writeJSON(base+"-edited-report.json", ran.Report); err != nil {
 		return err
 	}
-	s := scoreEdits(name, edits, float64(ran.DPI), reportedChanges(ran))
+	s := scoreEdits(name, edits, float64(ran.DPI), append(reportedChanges(ran), addedBlocks(ran)...))
 	res.Edits += s.Total
 	res.EditsFound += s.Found
 	res.EditOther += s.Other
