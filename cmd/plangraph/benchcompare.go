@@ -35,11 +35,12 @@ func benchCompare(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var ro bench.CompareRealOptions
 	fs.Float64Var(&ro.Scale, "reprint-scale", 0.97, "with --real: the reprint's scale")
 	fs.Float64Var(&ro.ShiftPt, "reprint-shift", 9, "with --real: the reprint's shift right and down, in points")
+	fs.BoolVar(&ro.Edit, "edit", false, "with --real: also compare each PDF with its reprint carrying known edits (3 boxes a page), scoring edits found and other changes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("usage: plangraph bench compare [--seeds N] [--first-seed S] [--page SIZE] [--motion small|large|turn] [--conventions classic|mixed] [--out DIR] | --real DIR [--only a,b] [--reprint-scale S] [--reprint-shift PT]")
+		return fmt.Errorf("usage: plangraph bench compare [--seeds N] [--first-seed S] [--page SIZE] [--motion small|large|turn] [--conventions classic|mixed] [--out DIR] | --real DIR [--only a,b] [--reprint-scale S] [--reprint-shift PT] [--edit]")
 	}
 	const dpi = 300
 	if *realDir != "" {

@@ -189,7 +189,8 @@ func writeJSON(path string, v any) error {
 // pageChange is a reported change with its bounds on the newer sheet.
 type pageChange struct {
 	compare.ReportChange
-	page geom.Box
+	page  geom.Box
+	sheet int // the newer sheet's page in its file (1-based)
 }
 
 // reportedChanges are the report's changes in the newer sheet's pixels.
@@ -198,7 +199,7 @@ func reportedChanges(ran CompareRan) []pageChange {
 	for _, p := range ran.Report.Pairs {
 		for _, ov := range p.Overlays {
 			for _, c := range ov.Changes {
-				out = append(out, pageChange{c, c.Bounds.Translate(ov.New.Bounds.XMin, ov.New.Bounds.YMin)})
+				out = append(out, pageChange{c, c.Bounds.Translate(ov.New.Bounds.XMin, ov.New.Bounds.YMin), p.New.Page})
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,13 +19,15 @@ import (
 
 // CompareRealOptions configure CompareReal: every PDF of Dir compared with
 // itself reprinted at Scale and shifted by ShiftPt points right and down
-// (nothing changed, so every change reported is false).
+// (nothing changed, so every change reported is false); with Edit, also
+// with that reprint carrying known edits (drawEdits), to be found.
 type CompareRealOptions struct {
 	Dir     string
 	Only    []string // parts of file names; empty: every PDF
 	Scale   float64  // the reprint's scale (default 0.97)
 	ShiftPt float64  // the reprint's shift in points (default 9: 3.2 mm)
 	Out     string   // keep the reprints and reports here (default: a temporary directory)
+	Edit    bool     // also compare each PDF with its reprint carrying known edits
 	Run     CompareRun
 }
 
@@ -34,6 +37,11 @@ type CompareRealResult struct {
 	Changes             int      // all false: the content is the same
 	Extras              []string // the first changes of each set
 	Skipped             []string // sets whose reprint could not be made, and why
+	// With Edit: EditsFound of Edits known edits reported, EditOther
+	// changes reported on no edit (false), the first misses and false
+	// changes of each set.
+	Edits, EditsFound, EditOther int
+	EditMisses, EditExtras       []string
 }
 
 // CompareReal compares each real PDF with its shifted, rescaled reprint.
@@ -66,7 +74,7 @@ func CompareReal(ctx context.Context, o CompareRealOptions, out io.Writer) (Comp
 			return res, err
 		}
 		reprint := filepath.Join(dir, name+"-reprint.pdf")
-		if err := reprintPDF(f, reprint, o.Scale, o.ShiftPt); err != nil {
+		if _, err := reprintPDF(f, reprint, o.Scale, o.ShiftPt, false); err != nil {
 			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: reprint: %v", name, err))
 			fmt.Fprintf(out, "%-34s not reprinted: %v\n", name, err)
 			continue
@@ -95,17 +103,59 @@ func CompareReal(ctx context.Context, o CompareRealOptions, out io.Writer) (Comp
 		}
 		fmt.Fprintf(out, "%-34s %2d sheets  %3d block pairs  %3d changes (0 expected)  compare %.1f s\n",
 			name, len(ran.Report.Pairs), pairs, len(changes), ran.Compare.Seconds())
+		if o.Edit {
+			if err := compareEdited(ctx, o, f, filepath.Join(dir, name), &res, out); err != nil {
+				return res, fmt.Errorf("%s (edited): %w", name, err)
+			}
+		}
 	}
 	fmt.Fprintf(out, "overall: %d sets, %d sheets, %d block pairs, %d changes reported between a sheet and its reprint (scale %.2f, shift %.0f pt)\n",
 		res.Sets, res.Sheets, res.Pairs, res.Changes, o.Scale, o.ShiftPt)
 	for _, e := range res.Extras {
 		fmt.Fprintln(out, "  "+e)
 	}
+	if o.Edit {
+		fmt.Fprintf(out, "overall (edited reprint): %d of %d edits found (%.0f%%), %d other changes (false)\n",
+			res.EditsFound, res.Edits, 100*float64(res.EditsFound)/math.Max(1, float64(res.Edits)), res.EditOther)
+		for _, e := range append(res.EditMisses, res.EditExtras...) {
+			fmt.Fprintln(out, "  "+e)
+		}
+	}
 	for _, e := range res.Skipped {
 		fmt.Fprintln(out, "  skipped "+e)
 	}
 	return res, nil
 }
+
+// compareEdited compares the PDF f with its reprint carrying known edits
+// (written as base-edited.pdf, its report base-edited-report.json) and adds
+// the score to res: the report's changes and its blocks added both count.
+func compareEdited(ctx context.Context, o CompareRealOptions, f, base string, res *CompareRealResult, out io.Writer) error {
+	name := filepath.Base(base)
+	edited := base + "-edited.pdf"
+	edits, err := reprintPDF(f, edited, o.Scale, o.ShiftPt, true)
+	if err != nil {
+		return err
+	}
+	ran, err := o.Run(ctx, f, edited)
+	if err != nil {
+		return err
+	}
+	if err := writeJSON(base+"-edited-report.json", ran.Report); err != nil {
+		return err
+	}
+	s := scoreEdits(name, edits, float64(ran.DPI), append(reportedChanges(ran), addedBlocks(ran)...))
+	res.Edits += s.Total
+	res.EditsFound += s.Found
+	res.EditOther += s.Other
+	res.EditMisses = append(res.EditMisses, firstN(s.Misses, 3)...)
+	res.EditExtras = append(res.EditExtras, firstN(s.Extras, 3)...)
+	fmt.Fprintf(out, "%-34s edited: %2d of %2d edits found  %3d other changes (0 expected)  compare %.1f s\n",
+		name, s.Found, s.Total, s.Other, ran.Compare.Seconds())
+	return nil
+}
+
+func firstN(s []string, n int) []string { return s[:min(n, len(s))] }
 
 func containsAny(s string, parts []string) bool {
 	for _, p := range parts {
@@ -119,32 +169,27 @@ func containsAny(s string, parts []string) bool {
 // reprintPDF writes in's pages scaled by scale (content and page alike) and
 // moved by shift points right and down on their page (the media box moved
 // the other way), as a reprint at another size, placed otherwise, would be.
-func reprintPDF(in, out string, scale, shift float64) error {
+// With edit, known edits are drawn on each page after (drawEdits) and
+// returned.
+func reprintPDF(in, out string, scale, shift float64, edit bool) ([]pdfEdit, error) {
 	f, err := os.Open(in)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	// read as the markup PDF is: real files bend the spec (E201A's measure dictionaries)
 	ctx, err := report.OpenPDF(f)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	pages, err := api.PagesForPageSelection(ctx.PageCount, nil, true, true)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := pdfcpu.Resize(ctx, pages, &model.Resize{Scale: scale}); err != nil {
-		return err
+		return nil, err
 	}
-	for p := 1; p <= ctx.PageCount; p++ {
-		d, _, inh, err := ctx.PageDict(p, false)
-		if err != nil {
-			return err
-		}
-		if inh == nil || inh.MediaBox == nil {
-			return fmt.Errorf("page %d has no media box", p)
-		}
+	err = eachPage(ctx, func(_ int, d types.Dict, inh *model.InheritedPageAttrs) error {
 		moved := func(r *types.Rectangle) types.Array {
 			return types.NewRectangle(r.LL.X-shift, r.LL.Y+shift, r.UR.X-shift, r.UR.Y+shift).Array()
 		}
@@ -152,14 +197,24 @@ func reprintPDF(in, out string, scale, shift float64) error {
 		if inh.CropBox != nil {
 			d.Update("CropBox", moved(inh.CropBox))
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var edits []pdfEdit
+	if edit {
+		if edits, err = drawEdits(ctx); err != nil {
+			return nil, err
+		}
 	}
 	w, err := os.Create(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := api.WriteContext(ctx, w); err != nil {
 		w.Close()
-		return err
+		return nil, err
 	}
-	return w.Close()
+	return edits, w.Close()
 }

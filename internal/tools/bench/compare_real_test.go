@@ -13,16 +13,9 @@ import (
 // TestReprintPDF: the reprint's page is the original's scaled, its media
 // box moved by the shift (so the drawing moves right and down on it).
 func TestReprintPDF(t *testing.T) {
-	set, err := synth.Generate(synth.Options{Seed: 3, Sheets: 1, PageSize: "24x18"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	in, out := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "out.pdf")
-	if err := synth.WriteFile(in, set.WritePDF); err != nil {
-		t.Fatal(err)
-	}
-	if err := reprintPDF(in, out, 0.9, 12); err != nil {
+	in, dir := synthSheetPDF(t, 3)
+	out := filepath.Join(dir, "out.pdf")
+	if _, err := reprintPDF(in, out, 0.9, 12, false); err != nil {
 		t.Fatal(err)
 	}
 	a, err := api.ReadContextFile(in)
@@ -48,4 +41,20 @@ func TestReprintPDF(t *testing.T) {
 	if math.Abs(bm.LL.X-(0.9*am.LL.X-12)) > 0.5 || math.Abs(bm.LL.Y-(0.9*am.LL.Y+12)) > 0.5 {
 		t.Errorf("reprint media box at %v, want the scaled box moved 12 pt left and up (from %v)", bm.LL, am.LL)
 	}
+}
+
+// synthSheetPDF writes a one-sheet synthetic drawing (24×18 in) of seed
+// into a test directory, returned too.
+func synthSheetPDF(t *testing.T, seed int64) (path, dir string) {
+	t.Helper()
+	set, err := synth.Generate(synth.Options{Seed: seed, Sheets: 1, PageSize: "24x18"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	path = filepath.Join(dir, "in.pdf")
+	if err := synth.WriteFile(path, set.WritePDF); err != nil {
+		t.Fatal(err)
+	}
+	return path, dir
 }

@@ -221,6 +221,8 @@ func (res *SESYDResult) report(out io.Writer) {
 		c.TP, c.FP, c.FN, c.Precision(), c.Recall(), c.F1(), meanSeconds(res.PerPlan), res.PeakRSSMB)
 }
 
+// loadRaster reads a TIFF, PNG or JPEG, or renders a PDF's first page (at
+// render.DefaultDPI).
 func loadRaster(path string) (*image.Gray, error) {
 	typ := "image/tiff"
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -228,6 +230,8 @@ func loadRaster(path string) (*image.Gray, error) {
 		typ = "image/png"
 	case ".jpg", ".jpeg":
 		typ = "image/jpeg"
+	case ".pdf":
+		typ = render.TypePDF
 	}
 	d, err := render.Open(path, typ, render.DefaultLimits())
 	if err != nil {
