@@ -53,15 +53,25 @@ const keep = (k) => {
   }
 };
 
-/** firstScreen times a new window's navigation to what `ready` waits for: to it in ms (the page's own clock), p50 over runs. */
-async function firstScreen(browser, url, ready, { key, warm } = {}) {
-  const times = [];
+/** windowContext is a browser context at 1280×800 keeping the API key (when given) as the app does. */
+async function windowContext(browser, key) {
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
   if (key) await context.addInitScript(keep, key);
+  return context;
+}
+
+/**
+ * firstScreen times a window's navigation to what `ready` waits for, in ms on
+ * the page's own clock, over runs: each in a new context (nothing cached), or
+ * (warm) all in one context after a first load that fills its cache.
+ */
+async function firstScreen(browser, url, ready, { key, warm } = {}) {
+  const times = [];
+  const shared = warm ? await windowContext(browser, key) : null;
   try {
     for (let i = 0; i < runs + (warm ? 1 : 0); i++) {
-      const page = warm ? await context.newPage() : await (await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } })).newPage();
-      if (key && !warm) await page.context().addInitScript(keep, key);
+      const context = shared ?? (await windowContext(browser, key));
+      const page = await context.newPage();
       await page.goto(url);
       await ready(page);
       const t = await page.evaluate(() => {
@@ -69,12 +79,11 @@ async function firstScreen(browser, url, ready, { key, warm } = {}) {
         const script = performance.getEntriesByType("resource").find((r) => r.name.includes("/assets/") && r.name.endsWith(".js"));
         return { ready: performance.now(), dcl: nav?.domContentLoadedEventEnd ?? NaN, script: script ? script.responseEnd : NaN };
       });
-      if (!(warm && i === 0)) times.push(t); // a warm run's first load fills the cache
-      if (warm) await page.close();
-      else await page.context().close();
+      if (!(warm && i === 0)) times.push(t);
+      await (shared ? page.close() : context.close());
     }
   } finally {
-    await context.close();
+    await shared?.close();
   }
   const shown = times.map((x) => x.ready);
   return {
@@ -159,8 +168,7 @@ try {
   out.signInCached = signInWarm;
   step(`sign-in form: p50 ${ms(signIn.p50)} (max ${ms(signIn.max)}; script loaded ${ms(signIn.scriptLoaded)}, DOMContentLoaded ${ms(signIn.domContentLoaded)}), from the cache ${ms(signInWarm.p50)}`);
 
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
-  await context.addInitScript(keep, key);
+  const context = await windowContext(browser, key);
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
