@@ -38,7 +38,7 @@ func SheetTransform(ctx context.Context, a, b *image.Gray, sheetA, sheetB [2]flo
 	const ref = 300.0
 	sa := &engine.Side{Image: a, DPI: max(1, int(math.Round(ref*ka)))}
 	sb := &engine.Side{Image: b, DPI: max(1, int(math.Round(ref*kb)))}
-	t, ok, _, err := engine.Align(ctx, sa, sb, engine.Options{Budget: sheetAlignBudget})
+	t, ok, _, err := engine.Align(ctx, sa, sb, engine.Options{Budget: sheetAlignBudget, InkBoxFirst: true})
 	if err != nil || !ok || t.Scale <= 0 {
 		return engine.Transform{}, false
 	}

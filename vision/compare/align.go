@@ -84,7 +84,13 @@ type alignment struct {
 // before the transform was measured at all).
 func Align(ctx context.Context, a, b *Side, opt Options) (t Transform, ok bool, warnings []string, err error) {
 	opt = opt.withDefaults()
-	r, err := alignPrior(ctx, a, b, time.Now().Add(opt.Budget), opt.Prior)
+	deadline := time.Now().Add(opt.Budget)
+	if opt.InkBoxFirst && opt.Prior == nil {
+		if r, err := alignLevels(ctx, a, b, deadline, nil, false, true, true); err != nil || r.ok {
+			return r.t, r.ok, r.warnings, err
+		}
+	}
+	r, err := alignPrior(ctx, a, b, deadline, opt.Prior)
 	return r.t, r.ok, r.warnings, err
 }
 
@@ -110,8 +116,16 @@ func dpiOf(s *Side) float64 {
 // a transform known to a few pixels (Options.Prior): then the coarse
 // search is skipped, and, when passOver, a coarse level whose patches do
 // not agree (text shrunk to grey) is passed over for the finer ones, which
-// must agree.
-func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver bool) (alignment, error) {
+// must agree. With inkBox (and no seed) the seed is the pose lining up
+// the two sides' ink boxes, upright (Options.InkBoxFirst).
+func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver, inkBox bool) (alignment, error) {
+	return alignLevels(ctx, a, b, deadline, seed, passOver, inkBox, false)
+}
+
+// alignLevels is align; with coarse, every level is measured with the
+// coarse levels' patches (Options.InkBoxFirst: sheet thumbnails, whose
+// transform serves as a prior good to a few of their pixels).
+func alignLevels(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver, inkBox, coarse bool) (alignment, error) {
 	if err := checkSides(a, b); err != nil {
 		return alignment{}, err
 	}
@@ -155,6 +169,10 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform,
 	}
 
 	lap := stopwatch()
+	if seed == nil && inkBox {
+		g := inkBoxTransform(ca, cb, f0, prior)
+		seed = &g
+	}
 	var cands []candidate
 	// strictly from the seed: the shift that the correlation of the whole
 	// blocks gives at the seed's pose (one pose of the coarse search),
@@ -200,7 +218,7 @@ func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform,
 		default:
 			la, lb = mids[f][0], mids[f][1]
 		}
-		pw, ph, n, rounds := levelPatch(la, lb, f == 1)
+		pw, ph, n, rounds := levelPatch(la, lb, f == 1 && !coarse)
 		// a narrow block (a title-block strip) has room for few patches:
 		// where fewer than minInliers were placed, all but one must agree
 		// (and at least coarseMinInliers); the full-resolution level and

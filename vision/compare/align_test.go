@@ -156,7 +156,7 @@ func TestAlignCancelled(t *testing.T) {
 func TestAlignVectors(t *testing.T) {
 	a, b, _, want := synthRevision(t, 11, 100, true)
 
-	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false)
+	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false, false)
 	if err != nil || !r.ok {
 		t.Fatalf("ok %v err %v warnings %v", r.ok, err, r.warnings)
 	}
@@ -170,7 +170,7 @@ func TestAlignVectors(t *testing.T) {
 	}
 	// the same pair on pixels alone
 	a.Page, b.Page = nil, nil
-	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false)
+	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false, false)
 	if err != nil || !r.ok || r.source != sourcePixels {
 		t.Fatalf("pixels: ok %v err %v source %s", r.ok, err, r.source)
 	}
@@ -315,4 +315,48 @@ func synthBlockPair(t *testing.T, seed int64, dpi int, typ string) (ba, bb image
 	}
 	tx, ty := page.Apply(float64(ba.Min.X), float64(ba.Min.Y))
 	return ba, bb, crop, Transform{Scale: page.Scale, Tx: tx - float64(bb.Min.X), Ty: ty - float64(bb.Min.Y)}
+}
+
+// TestAlignInkBoxFirst: with InkBoxFirst an upright pair (shifted,
+// rescaled, turned by a degree) registers from the ink boxes' pose alone,
+// without the coarse search, and a turned page, which that pose cannot
+// register, still registers through the search; an unrelated pair does
+// not register either way.
+func TestAlignInkBoxFirst(t *testing.T) {
+	const w, h = 1000, 700
+	p := newPlan(3, w, h)
+	a := p.draw(Identity, w, h, 2)
+	cases := []struct {
+		name    string
+		t       Transform
+		bw, bh  int
+		upright bool
+	}{
+		{"shift", Transform{Scale: 1, Tx: 23.3, Ty: -11.6}, w, h, true},
+		{"scale 0.9", Transform{Scale: 0.9, Tx: 40.25, Ty: 31.5}, w, h, true},
+		{"rotate 1°", Transform{Scale: 1, RotationDeg: 1, Tx: 10.5, Ty: -6.25}, w, h, true},
+		{"quarter turn", Transform{Scale: 0.95, RotationDeg: 90, Tx: 680.5, Ty: 15.3}, h, w, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := p.draw(c.t, c.bw, c.bh, 2)
+			quick, err := alignLevels(context.Background(), side(a, 150), side(b, 150), time.Now().Add(time.Minute), nil, false, true, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if quick.ok != c.upright {
+				t.Errorf("from the ink boxes' pose alone: registered %v, want %v (%v)", quick.ok, c.upright, quick.warnings)
+			}
+			got, ok, warnings, err := Align(context.Background(), side(a, 150), side(b, 150), Options{InkBoxFirst: true})
+			if err != nil || !ok {
+				t.Fatalf("not registered: %v %v", err, warnings)
+			}
+			if e := cornerError(got, c.t, w, h); e > 1 {
+				t.Errorf("got %+v, want %+v: %.3f px off at a corner", got, c.t, e)
+			}
+		})
+	}
+	if _, ok, _, _ := Align(context.Background(), side(a, 150), side(scribble(6, 900, 800), 150), Options{InkBoxFirst: true}); ok {
+		t.Error("an unrelated pair registered")
+	}
 }

@@ -71,14 +71,17 @@ const (
 // darker of the two sides' ink, its hue its label's colour (removed where
 // Deletion has ink, added where Addition has, uncompared outside the
 // cover, unchanged elsewhere), on white: channel c of a pixel of ink v
-// (255 less the darker side) labelled l is 255 − round(v·(255 −
-// colour(l)[c])/255). It is not held as pixels: a row is drawn when it is
-// read (OpaqueRGBRow, which the PNG encoder reads row after row; At and
-// RGBAAt for a pixel) from the grey images it is made of, which the
-// overlay holds anyway. Four bytes a pixel, fresh, cost more to fault in
-// than to fill (a 44 Mpx plan's 172 MB took 0.7 s of CPU, most of it the
-// kernel's). The images must not change while it is read; it is not for
-// use from two goroutines at once (its cover band is shared).
+// (255 less the darker side, taken to one of inkLevels shades) labelled l
+// is 255 − round(v·(255 − colour(l)[c])/255). Four labels of 64 shades
+// make 256 colours: the image is a paletted one (one byte a pixel, a third
+// of RGB's for the PNG encoder to compress; its encoding was the slowest
+// of an overlay's images). It is not held as pixels: a row is drawn when
+// it is read (PalettedRow, which the PNG encoder reads row after row; At
+// and RGBAAt for a pixel) from the grey images it is made of, which the
+// overlay holds anyway. Fresh pixels cost more to fault in than to fill
+// (a 44 Mpx plan's RGBA took 0.7 s of CPU, most of it the kernel's). The
+// images must not change while it is read; it is not for use from two
+// goroutines at once (its cover band is shared).
 type Combined struct {
 	in diffInput
 	// the cover of rows [y0, y0+n) (255 inside), w bytes a row
@@ -88,20 +91,30 @@ type Combined struct {
 	coverM sync.Mutex
 }
 
-// shades[l][v] is the pixel of ink v labelled l, as its four bytes
-// (little-endian, opaque).
-var shades = func() (s [labelUncompared + 1][256]uint32) {
+// inkLevels is how many shades of its label's colour the combined image
+// draws: ink v (0–255) is drawn as shade v >> 2, whose ink is
+// round(shade·255/63) (0 and 255 kept; at most two levels off, which the
+// eye does not tell apart).
+const inkLevels = 64
+
+// shadeIndex is the palette index of ink v labelled l.
+func shadeIndex(l int, v uint8) uint8 { return uint8((l-1)*inkLevels + int(v)>>2) }
+
+// combinedPalette is the combined image's palette, three bytes (R, G, B)
+// an index (shadeIndex); index 0, unchanged with no ink, is white.
+var combinedPalette = func() []byte {
+	p := make([]byte, 3*256)
 	for l, col := range map[int][3]uint8{labelUnchanged: ColourUnchanged, labelRemoved: ColourRemoved,
 		labelAdded: ColourAdded, labelUncompared: ColourUncompared} {
-		for v := range 256 {
-			p := uint32(255) << 24
+		for q := range inkLevels {
+			v := (q*255 + (inkLevels-1)/2) / (inkLevels - 1)
+			i := 3 * ((l-1)*inkLevels + q)
 			for c := range 3 {
-				p |= uint32(255-(v*int(255-col[c])+127)/255) << (8 * c)
+				p[i+c] = uint8(255 - (v*int(255-col[c])+127)/255)
 			}
-			s[l][v] = p
 		}
 	}
-	return s
+	return p
 }()
 
 // combinedBand is how many rows of cover a Combined draws at once.
@@ -122,19 +135,23 @@ func (c *Combined) RGBAAt(x, y int) color.RGBA {
 	if !image.Pt(x, y).In(r) {
 		return color.RGBA{255, 255, 255, 255}
 	}
-	var row [3]byte
-	c.pixels(y-r.Min.Y, x-r.Min.X, x-r.Min.X+1, row[:])
-	return color.RGBA{row[0], row[1], row[2], 255}
+	var i [1]byte
+	c.pixels(y-r.Min.Y, x-r.Min.X, x-r.Min.X+1, i[:])
+	p := combinedPalette[3*int(i[0]):]
+	return color.RGBA{p[0], p[1], p[2], 255}
 }
 
-// OpaqueRGBRow draws row y (from the top, 0-based) as RGB bytes into dst
-// (3 bytes a pixel) and returns it.
-func (c *Combined) OpaqueRGBRow(y int, dst []byte) []byte {
+// PaletteRGB is the image's palette (render.PalettedRows).
+func (c *Combined) PaletteRGB() []byte { return combinedPalette }
+
+// PalettedRow draws row y (from the top, 0-based) as palette indices into
+// dst (a byte a pixel) and returns it.
+func (c *Combined) PalettedRow(y int, dst []byte) []byte {
 	c.pixels(y, 0, c.w, dst)
-	return dst[:3*c.w]
+	return dst[:c.w]
 }
 
-// pixels draws pixels [x0, x1) of row y as RGB into dst.
+// pixels draws pixels [x0, x1) of row y as palette indices into dst.
 func (c *Combined) pixels(y, x0, x1 int, dst []byte) {
 	c.coverM.Lock()
 	defer c.coverM.Unlock()
@@ -155,12 +172,9 @@ func (c *Combined) pixels(y, x0, x1 int, dst []byte) {
 	const white = ^uint64(0)
 	le := binary.LittleEndian
 	for x := x0; x < x1; x++ {
-		d := dst[3*(x-x0):]
-		// eight pixels of paper on both sides at once: white
+		// eight pixels of paper on both sides at once: white (index 0)
 		if x+8 <= x1 && le.Uint64(a[x:])&le.Uint64(b[x:]) == white {
-			le.PutUint64(d, white)
-			le.PutUint64(d[8:], white)
-			le.PutUint64(d[16:], white)
+			le.PutUint64(dst[x-x0:], 0)
 			x += 7
 			continue
 		}
@@ -173,7 +187,6 @@ func (c *Combined) pixels(y, x0, x1 int, dst []byte) {
 		case del[x] < 255:
 			l = labelRemoved
 		}
-		p := shades[l][255-min(a[x], b[x])]
-		d[0], d[1], d[2] = byte(p), byte(p>>8), byte(p>>16)
+		dst[x-x0] = shadeIndex(l, 255-min(a[x], b[x]))
 	}
 }

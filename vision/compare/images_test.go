@@ -332,8 +332,10 @@ func TestLevelMapRoundTrip(t *testing.T) {
 
 // TestComposePixels: Combined's pixel is white over paper on both sides
 // (eight at a time or one), else the label's colour faded by the darker
-// side's ink, rounded: 255 − round(ink·(255 − colour)/255), with the
-// uncompared colour outside the cover before added, removed, unchanged.
+// side's ink taken to its shade (one of 64), rounded: 255 − round(ink·(255
+// − colour)/255), with the uncompared colour outside the cover before
+// added, removed, unchanged; its rows are the palette's indices of the
+// same colours.
 func TestComposePixels(t *testing.T) {
 	const w, h = 21, 3 // not a multiple of eight: the tail of a row
 	r := image.Rect(0, 0, w, h)
@@ -358,9 +360,11 @@ func TestComposePixels(t *testing.T) {
 	// row by row as the encoder reads them, then pixel by pixel
 	rows := make([][]byte, h)
 	for y := range h {
-		rows[y] = slices.Clone(out.OpaqueRGBRow(y, make([]byte, 3*w)))
+		rows[y] = slices.Clone(out.PalettedRow(y, make([]byte, w)))
 	}
+	plte := out.PaletteRGB()
 	fade := func(ink int, col [3]uint8) color.RGBA {
+		ink = int(math.Round(float64(ink>>2) * 255 / 63)) // its shade
 		var c [3]uint8
 		for i := range c {
 			c[i] = uint8(255 - int(math.Round(float64(ink)*float64(255-col[i])/255)))
@@ -383,7 +387,7 @@ func TestComposePixels(t *testing.T) {
 			if got := out.RGBAAt(x, y); got != c {
 				t.Errorf("pixel (%d,%d) = %v, want %v", x, y, got, c)
 			}
-			if got := rows[y][3*x : 3*x+3]; got[0] != c.R || got[1] != c.G || got[2] != c.B {
+			if got := plte[3*int(rows[y][x]):][:3]; got[0] != c.R || got[1] != c.G || got[2] != c.B {
 				t.Errorf("row %d, pixel %d = %v, want %v", y, x, got, c)
 			}
 		}

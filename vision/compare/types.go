@@ -80,6 +80,13 @@ type Options struct {
 	// and failing that aligned by it, with a warning (align_prior.go). Not
 	// an option of the request: the compare job sets it per block pair.
 	Prior *Transform `json:"-"`
+	// InkBoxFirst (without a Prior) tries the pose lining up the two
+	// sides' ink boxes, upright, as the only coarse candidate, held to the
+	// same tests, before the coarse search, which runs only when it fails:
+	// two sheets of a drawing set are mostly reprinted upright, and their
+	// borders make the ink boxes agree (jobs/compare registers sheet
+	// thumbnails so). Not an option of the request.
+	InkBoxFirst bool `json:"-"`
 }
 
 // Defaults of Options.

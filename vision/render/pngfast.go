@@ -105,12 +105,16 @@ func encodeOpaqueRGBAPNG(w io.Writer, img *image.RGBA) error {
 	})
 }
 
-// PNG colour types and their bytes per pixel (8 bits per sample).
-type pngColour struct{ typ, bpp byte }
+// PNG colour types and their bytes per pixel (8 bits per sample), and a
+// paletted type's palette (PLTE: R, G, B a colour).
+type pngColour struct {
+	typ, bpp byte
+	plte     []byte
+}
 
 var (
-	pngGrey = pngColour{0, 1}
-	pngRGB  = pngColour{2, 3}
+	pngGrey = pngColour{typ: 0, bpp: 1}
+	pngRGB  = pngColour{typ: 2, bpp: 3}
 )
 
 // encodeRowsPNG writes a width × height PNG of colour c whose row y the
@@ -129,6 +133,11 @@ func encodeRowsPNG(w io.Writer, width, height int, c pngColour, row func(y int, 
 	ihdr[8], ihdr[9] = 8, c.typ // bit depth 8; compression, filter and interlace methods 0
 	if err := writeChunk(bw, "IHDR", ihdr[:]); err != nil {
 		return err
+	}
+	if c.plte != nil {
+		if err := writeChunk(bw, "PLTE", c.plte); err != nil {
+			return err
+		}
 	}
 	cw := &chunkWriter{w: bw, typ: "IDAT", buf: make([]byte, 0, 1<<18)}
 	// zlib: a two-byte header, deflate, the Adler-32 of the data. The

@@ -166,24 +166,34 @@ func TestEncodeOpaqueRGBAPNGRoundTrips(t *testing.T) {
 	}
 }
 
-// rowImage is an image drawn row by row (OpaqueRGBRows): pixel (x, y) is
-// rowPixel(x, y). Its At panics: EncodePNG is to read its rows.
+// rowImage is an image drawn row by row (PalettedRows): pixel (x, y) is
+// palette colour (x + y) % 256, rowColour. Its At panics: EncodePNG is
+// to read its rows.
 type rowImage struct{ w, h int }
 
-func rowPixel(x, y int) color.RGBA { return color.RGBA{uint8(x), uint8(y), uint8(x ^ y), 255} }
+func rowColour(i int) color.RGBA { return color.RGBA{uint8(i), uint8(255 - i), uint8(i * 7), 255} }
 
 func (m rowImage) Bounds() image.Rectangle { return image.Rect(0, 0, m.w, m.h) }
 func (m rowImage) ColorModel() color.Model { return color.RGBAModel }
 func (m rowImage) At(x, y int) color.Color { panic("At called: the rows were not read") }
-func (m rowImage) OpaqueRGBRow(y int, dst []byte) []byte {
-	for x := range m.w {
-		dst[3*x], dst[3*x+1], dst[3*x+2] = uint8(x), uint8(y), uint8(x^y)
+func (m rowImage) PaletteRGB() []byte {
+	p := make([]byte, 0, 3*256)
+	for i := range 256 {
+		c := rowColour(i)
+		p = append(p, c.R, c.G, c.B)
 	}
-	return dst[:3*m.w]
+	return p
+}
+func (m rowImage) PalettedRow(y int, dst []byte) []byte {
+	for x := range m.w {
+		dst[x] = uint8(x + y)
+	}
+	return dst[:m.w]
 }
 
 // TestEncodeRowsImageRoundTrips: an image that draws its rows is written
-// as RGB from them (never read pixel by pixel) and reads back the same.
+// as a paletted PNG from them (never read pixel by pixel) and reads back
+// the same; a palette of no colours is refused.
 func TestEncodeRowsImageRoundTrips(t *testing.T) {
 	src := rowImage{301, 40}
 	var buf bytes.Buffer
@@ -197,12 +207,45 @@ func TestEncodeRowsImageRoundTrips(t *testing.T) {
 	if dec.Bounds() != src.Bounds() {
 		t.Fatalf("bounds %v, want %v", dec.Bounds(), src.Bounds())
 	}
-	if _, ok := dec.(*image.RGBA); !ok {
-		t.Fatalf("decoded as %T, want RGB (*image.RGBA)", dec)
+	if _, ok := dec.(*image.Paletted); !ok {
+		t.Fatalf("decoded as %T, want paletted (*image.Paletted)", dec)
 	}
 	for y := range src.h {
 		for x := range src.w {
-			if got, want := color.RGBAModel.Convert(dec.At(x, y)), rowPixel(x, y); got != want {
+			if got, want := color.RGBAModel.Convert(dec.At(x, y)), rowColour((x+y)%256); got != want {
+				t.Fatalf("(%d,%d) = %v, want %v", x, y, got, want)
+			}
+		}
+	}
+	if err := EncodePNG(&bytes.Buffer{}, noPalette{src}); err == nil {
+		t.Fatal("an image with an empty palette was encoded")
+	}
+}
+
+type noPalette struct{ rowImage }
+
+func (noPalette) PaletteRGB() []byte { return nil }
+
+// TestRGBAOfPaletted: each pixel is its palette colour, a sub-image's
+// included; an index past the palette is transparent black.
+func TestRGBAOfPaletted(t *testing.T) {
+	pal := color.Palette{color.RGBA{255, 255, 255, 255}, color.RGBA{200, 0, 0, 255}, color.NRGBA{0, 100, 0, 128}}
+	whole := image.NewPaletted(image.Rect(-2, 3, 9, 8), pal)
+	for i := range whole.Pix {
+		whole.Pix[i] = uint8(i % 4)
+	}
+	p := whole.SubImage(image.Rect(0, 4, 7, 8)).(*image.Paletted)
+	out := RGBAOfPaletted(p)
+	if out.Bounds() != p.Bounds() {
+		t.Fatalf("bounds %v, want %v", out.Bounds(), p.Bounds())
+	}
+	for y := p.Rect.Min.Y; y < p.Rect.Max.Y; y++ {
+		for x := p.Rect.Min.X; x < p.Rect.Max.X; x++ {
+			want := color.RGBA{}
+			if i := p.ColorIndexAt(x, y); int(i) < len(pal) {
+				want = color.RGBAModel.Convert(pal[i]).(color.RGBA)
+			}
+			if got := out.RGBAAt(x, y); got != want {
 				t.Fatalf("(%d,%d) = %v, want %v", x, y, got, want)
 			}
 		}

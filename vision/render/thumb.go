@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -186,13 +187,17 @@ func (b *pngBuffers) Put(e *png.EncoderBuffer) { b.p.Put(e) }
 // drawing it.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBuffers{}}
 
-// OpaqueRGBRows is an opaque image that draws its rows as RGB bytes
-// (row y from the top, 3 bytes a pixel, into dst, which it returns),
-// which EncodePNG reads one after the other rather than pixel by pixel:
-// an image made on the fly (a compare overlay's combined image).
-type OpaqueRGBRows interface {
+// PalettedRows is an opaque image of at most 256 colours that draws its
+// rows as palette indices (row y from the top, one byte a pixel, into dst,
+// which it returns), which EncodePNG reads one after the other rather
+// than pixel by pixel and writes as an 8-bit paletted PNG: an image made
+// on the fly (a compare overlay's combined image), a third of the bytes
+// of RGB to compress. PaletteRGB is the palette, three bytes (R, G, B) a
+// colour, at most 256 colours; every index a row holds must be in it.
+type PalettedRows interface {
 	image.Image
-	OpaqueRGBRow(y int, dst []byte) []byte
+	PaletteRGB() []byte
+	PalettedRow(y int, dst []byte) []byte
 }
 
 // EncodePNG writes img as PNG with fast compression.
@@ -204,9 +209,13 @@ func EncodePNG(w io.Writer, img image.Image) error {
 		if m.Opaque() {
 			return encodeOpaqueRGBAPNG(w, m)
 		}
-	case OpaqueRGBRows:
+	case PalettedRows:
 		b := m.Bounds()
-		return encodeRowsPNG(w, b.Dx(), b.Dy(), pngRGB, m.OpaqueRGBRow)
+		plte := m.PaletteRGB()
+		if len(plte) == 0 || len(plte) > 3*256 || len(plte)%3 != 0 {
+			return fmt.Errorf("png: a palette of %d bytes", len(plte))
+		}
+		return encodeRowsPNG(w, b.Dx(), b.Dy(), pngColour{3, 1, plte}, m.PalettedRow)
 	}
 	return pngEncoder.Encode(w, img)
 }
@@ -225,4 +234,30 @@ func whiteRow(n int) []byte {
 		whiteRows = bytes.Repeat([]byte{255}, n)
 	}
 	return whiteRows
+}
+
+// RGBAOfPaletted is p as an RGBA image, a palette lookup a pixel
+// (image/draw reads a paletted source pixel by pixel through its colour
+// interface, seconds for a plan-sized overlay); indices beyond the
+// palette are transparent black, as image.Paletted.At has them.
+func RGBAOfPaletted(p *image.Paletted) *image.RGBA {
+	var lut [256][4]byte
+	for i, c := range p.Palette {
+		if i == len(lut) {
+			break
+		}
+		r, g, b, a := c.RGBA()
+		lut[i] = [4]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8), byte(a >> 8)}
+	}
+	b := p.Bounds()
+	out := image.NewRGBA(b)
+	w := b.Dx()
+	for y := range b.Dy() {
+		src := p.Pix[p.PixOffset(b.Min.X, b.Min.Y+y):][:w]
+		dst := out.Pix[out.PixOffset(b.Min.X, b.Min.Y+y):][:4*w]
+		for x, i := range src {
+			copy(dst[4*x:4*x+4], lut[i][:])
+		}
+	}
+	return out
 }

@@ -83,6 +83,8 @@ func writePyramid(ctx context.Context, bucket *blob.Bucket, key string, pic imag
 	switch p := pic.(type) {
 	case *image.Gray:
 		desc, err = render.WriteDZI(ctx, p, render.DZITileSize, render.DZIOverlap, render.DZIFormat, put)
+	case *image.Paletted:
+		desc, err = render.WriteDZIColor(ctx, render.RGBAOfPaletted(p), render.DZITileSize, render.DZIOverlap, render.DZIFormat, put)
 	default:
 		rgba, ok := pic.(*image.RGBA)
 		if !ok {
