@@ -53,6 +53,14 @@ const markThreshold = 246
 // rather than a screen or an antialiased edge).
 const darkThreshold = 128
 
+// solidThreshold is the grey level below which a mark is more than a
+// tint: a screened fill of 20 % or less (204 and lighter; a plan's shaded
+// zones, highlighted areas) is a mark, but dark ink drawn over it where
+// the other side has only the tint is a difference (diffOverTint). A line
+// moved into B's frame by a fraction of a pixel keeps half its darkness,
+// darker than this.
+const solidThreshold = 200
+
 // bandRows is the height of the diff's bands in pixels (a multiple of any
 // cell size used): small enough for a worker's buffers to stay in cache
 // and cost little memory.
@@ -243,6 +251,10 @@ const (
 	bufFarAdd
 	bufDarkRem
 	bufDarkAdd
+	bufSA // marks of A / B darker than solidThreshold (a tint is not)
+	bufSB
+	bufTintRem // dark ink over the other side's tint (diffOverTint)
+	bufTintAdd
 )
 
 // diffBand computes rows [y0, y1) of the difference; it returns the
@@ -267,7 +279,7 @@ func diffBand(in diffInput, s *scratch, w, h, y0, y1 int) [3]int64 {
 		if e1 == h {
 			// the dilations read past the band's last row: no marks below
 			// the image (not what a buffer held from an earlier band)
-			for _, i := range []int{bufDA, bufDB} {
+			for _, i := range []int{bufDA, bufDB, bufSA, bufSB} {
 				s.mat(i, e1-e0, w, gocv.MatTypeCV8U) // the buffer, sized for the band
 				below := s.bufs[i].Region(image.Rect(0, e1-e0, w, min(s.bufs[i].Rows(), e1-e0+2*r)))
 				below.SetTo(gocv.NewScalar(0, 0, 0, 0))
@@ -445,12 +457,24 @@ func diffSpan(in diffInput, s *scratch, av, bv, cover, k gocv.Mat, w, e0, e1, y0
 	andNot(awc, dbc, cvc, &rem)
 	andNot(bwc, dac, cvc, &add)
 
+	tint := diffOverTint(s, av, bv, as, bs, rem, add, cvc, k, eh, w, cols, halo, region, band, sub)
+
 	// far: also absent from the other side's marks dilated twice
 	gocv.Dilate(da, &da, k)
 	gocv.Dilate(db, &db, k)
 	farRem, farAdd := band(bufFarRem), band(bufFarAdd)
 	andNot(rem, dbc, rem, &farRem)
 	andNot(add, dac, add, &farAdd)
+	if tint.tinted {
+		// dark ink over a tint is far when no solid mark of the other side
+		// is within 2r either
+		gocv.Dilate(tint.sa, &tint.sa, k)
+		gocv.Dilate(tint.sb, &tint.sb, k)
+		gocv.Subtract(tint.rem, sub(tint.sb), &tint.rem)
+		gocv.Subtract(tint.add, sub(tint.sa), &tint.add)
+		gocv.BitwiseOr(farRem, tint.rem, &farRem)
+		gocv.BitwiseOr(farAdd, tint.add, &farAdd)
+	}
 
 	// the raw Deletion and Addition rows: the side's grey where it differs
 	avc, bvc := sub(as), sub(bs)
@@ -484,6 +508,63 @@ func diffSpan(in diffInput, s *scratch, av, bv, cover, k gocv.Mat, w, e0, e1, y0
 		}
 	}
 	return out
+}
+
+// tintDiff is what diffOverTint found: the differences it added alone
+// (to be tested for "far" after) and each side's solid marks dilated by r
+// over the span, when there were any (tinted).
+type tintDiff struct {
+	rem, add gocv.Mat
+	sa, sb   gocv.Mat
+	tinted   bool
+}
+
+// diffOverTint adds to rem and add the dark ink of one side that the
+// other side has only a tint under: the tolerance test takes any mark
+// (markThreshold) near a pixel for the pixel's ink, so a new line drawn
+// over a screened fill, or a line erased from one, was no change. Dark
+// ink (darkThreshold) of B not already added, where A is lighter than
+// solidThreshold, is added when no mark of A darker than solidThreshold
+// lies within r (dilated, as the marks above); likewise removed. The
+// dilations run only where such pixels exist: along unchanged lines A's
+// registered copy is about as dark as B's.
+func diffOverTint(s *scratch, av, bv, as, bs, rem, add, cvc, k gocv.Mat, eh, w int, cols, halo image.Rectangle,
+	region func(gocv.Mat, image.Rectangle) gocv.Mat, band func(int) gocv.Mat, sub func(gocv.Mat) gocv.Mat) tintDiff {
+	t := tintDiff{rem: band(bufTintRem), add: band(bufTintAdd)}
+	// candidates: dark on one side, lighter than solid on the other, not
+	// yet a difference, compared
+	cand := func(dark, other, done gocv.Mat, dst *gocv.Mat) int {
+		light := band(bufTmp)
+		thresholdInto(dark, dst, darkThreshold)
+		gocv.Threshold(other, &light, solidThreshold-1, 255, gocv.ThresholdBinary)
+		gocv.BitwiseAnd(*dst, light, dst)
+		gocv.BitwiseAnd(*dst, cvc, dst)
+		gocv.Subtract(*dst, done, dst) // (masks of 0 and 255: ∧ ¬done)
+		return gocv.CountNonZero(*dst)
+	}
+	nRem := cand(sub(as), sub(bs), rem, &t.rem)
+	nAdd := cand(sub(bs), sub(as), add, &t.add)
+	if nRem == 0 && nAdd == 0 {
+		return t
+	}
+	t.tinted = true
+	var solid [2]gocv.Mat
+	for i, o := range [2]struct {
+		buf int
+		src gocv.Mat
+	}{{bufSA, av}, {bufSB, bv}} {
+		full := s.mat(o.buf, eh, w, gocv.MatTypeCV8U)
+		src, dst := region(o.src, halo), region(full, halo)
+		thresholdInto(src, &dst, solidThreshold)
+		solid[i] = region(full, cols)
+		gocv.Dilate(solid[i], &solid[i], k)
+	}
+	t.sa, t.sb = solid[0], solid[1]
+	gocv.Subtract(t.rem, sub(t.sb), &t.rem)
+	gocv.Subtract(t.add, sub(t.sa), &t.add)
+	gocv.BitwiseOr(rem, t.rem, &rem)
+	gocv.BitwiseOr(add, t.add, &add)
+	return t
 }
 
 // thresholdInto writes into dst 255 where g is darker than level, else 0.

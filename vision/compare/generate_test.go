@@ -353,3 +353,70 @@ func TestGenerateOddBlocks(t *testing.T) {
 		t.Logf("%s: registered %v score %.3f regions %d warnings %q", c.name, ov.Registered, ov.Score, len(ov.Regions), ov.Warnings)
 	}
 }
+
+// TestGenerateOverTint: a plan with a light screened zone (a 12 % tint,
+// lighter than ink on its own) on both sides: a dark line drawn over the
+// tint in B and one erased from it (the tint left) are found — the tint
+// is a mark near them, which the tolerance alone takes for their ink —
+// and the unchanged plan lines crossing the tint are not changes.
+func TestGenerateOverTint(t *testing.T) {
+	const w, h = 1500, 1000
+	p := newPlan(22, w, h)
+	tr := Transform{Scale: 0.97, RotationDeg: 0.5, Tx: 30.5, Ty: 12.25}
+	a := p.draw(Identity, w, h, 2)
+	b := p.clone().draw(tr, w, h, 2)
+	zone := geom.Box{XMin: 300, YMin: 250, XMax: 900, YMax: 700} // in A's pixels
+	paint := func(img *image.Gray, box geom.Box, v uint8, onPaperOnly bool) {
+		for y := int(box.YMin); y < int(box.YMax); y++ {
+			for x := int(box.XMin); x < int(box.XMax); x++ {
+				if i := img.PixOffset(x, y); !onPaperOnly || img.Pix[i] > 225 {
+					img.Pix[i] = v
+				}
+			}
+		}
+	}
+	// places in the zone with no ink of the plan within 12 px, for the edits
+	clear := func(box geom.Box) bool {
+		for y := int(box.YMin) - 12; y < int(box.YMax)+12; y++ {
+			for x := int(box.XMin) - 12; x < int(box.XMax)+12; x++ {
+				if a.GrayAt(x, y).Y < 246 {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	at := func(dx, dy float64) geom.Box {
+		for y := zone.YMin + 20; y+dy < zone.YMax-20; y += 5 {
+			for x := zone.XMin + 20; x+dx < zone.XMax-20; x += 5 {
+				if box := (geom.Box{XMin: x, YMin: y, XMax: x + dx, YMax: y + dy}); clear(box) {
+					return box
+				}
+			}
+		}
+		t.Fatalf("no clear %g × %g place in the zone", dx, dy)
+		return geom.Box{}
+	}
+	// B: a new line over the tint; A: a line B erased (the tint under it)
+	erased := at(4, 100)
+	paint(a, erased, 0, false)
+	added := tr.ApplyBox(at(120, 4)) // (clear of the erased line too)
+	paint(a, zone, 225, true)
+	paint(b, tr.ApplyBox(zone), 225, true)
+	paint(b, added, 0, false)
+	ov := generate(t, side(a, 150), side(b, 150), Options{})
+	for name, want := range map[string]geom.Box{"line added over the tint": added, "line erased from the tint": tr.ApplyBox(erased)} {
+		found := false
+		for _, r := range ov.Regions {
+			found = found || meets(r.Bounds, want)
+		}
+		if !found {
+			t.Errorf("%s at %+v: no region (regions %+v)", name, want, ov.Regions)
+		}
+	}
+	for _, r := range ov.Regions {
+		if !meets(r.Bounds, added) && !meets(r.Bounds, tr.ApplyBox(erased)) {
+			t.Errorf("region %+v is not an edit", r)
+		}
+	}
+}
