@@ -1,6 +1,11 @@
 package legend
 
-import "image"
+import (
+	"image"
+	"unicode/utf8"
+
+	"github.com/plangraph/plangraph/vision/text"
+)
 
 // nameKind is how a graphic's own words name it (graphicName).
 type nameKind int
@@ -47,4 +52,31 @@ func sameColumnSize(a, b image.Rectangle) bool {
 	near := func(x, y int) bool { return 10*abs(x-y) <= max(x, y) }
 	ov := min(a.Max.X, b.Max.X) - max(a.Min.X, b.Min.X)
 	return near(a.Dx(), b.Dx()) && near(a.Dy(), b.Dy()) && 2*ov > min(a.Dx(), b.Dx())
+}
+
+// unseen reports a word of two or more characters whose box's middle (its
+// inner three fifths each way) is all ink, a twentieth of it blank at
+// most: a text layer's word drawn in the colour of the fill under it (a
+// filled triangle holding its code in black), which the sheet does not
+// show. Letters drawn, in any colour, leave gaps between and inside them
+// there; a lone bold mark (an "x", a bullet) may not.
+func (p *page) unseen(w text.Word) bool {
+	if utf8.RuneCountInString(w.Text) < 2 {
+		return false
+	}
+	r := p.wordRect(w)
+	dx, dy := r.Dx()/5, r.Dy()/5
+	r = image.Rect(r.Min.X+dx, r.Min.Y+dy, r.Max.X-dx, r.Max.Y-dy)
+	if r.Empty() {
+		return false
+	}
+	blank := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !p.ink[y*p.w+x] {
+				blank++
+			}
+		}
+	}
+	return 20*blank <= r.Dx()*r.Dy()
 }

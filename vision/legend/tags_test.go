@@ -42,3 +42,23 @@ func TestNumberedTagsNamedAsTheirKind(t *testing.T) {
 		t.Errorf("sample numbers: %+v, want the descriptions as labels", got)
 	}
 }
+
+// A filled triangle whose code the text layer holds inside it, drawn in
+// the fill's colour (tb-lktn's SWS), shows no code: the entry is named by
+// its description, and the triangle is its graphic.
+func TestUnseenWordNamesNothing(t *testing.T) {
+	img := blankImage(500, 80)
+	for y := 20; y < 56; y++ { // a triangle pointing down, 40 px wide at its top
+		half := (56 - y) * 20 / 36
+		for x := 40 - half; x <= 40+half; x++ {
+			img.Pix[y*img.Stride+x] = 0
+		}
+	}
+	words := []text.Word{{Text: "SWS", Conf: 1, Box: geom.Box{XMin: 28, YMin: 21, XMax: 52, YMax: 37}}}
+	putWords(&words, 90, 25, 15, "Single wall system")
+	inkWords(img, words[1:])
+	got := Parse(img, words)
+	if len(got) != 1 || got[0].Label != "Single wall system" || !got[0].HasGraphic {
+		t.Errorf("%+v, want one entry named by its description, with the triangle", got)
+	}
+}
