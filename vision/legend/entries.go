@@ -339,16 +339,20 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 	}
 	textCols := textColumns(bands, roots, p.px(1))
 	var out []Entry
+	var tags []namedBy // by entry: how its graphic names it
 	for _, rt := range roots {
 		row := bands[rt]
 		var cur []item
 		if textCols != nil && textOnly(row) {
-			out = append(out, p.textRowEntries(row, textCols)...)
+			es := p.textRowEntries(row, textCols)
+			out = append(out, es...)
+			tags = append(tags, make([]namedBy, len(es))...)
 			continue
 		}
 		flush := func() {
-			if e, ok := p.entry(cur); ok {
+			if e, tag, ok := p.entry(cur); ok {
 				out = append(out, e)
+				tags = append(tags, tag)
 			}
 			cur = nil
 		}
@@ -381,12 +385,13 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 		}
 		flush()
 	}
+	numberedTags(out, tags)
 	return out
 }
 
 // entry makes an Entry from a row's items: at most one graphic (several
 // are joined) and its text blocks, left to right.
-func (p *page) entry(items []item) (Entry, bool) {
+func (p *page) entry(items []item) (e Entry, tag namedBy, ok bool) {
 	var g *graphic
 	var texts []*block
 	var box image.Rectangle
@@ -408,16 +413,16 @@ func (p *page) entry(items []item) (Entry, bool) {
 		}
 	}
 	if len(texts) == 0 || (g == nil && len(texts) < 2) {
-		return Entry{}, false
+		return Entry{}, namedBy{}, false
 	}
 	// "(m) = water meter": the text equates the graphic with its meaning,
 	// which names the symbol (the letters drawn in it are its drawing)
 	label, equated := strings.CutPrefix(texts[0].text, "=")
 	label = strings.TrimSpace(label)
 	if label == "" {
-		return Entry{}, false
+		return Entry{}, namedBy{}, false
 	}
-	e := Entry{Box: rectBox(box), Label: label}
+	e = Entry{Box: rectBox(box), Label: label}
 	var desc []string
 	for _, t := range texts[1:] {
 		// a column of quantities ("1", "1 / 4 / 2" units of each type) is
@@ -429,14 +434,20 @@ func (p *page) entry(items []item) (Entry, bool) {
 	}
 	e.Description = strings.Join(desc, " ")
 	if g != nil {
-		name, suffix := p.graphicName(g)
+		name, kind := p.graphicName(g)
 		switch {
 		case e.Description == "":
 			e.Description = e.Label
-			if name != "" && !equated {
-				e.Label = name
+			if equated {
+				break
 			}
-		case suffix && name != "":
+			if kind == numberTag {
+				tag = namedBy{kind, name, g.r} // numberedTags' to decide
+			} else if name != "" {
+				e.Label = name
+				tag = namedBy{kind, name, g.r}
+			}
+		case kind == suffixName:
 			// the name set after the symbol is its label, and the texts
 			// beside it (a description, a note such as
 			// "TAMPER-RESISTANT") describe it
@@ -446,7 +457,7 @@ func (p *page) entry(items []item) (Entry, bool) {
 		e.HasGraphic = true
 		e.Exemplar, e.Graphic = p.exemplar(g)
 	}
-	return e, true
+	return e, tag, true
 }
 
 // connectorsDropped leaves out the graphics that reach across the rows of
@@ -552,7 +563,7 @@ func (p *page) textRowEntries(row []item, cols []int) []Entry {
 	var out []Entry
 	var cur []item
 	flush := func() {
-		if e, ok := p.entry(cur); ok {
+		if e, _, ok := p.entry(cur); ok {
 			out = append(out, e)
 		}
 		cur = nil
@@ -567,16 +578,17 @@ func (p *page) textRowEntries(row []item, cols []int) []Entry {
 	return out
 }
 
-// graphicName is the name a graphic carries in its own words: a suffix
-// set after the symbol in its cell (the "WP" of a waterproof socket, the
-// "QUAD" of a quad receptacle; suffix is then true), else the letters
-// inside it (the "SD" in a smoke detector's circle). A sample tag with
-// digits inside it ("101" in a door tag, "G2") names no symbol, and words
+// graphicName is the name a graphic carries in its own words, and how: a
+// suffix set after the symbol in its cell (the "WP" of a waterproof
+// socket, the "QUAD" of a quad receptacle), else the letters inside it
+// (the "SD" in a smoke detector's circle). A tag with digits inside it
+// ("101" in a door tag, "G2") is a numberTag: a sample number, which names
+// no symbol unless the legend names its kind so (numberedTags). Words
 // between the parts of a graphic (the "CPT" and "VCT" of a
 // floor-transition mark) are part of its drawing.
-func (p *page) graphicName(g *graphic) (name string, suffix bool) {
+func (p *page) graphicName(g *graphic) (name string, kind nameKind) {
 	if len(g.comps) == 0 {
-		return "", false // a mark OCR read as a character
+		return "", unnamed // a mark OCR read as a character
 	}
 	ink := p.comps[g.comps[0]].r
 	for _, c := range g.comps {
@@ -591,15 +603,15 @@ func (p *page) graphicName(g *graphic) (name string, suffix bool) {
 		case r.Min.X >= ink.Max.X-p.px(0.2):
 			after = append(after, wi)
 		default:
-			return "", false
+			return "", unnamed
 		}
 	}
-	ws := after
+	ws, kind := after, suffixName
 	if len(ws) == 0 {
-		ws = inside
+		ws, kind = inside, insideName
 		for _, wi := range inside {
 			if strings.ContainsAny(p.words[wi].Text, "0123456789") {
-				return "", false
+				kind = numberTag
 			}
 		}
 	}
@@ -607,11 +619,14 @@ func (p *page) graphicName(g *graphic) (name string, suffix bool) {
 	var parts []string
 	for _, wi := range ws {
 		if !nameWord.MatchString(p.words[wi].Text) {
-			return "", false // OCR's reading of a mark ("‘S|"), not a name
+			return "", unnamed // OCR's reading of a mark ("‘S|"), not a name
 		}
 		parts = append(parts, p.words[wi].Text)
 	}
-	return strings.Join(parts, " "), len(after) > 0
+	if len(parts) == 0 {
+		return "", unnamed
+	}
+	return strings.Join(parts, " "), kind
 }
 
 // rowRuleBeside reports a horizontal ruling at the other item's middle,

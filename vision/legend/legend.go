@@ -63,6 +63,7 @@ package legend
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,8 +151,9 @@ func newPage(img *image.Gray, words []text.Word) *page {
 			p.ink[y*p.w+x] = v < inkLevel
 		}
 	}
+	p.words = slices.DeleteFunc(slices.Clone(words), func(w text.Word) bool { return p.unseen(w) })
 	var hs []float64
-	for _, w := range words {
+	for _, w := range p.words {
 		if h := w.Box.Height(); h > 0 {
 			hs = append(hs, h)
 		}

@@ -168,7 +168,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 			over.Templates = append(over.Templates, i)
 		}
 	}
-	var all []Candidate
+	var all, weak []Candidate
 	for i, cs := range per[:len(ts)] {
 		if !finished[i] {
 			continue
@@ -176,6 +176,8 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 		for _, c := range cs {
 			if c.Confidence >= o.MinConfidence {
 				all = append(all, c)
+			} else if isWeak(c, ts[i]) {
+				weak = append(weak, c)
 			}
 		}
 	}
@@ -187,7 +189,7 @@ func Match(ctx context.Context, d *Drawing, ts []*Template, o Options) ([]symbol
 	all = append(all, letteredBeside(per[len(ts):], owners, ts, o)...)
 	kept := suppress(all)
 	kept = resolveTwins(kept, ts, o) // after suppression: one tag word, one symbol
-	resolveKin(kept, ts, o)
+	kept = resolveKin(kept, weak, ts, o)
 	out := make([]symbols.Detection, len(kept))
 	for i, c := range kept {
 		out[i] = symbols.Detection{Template: c.Template, Label: ts[c.Template].Label, Box: c.Box, Angle: c.Angle,
@@ -217,13 +219,7 @@ func suppress(cs []Candidate) []Candidate {
 	for _, c := range cs {
 		ok := true
 		for _, k := range kept {
-			in := c.Box.Intersect(k.Box).Area()
-			if in == 0 {
-				continue
-			}
-			small := min(c.Box.Area(), k.Box.Area())
-			iou := c.Box.IoU(k.Box)
-			if iou >= 0.3 || in >= 0.7*small || c.Template == k.Template && (iou >= 0.15 || in >= 0.5*small) {
+			if overlaps(c, k) {
 				ok = false
 				break
 			}
@@ -233,4 +229,15 @@ func suppress(cs []Candidate) []Candidate {
 		}
 	}
 	return kept
+}
+
+// overlaps reports whether c and k are poses on one place: suppress's test.
+func overlaps(c, k Candidate) bool {
+	in := c.Box.Intersect(k.Box).Area()
+	if in == 0 {
+		return false
+	}
+	small := min(c.Box.Area(), k.Box.Area())
+	iou := c.Box.IoU(k.Box)
+	return iou >= 0.3 || in >= 0.7*small || c.Template == k.Template && (iou >= 0.15 || in >= 0.5*small)
 }

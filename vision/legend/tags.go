@@ -1,0 +1,82 @@
+package legend
+
+import (
+	"image"
+	"unicode/utf8"
+
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// nameKind is how a graphic's own words name it (graphicName).
+type nameKind int
+
+const (
+	unnamed    nameKind = iota
+	suffixName          // set after the symbol in its cell
+	insideName          // letters inside it
+	numberTag           // a tag with digits inside it
+)
+
+// namedBy is how an entry's graphic (its box r) names the entry, with
+// the name; zero when it does not.
+type namedBy struct {
+	kind nameKind
+	name string
+	r    image.Rectangle
+}
+
+// numberedTags names the entries whose graphic holds a tag with digits
+// (es, and by entry how its graphic names it) by that tag when the legend
+// names the entries of that kind of graphic by their tags: another graphic
+// of the same size in the same column is named by the letters inside it (a
+// wall-types table tagging its triangles TB, W3, W4). Elsewhere a number
+// inside a graphic is a sample number (a door tag's "101", a fixture
+// type's "G2" beside a T in a box named TRANS) and names nothing.
+func numberedTags(es []Entry, tags []namedBy) {
+	for i, t := range tags {
+		if t.kind != numberTag {
+			continue
+		}
+		for _, o := range tags {
+			if o.kind == insideName && sameColumnSize(t.r, o.r) {
+				es[i].Label = t.name
+				break
+			}
+		}
+	}
+}
+
+// sameColumnSize reports two graphics of one size (within a tenth) in one
+// column (their spans across overlapping by most of the narrower).
+func sameColumnSize(a, b image.Rectangle) bool {
+	near := func(x, y int) bool { return 10*abs(x-y) <= max(x, y) }
+	ov := min(a.Max.X, b.Max.X) - max(a.Min.X, b.Min.X)
+	return near(a.Dx(), b.Dx()) && near(a.Dy(), b.Dy()) && 2*ov > min(a.Dx(), b.Dx())
+}
+
+// unseen reports a word of two or more characters whose box's middle (its
+// inner three fifths each way) is all ink, a twentieth of it blank at
+// most: a text layer's word drawn in the colour of the fill under it (a
+// filled triangle holding its code in black), which the sheet does not
+// show. Letters drawn, in any colour, leave gaps between and inside them
+// there; a lone bold mark (an "x", a bullet) may not.
+func (p *page) unseen(w text.Word) bool {
+	if utf8.RuneCountInString(w.Text) < 2 {
+		return false
+	}
+	r := p.wordRect(w)
+	dx, dy := r.Dx()/5, r.Dy()/5
+	r = image.Rect(r.Min.X+dx, r.Min.Y+dy, r.Max.X-dx, r.Max.Y-dy)
+	if r.Empty() {
+		return false
+	}
+	blank := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !p.ink[y*p.w+x] {
+				blank++
+			}
+		}
+	}
+	return 20*blank <= r.Dx()*r.Dy()
+}
