@@ -65,8 +65,13 @@ func (p *Page) containerParts(f rect, fs []rect) (parts, containers []rect, ok b
 		if !headingKinds[k] || k == own || len(l.Words) > 8 || annotationRE.MatchString(l.Text) {
 			continue
 		}
-		// lines of text under it, in its column, each close to the last
+		// a heading starts its text: a line going on from the one over it
+		// is a note's (a leader's words in a drawing of sign types)
 		lh := lineHeight(l)
+		if continuesLine(l, ls, lh) {
+			continue
+		}
+		// lines of text under it, in its column, each close to the last
 		n, last := 0, l.Box.YMax
 		for _, o := range ls[i+1:] {
 			if o.Box.YMin < l.Box.YMax-0.2*lh || math.Abs(o.Box.XMin-l.Box.XMin) > 4*lh || !hasLetters(o.Text) {

@@ -505,20 +505,30 @@ func (m *mask) keepOnly(rs []rect) *mask {
 }
 
 // borderLines are the rows and columns near r's edges (within a fiftieth of
-// it) that a line runs along over half their length: a border inside the
-// one found (the page's edge drawn round the sheet's), or what is left of
-// one beside a title block taken out. They separate nothing and join
-// everything.
+// it) that a line runs along over half their length from one of r's ends: a
+// border inside the one found (the page's edge drawn round the sheet's), or
+// what is left of one beside a title block taken out. They separate nothing
+// and join everything. A box's side near the edge that reaches neither end
+// (a frame drawn just inside the border, clear of its corners) is no border.
 func (m *mask) borderLines(r rect) []rect {
 	edge := max(r.w(), r.h()) / 50
+	fromEnd := func(s, e, lo, hi int) bool {
+		return e-s >= (hi-lo)/2 && (s-lo <= edge || hi-e <= edge)
+	}
 	var out []rect
 	for x := r.x0; x < r.x1; x++ {
-		if (x-r.x0 <= edge || r.x1-1-x <= edge) && m.vRun(x, r.y0, r.y1) >= r.h()/2 {
+		if x-r.x0 > edge && r.x1-1-x > edge {
+			continue
+		}
+		if s, e := m.vRunExt(x, r.y0, r.y1); fromEnd(s, e, r.y0, r.y1) {
 			out = append(out, rect{x, r.y0, x + 1, r.y1})
 		}
 	}
 	for y := r.y0; y < r.y1; y++ {
-		if (y-r.y0 <= edge || r.y1-1-y <= edge) && m.hRun(y, r.x0, r.x1) >= r.w()/2 {
+		if y-r.y0 > edge && r.y1-1-y > edge {
+			continue
+		}
+		if s, e := m.hRunExt(y, r.x0, r.x1); fromEnd(s, e, r.x0, r.x1) {
 			out = append(out, rect{r.x0, y, r.x1, y + 1})
 		}
 	}

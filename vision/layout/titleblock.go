@@ -578,7 +578,8 @@ func (p *Page) standaloneFrames(work rect, g *mask) (out, containers []rect) {
 		return nil, nil
 	}
 	lab, boxes := g.components()
-	for _, f := range outer {
+	for i := 0; i < len(outer); i++ {
+		f := outer[i]
 		// the piece of linework the frame's top side belongs to
 		id := int32(-1)
 		for x := f.x0; x <= f.x1 && id < 0; x++ {
@@ -593,6 +594,12 @@ func (p *Page) standaloneFrames(work rect, g *mask) (out, containers []rect) {
 			continue
 		}
 		c := boxes[id]
+		if top, rest, ok := p.stackedBoxes(f, c, fs); ok {
+			// boxes stacked a hair apart, their sides read as one: the
+			// top one is the frame, the rest are looked at in turn
+			f, outer[i] = top, top
+			outer = append(outer, rest)
+		}
 		covered := 0
 		for _, o := range outer {
 			if o.x0 >= c.x0-2 && o.y0 >= c.y0-2 && o.x1 <= c.x1+2 && o.y1 <= c.y1+2 {
@@ -612,6 +619,28 @@ func (p *Page) standaloneFrames(work rect, g *mask) (out, containers []rect) {
 		out = append(out, p.splitStacked(f)...)
 	}
 	return out, containers
+}
+
+// stackedBoxes parts frame f when the linework of its top side, c, is a
+// box of f's width that closes above f's bottom: boxes drawn under each
+// other a gap narrower than the rules' bridging (a column of legends and
+// notes boxes) are read as one frame by their sides, but their lines do
+// not touch. It returns the top box and the frame of the rest (from fs).
+func (p *Page) stackedBoxes(f, c rect, fs []rect) (top, rest rect, ok bool) {
+	const tol = 2
+	if abs(c.x0-f.x0) > tol || abs(c.x1-f.x1) > tol || c.y0 < f.y0-tol || c.y1 >= f.y1-tol ||
+		cover(p.rules.h, c.y1, tol, f.x0, f.x1) < f.w()*95/100 {
+		return rect{}, rect{}, false
+	}
+	for _, g := range fs {
+		if abs(g.x0-f.x0) <= tol && abs(g.x1-f.x1) <= tol && abs(g.y1-f.y1) <= tol && g.y0 > c.y1 && (rest.empty() || g.y0 < rest.y0) {
+			rest = g
+		}
+	}
+	if rest.empty() || float64(rest.y0-c.y1) > p.em {
+		return rect{}, rect{}, false
+	}
+	return rect{f.x0, f.y0, f.x1, c.y1}, rest, true
 }
 
 // splitStacked parts a frame holding two boxes stacked full width, the

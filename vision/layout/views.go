@@ -157,22 +157,36 @@ func (p *Page) viewTitles() []viewTitle {
 // its column.
 func (p *Page) inParagraph(l text.Line, ls []text.Line, lh float64) bool {
 	for _, o := range ls {
-		if o.Box == l.Box || len(o.Words) < 3 {
-			continue
-		}
-		oh := lineHeight(o)
-		if oh < 0.75*lh || oh > 1.33*lh {
-			continue
-		}
-		gap := math.Max(o.Box.YMin-l.Box.YMax, l.Box.YMin-o.Box.YMax)
-		if gap < -0.3*lh || gap > 0.8*lh {
-			continue
-		}
-		if math.Abs(o.Box.XMin-l.Box.XMin) < 2*lh {
+		if o.Box != l.Box && len(o.Words) >= 3 && nextLines(l, o, lh) {
 			return true
 		}
 	}
 	return false
+}
+
+// continuesLine reports whether l goes on from a line of text just over it,
+// as a paragraph's lines follow each other: a note broken over lines
+// ("PICTOGRAMS; / SYMBOL OF / ACCESSIBILITY" at a leader) and not a heading,
+// which stands clear of the text before it.
+func continuesLine(l text.Line, ls []text.Line, lh float64) bool {
+	for _, o := range ls {
+		if o.Box != l.Box && o.Box.YMin < l.Box.YMin && hasLetters(o.Text) && nextLines(l, o, lh) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextLines reports whether lines l and o (l's line height lh) follow each
+// other in a paragraph: type of about one size, set at a line's spacing,
+// starting together.
+func nextLines(l, o text.Line, lh float64) bool {
+	oh := lineHeight(o)
+	if oh < 0.75*lh || oh > 1.33*lh {
+		return false
+	}
+	gap := math.Max(o.Box.YMin-l.Box.YMax, l.Box.YMin-o.Box.YMax)
+	return gap >= -0.3*lh && gap <= 0.8*lh && math.Abs(o.Box.XMin-l.Box.XMin) < 2*lh
 }
 
 // inkAbove and inkBelow count the dark linework (not lettering) in a band
@@ -352,7 +366,7 @@ func (p *Page) splitViews(m *mask, r rect, ts []viewTitle) []rect {
 				}
 			}
 		}
-		if c < best.cost {
+		if c < best.cost && !partsTitle(m, at, byY[i+1:]) {
 			best = cut{true, at, c}
 		}
 	}
@@ -396,6 +410,19 @@ func (p *Page) splitViews(m *mask, r rect, ts []viewTitle) []rect {
 		a, b = rect{r.x0, r.y0, best.at, r.y1}, rect{best.at + 1, r.y0, r.x1, r.y1}
 	}
 	return append(p.splitViews(m, a, titlesIn(a, ts)), p.splitViews(m, b, titlesIn(b, ts))...)
+}
+
+// partsTitle reports whether a cut across at row y parts one of the titles
+// under it from its view: a title printed under its view with no ink
+// between the cut and its bar has its view above the cut (a tall view
+// beside a row of shorter ones, its title level with their notes).
+func partsTitle(m *mask, y int, under []viewTitle) bool {
+	for _, t := range under {
+		if t.below && m.count(rect{t.bar.x0, y + 1, t.bar.x1, t.bar.y0}) <= t.bar.w()/10 {
+			return true
+		}
+	}
+	return false
 }
 
 // minRow is the row of [lo, hi] within r's columns with the least ink, the
