@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-pdf/fpdf"
 
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 
@@ -412,5 +413,30 @@ func TestReadableWords(t *testing.T) {
 		if got := readable(c.w); got != c.want {
 			t.Errorf("readable(%q at %.2f) = %v, want %v", c.w.Text, c.w.Conf, got, c.want)
 		}
+	}
+}
+
+// TestNearLabelLandmarks: linework is described near the nearest phrase a
+// reader would know — a text layer's, or a recognised one read with
+// confidence holding a word of four letters — not near OCR's fragments of
+// outlined lettering ("ol", "TT", "Kon)") or a dimension.
+func TestNearLabelLandmarks(t *testing.T) {
+	at := func(x float64) geom.Box { return geom.Box{XMin: x, YMin: 100, XMax: x + 40, YMax: 120} }
+	an := &analysis{dpi: 300, phrasesB: []phrase{
+		{text: "ol", box: at(110), conf: 0.9},
+		{text: "Kon)", box: at(120), conf: 0.95},
+		{text: "TT", box: at(130), conf: 0.7},
+		{text: "12'-6\"", box: at(140), conf: 1},
+		{text: "STORE", box: at(160), conf: 0.6},
+		{text: "Shed", box: at(200), conf: 0.9},
+		{text: "UP", box: at(400), conf: 1},
+	}}
+	if got := an.nearLabel(at(100)); got != "Shed" {
+		t.Errorf("near %q, want Shed", got)
+	}
+	an.labels = nil
+	an.phrasesB = append(an.phrasesB, phrase{text: "WC", box: at(150), conf: 1})
+	if got := an.nearLabel(at(100)); got != "WC" {
+		t.Errorf("near %q, want the text layer's WC", got)
 	}
 }

@@ -538,14 +538,15 @@ func (an *analysis) redrawn(b geom.Box) bool {
 }
 
 // nearLabel names the nearest B phrase with a letter in it within an inch
-// of box b (not a dimension string), for linework descriptions; "" when
-// none.
+// of box b (not a dimension string, and when recognised rather than read
+// from a text layer, one a reader would know: see landmark), for linework
+// descriptions; "" when none.
 func (an *analysis) nearLabel(b geom.Box) string {
 	best, bd := "", math.Inf(1)
 	if an.labels == nil {
 		an.labels = []phrase{}
 		for _, p := range an.phrasesB {
-			if dimensionKind(p.text) == 0 && strings.ContainsFunc(p.text, isLetter) {
+			if dimensionKind(p.text) == 0 && strings.ContainsFunc(p.text, isLetter) && landmark(p) {
 				an.labels = append(an.labels, p)
 			}
 		}
@@ -556,6 +557,32 @@ func (an *analysis) nearLabel(b geom.Box) string {
 		}
 	}
 	return best
+}
+
+// Recognised phrases that may name a place ("near …"): fragments of
+// outlined lettering that OCR reads as "ol", "TT" or "Kon)" name nothing.
+const (
+	landmarkConf    = 0.8 // the recogniser's confidence in its words
+	landmarkLetters = 4   // letters in a row, in one word at least
+)
+
+// landmark tells whether phrase p may name a place in a description: a
+// text layer's phrase always; a recognised one with landmarkConf or more
+// and a word of landmarkLetters letters in a row.
+func landmark(p phrase) bool {
+	if p.conf >= 0.99 {
+		return true
+	}
+	run, best := 0, 0
+	for _, r := range p.text {
+		if unicode.IsLetter(r) {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return p.conf >= landmarkConf && best >= landmarkLetters
 }
 
 func isLetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }
