@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"math"
 	"time"
 
@@ -86,8 +87,14 @@ func Align(ctx context.Context, a, b *Side, opt Options) (t Transform, ok bool, 
 	opt = opt.withDefaults()
 	deadline := time.Now().Add(opt.Budget)
 	if opt.InkBoxFirst && opt.Prior == nil {
-		if r, err := alignLevels(ctx, a, b, deadline, nil, false, true, true); err != nil || r.ok {
-			return r.t, r.ok, r.warnings, err
+		// the poses the images' shapes make likely: upright when both are
+		// wide (or both tall; a half turn is left to the search); a quarter
+		// turn either way when one is wide and the other tall; all four for
+		// a square one
+		for _, q := range inkPoseTurns(a.Image.Rect, b.Image.Rect) {
+			if r, err := alignLevels(ctx, a, b, deadline, nil, false, q); err != nil || r.ok {
+				return r.t, r.ok, r.warnings, err
+			}
 		}
 	}
 	r, err := alignPrior(ctx, a, b, deadline, opt.Prior)
@@ -116,16 +123,45 @@ func dpiOf(s *Side) float64 {
 // a transform known to a few pixels (Options.Prior): then the coarse
 // search is skipped, and, when passOver, a coarse level whose patches do
 // not agree (text shrunk to grey) is passed over for the finer ones, which
-// must agree. With inkBox (and no seed) the seed is the pose lining up
-// the two sides' ink boxes, upright (Options.InkBoxFirst).
-func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver, inkBox bool) (alignment, error) {
-	return alignLevels(ctx, a, b, deadline, seed, passOver, inkBox, false)
+// must agree.
+func align(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver bool) (alignment, error) {
+	return alignLevels(ctx, a, b, deadline, seed, passOver, noInkPose)
 }
 
-// alignLevels is align; with coarse, every level is measured with the
-// coarse levels' patches (Options.InkBoxFirst: sheet thumbnails, whose
-// transform serves as a prior good to a few of their pixels).
-func alignLevels(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver, inkBox, coarse bool) (alignment, error) {
+// inkPoseTurns are the quarter turns of the ink-box poses worth trying
+// between images a and b (Options.InkBoxFirst), likeliest first.
+func inkPoseTurns(a, b image.Rectangle) []int {
+	const square = 1.1 // sides closer than this are not told apart
+	wide := func(r image.Rectangle) int {
+		w, h := float64(r.Dx()), float64(r.Dy())
+		switch {
+		case w > square*h:
+			return 1
+		case h > square*w:
+			return -1
+		}
+		return 0
+	}
+	wa, wb := wide(a), wide(b)
+	switch {
+	case wa == 0 || wb == 0:
+		return []int{0, 1, 3, 2}
+	case wa == wb:
+		return []int{0}
+	}
+	return []int{1, 3}
+}
+
+// noInkPose: alignLevels without an ink-box pose.
+const noInkPose = -1
+
+// alignLevels is align; with inkTurn 0–3 (and no seed) the seed is the
+// pose lining up the two sides' ink boxes turned by that many quarter
+// turns clockwise, and every level is measured with the coarse levels'
+// patches (Options.InkBoxFirst: sheet thumbnails, whose transform serves
+// as a prior good to a few of their pixels).
+func alignLevels(ctx context.Context, a, b *Side, deadline time.Time, seed *Transform, passOver bool, inkTurn int) (alignment, error) {
+	coarse := inkTurn != noInkPose
 	if err := checkSides(a, b); err != nil {
 		return alignment{}, err
 	}
@@ -169,8 +205,8 @@ func alignLevels(ctx context.Context, a, b *Side, deadline time.Time, seed *Tran
 	}
 
 	lap := stopwatch()
-	if seed == nil && inkBox {
-		g := inkBoxTransform(ca, cb, f0, prior)
+	if seed == nil && coarse {
+		g := inkBoxPose(ca, cb, f0, prior, inkTurn)
 		seed = &g
 	}
 	var cands []candidate
@@ -389,6 +425,12 @@ func hasInk(m gocv.Mat) bool {
 // (centre on centre, the diagonals' ratio as scale within the searched
 // range, no rotation), from the coarse copies shrunk by f.
 func inkBoxTransform(ca, cb gocv.Mat, f int, prior float64) Transform {
+	return inkBoxPose(ca, cb, f, prior, 0)
+}
+
+// inkBoxPose is inkBoxTransform turned by q quarter turns clockwise about
+// the boxes' centres (a box's diagonal is the same turned).
+func inkBoxPose(ca, cb gocv.Mat, f int, prior float64, q int) Transform {
 	ia, ib := inkFloat(ca), inkFloat(cb)
 	defer ia.Close()
 	defer ib.Close()
@@ -400,5 +442,8 @@ func inkBoxTransform(ca, cb gocv.Mat, f int, prior float64) Transform {
 	ff := float64(f)
 	ax, ay := ff*(ea.x0+ea.x1)/2, ff*(ea.y0+ea.y1)/2
 	bx, by := ff*(eb.x0+eb.x1)/2, ff*(eb.y0+eb.y1)/2
-	return Transform{Scale: s, Tx: bx - s*ax, Ty: by - s*ay}
+	t := Transform{Scale: s, RotationDeg: float64(90 * q)}
+	x, y := t.Apply(ax, ay)
+	t.Tx, t.Ty = bx-x, by-y
+	return t
 }

@@ -63,11 +63,11 @@ func cornerDistance(t, u Transform, w, h int) float64 {
 // searched for as before.
 func alignPrior(ctx context.Context, a, b *Side, deadline time.Time, prior *Transform) (alignment, error) {
 	if prior == nil || prior.Scale <= 0 {
-		return align(ctx, a, b, deadline, nil, false, false)
+		return align(ctx, a, b, deadline, nil, false)
 	}
-	own, err := align(ctx, a, b, deadline, prior, false, false)
+	own, err := align(ctx, a, b, deadline, prior, false)
 	if err == nil && !own.ok {
-		own, err = align(ctx, a, b, deadline, nil, false, false)
+		own, err = align(ctx, a, b, deadline, nil, false)
 	}
 	if err != nil {
 		return own, err
@@ -79,7 +79,7 @@ func alignPrior(ctx context.Context, a, b *Side, deadline time.Time, prior *Tran
 		}
 		return own, nil
 	}
-	seeded, err := align(ctx, a, b, deadline, prior, true, false)
+	seeded, err := align(ctx, a, b, deadline, prior, true)
 	if err != nil {
 		return alignment{}, err
 	}

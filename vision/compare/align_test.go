@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,7 +157,7 @@ func TestAlignCancelled(t *testing.T) {
 func TestAlignVectors(t *testing.T) {
 	a, b, _, want := synthRevision(t, 11, 100, true)
 
-	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false, false)
+	r, err := align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false)
 	if err != nil || !r.ok {
 		t.Fatalf("ok %v err %v warnings %v", r.ok, err, r.warnings)
 	}
@@ -170,7 +171,7 @@ func TestAlignVectors(t *testing.T) {
 	}
 	// the same pair on pixels alone
 	a.Page, b.Page = nil, nil
-	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false, false)
+	r, err = align(context.Background(), a, b, time.Now().Add(time.Minute), nil, false)
 	if err != nil || !r.ok || r.source != sourcePixels {
 		t.Fatalf("pixels: ok %v err %v source %s", r.ok, err, r.source)
 	}
@@ -319,33 +320,36 @@ func synthBlockPair(t *testing.T, seed int64, dpi int, typ string) (ba, bb image
 
 // TestAlignInkBoxFirst: with InkBoxFirst an upright pair (shifted,
 // rescaled, turned by a degree) registers from the ink boxes' pose alone,
-// without the coarse search, and a turned page, which that pose cannot
-// register, still registers through the search; an unrelated pair does
-// not register either way.
+// without the coarse search, and a page turned by a quarter or a half from
+// that pose turned as much (the upright pose does not register it); an
+// unrelated pair does not register.
 func TestAlignInkBoxFirst(t *testing.T) {
 	const w, h = 1000, 700
 	p := newPlan(3, w, h)
 	a := p.draw(Identity, w, h, 2)
 	cases := []struct {
-		name    string
-		t       Transform
-		bw, bh  int
-		upright bool
+		name   string
+		t      Transform
+		bw, bh int
+		turns  int // quarter turns of the pose that registers it
 	}{
-		{"shift", Transform{Scale: 1, Tx: 23.3, Ty: -11.6}, w, h, true},
-		{"scale 0.9", Transform{Scale: 0.9, Tx: 40.25, Ty: 31.5}, w, h, true},
-		{"rotate 1°", Transform{Scale: 1, RotationDeg: 1, Tx: 10.5, Ty: -6.25}, w, h, true},
-		{"quarter turn", Transform{Scale: 0.95, RotationDeg: 90, Tx: 680.5, Ty: 15.3}, h, w, false},
+		{"shift", Transform{Scale: 1, Tx: 23.3, Ty: -11.6}, w, h, 0},
+		{"scale 0.9", Transform{Scale: 0.9, Tx: 40.25, Ty: 31.5}, w, h, 0},
+		{"rotate 1°", Transform{Scale: 1, RotationDeg: 1, Tx: 10.5, Ty: -6.25}, w, h, 0},
+		{"quarter turn", Transform{Scale: 0.95, RotationDeg: 90, Tx: 680.5, Ty: 15.3}, h, w, 1},
+		{"half turn", Transform{Scale: 1, RotationDeg: 180, Tx: w + 10.6, Ty: h - 7.2}, w, h, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := p.draw(c.t, c.bw, c.bh, 2)
-			quick, err := alignLevels(context.Background(), side(a, 150), side(b, 150), time.Now().Add(time.Minute), nil, false, true, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if quick.ok != c.upright {
-				t.Errorf("from the ink boxes' pose alone: registered %v, want %v (%v)", quick.ok, c.upright, quick.warnings)
+			for q := range 4 {
+				quick, err := alignLevels(context.Background(), side(a, 150), side(b, 150), time.Now().Add(time.Minute), nil, false, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if q == c.turns && !quick.ok || q == 0 && c.turns != 0 && quick.ok {
+					t.Errorf("from the ink boxes' pose turned %d times alone: registered %v (%v)", q, quick.ok, quick.warnings)
+				}
 			}
 			got, ok, warnings, err := Align(context.Background(), side(a, 150), side(b, 150), Options{InkBoxFirst: true})
 			if err != nil || !ok {
@@ -358,5 +362,18 @@ func TestAlignInkBoxFirst(t *testing.T) {
 	}
 	if _, ok, _, _ := Align(context.Background(), side(a, 150), side(scribble(6, 900, 800), 150), Options{InkBoxFirst: true}); ok {
 		t.Error("an unrelated pair registered")
+	}
+}
+
+// TestInkPoseTurns: the ink-box poses tried follow the images' shapes.
+func TestInkPoseTurns(t *testing.T) {
+	wide, tall, square := image.Rect(0, 0, 1000, 700), image.Rect(0, 0, 700, 1000), image.Rect(0, 0, 1000, 980)
+	for _, c := range []struct {
+		a, b image.Rectangle
+		want []int
+	}{{wide, wide, []int{0}}, {tall, tall, []int{0}}, {wide, tall, []int{1, 3}}, {tall, wide, []int{1, 3}}, {square, wide, []int{0, 1, 3, 2}}} {
+		if got := inkPoseTurns(c.a, c.b); !slices.Equal(got, c.want) {
+			t.Errorf("%v → %v: %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }
