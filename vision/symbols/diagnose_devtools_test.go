@@ -85,6 +85,12 @@ func TestDiagnose(t *testing.T) {
 			}
 		}
 	}
+	if v, err := strconv.ParseFloat(os.Getenv("PLANGRAPH_DIAG_MINCONF"), 64); err == nil {
+		opt.MinConfidence = v
+	}
+	if os.Getenv("PLANGRAPH_DIAG_NOWORDS") != "" { // without the text rules
+		opt.Words, opt.Letters = nil, nil
+	}
 	if os.Getenv("PLANGRAPH_DIAG_BAND") != "" {
 		// a crop small enough to be searched whole, as a tiled block's
 		// first pass: the ring pass at the near scales, refinement free
