@@ -22,6 +22,7 @@ package parse
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -289,6 +290,24 @@ func TestHeavyBlock(t *testing.T) {
 			dumpPNG(t, fmt.Sprintf("%s/block.png", dir), padded)
 			for i, tm := range tmpls {
 				dumpPNG(t, fmt.Sprintf("%s/tmpl%02d.png", dir, i), tm.Image)
+			}
+			// what the matcher is told besides the pictures: each
+			// template's text fields (its Image left out) and the words
+			meta := struct {
+				Templates []symbols.Template
+				Words     []geom.Box
+				Letters   []symbols.Word
+			}{Words: veto, Letters: letters}
+			for _, tm := range tmpls {
+				tm.Image = nil
+				meta.Templates = append(meta.Templates, tm)
+			}
+			js, err := json.Marshal(meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dir+"/meta.json", js, 0o644); err != nil {
+				t.Fatal(err)
 			}
 		}
 		res, err := symbols.Match(context.Background(), padded, tmpls, mo)

@@ -22,6 +22,11 @@ const (
 	ringThreshold     = 0.7
 	harmonicThreshold = 0.4
 	maxCandidates     = 3000 // per template
+	// dupScale: a candidate stands for those of its symbol about its
+	// place at scales less than this factor from its own (they are
+	// dropped as its duplicates), and refinement looks for the symbol
+	// within that range of its scale, no further (see refine)
+	dupScale = 1.25
 	// harmBandRows is the height of the bands of level rows whose peaks
 	// share their harmonics (see ringPass)
 	harmBandRows = 32
@@ -240,8 +245,9 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 		return p.x < q.x
 	})
 	// a candidate is a duplicate of a kept one of its template within
-	// 0.35 of the smaller radius: kept candidates are looked up in a grid
-	// of cells that size at the largest scale
+	// 0.35 of the smaller radius and dupScale of its scale: kept
+	// candidates are looked up in a grid of cells that size at the
+	// largest scale
 	type cell struct {
 		t    *prepared
 		x, y int
@@ -263,7 +269,7 @@ func (m *matcher) ringPass(ctx context.Context, prep []*prepared) ([]candidate, 
 			for dx := -1; dx <= 1 && !dup; dx++ {
 				for _, i := range grid[cell{c.t, gx + dx, gy + dy}] {
 					k := kept[i]
-					if max(k.scale/c.scale, c.scale/k.scale) < 1.25 && math.Hypot(k.x-c.x, k.y-c.y) < 0.35*min(k.radius, c.radius) {
+					if max(k.scale/c.scale, c.scale/k.scale) < dupScale && math.Hypot(k.x-c.x, k.y-c.y) < 0.35*min(k.radius, c.radius) {
 						dup = true
 						break
 					}

@@ -351,7 +351,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 			tr.Early = max(tr.Early, w)
 			return w >= minEarlyNCC
 		}
-		p, v, ok := m.climb(l, c.t, starts[i], sv[i], probe, 48, 4, 4, checkpoint)
+		p, v, ok := m.climb(l, c, starts[i], sv[i], probe, 48, 4, 4, checkpoint)
 		tr.Probe = max(tr.Probe, v)
 		if !ok || v < minProbe {
 			continue
@@ -364,7 +364,7 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	if ncc < minStartNCC {
 		return nil
 	}
-	best, ncc, _ = m.climb(l, c.t, best, ncc, nccAt, 12, 1, 1, nil)
+	best, ncc, _ = m.climb(l, c, best, ncc, nccAt, 12, 1, 1, nil)
 	tr.NCC = ncc
 	if ncc < minNCC {
 		return nil
@@ -421,12 +421,19 @@ func distinctStart(a, b pose) bool {
 	return a.flip != b.flip || math.Abs(math.Remainder(a.angle-b.angle, 2*math.Pi)) >= 20*math.Pi/180
 }
 
-// climb improves a pose by local search over position, angle and scale,
-// on the given score, starting with steps of stepPx pixels and stepDeg
-// degrees, halved whenever no move helps.
+// climb improves a pose of candidate c's symbol by local search over
+// position, angle and scale, on the given score, starting with steps of
+// stepPx pixels and stepDeg degrees, halved whenever no move helps. The
+// scale stays within dupScale of the candidate's: the ring pass found it
+// at that size, and a pose that shrinks further (a switch's small circle
+// and stroke shrunk to a blob on a stub, which the end of any dash
+// matches) is another size's candidate, found there or not at all.
 // When check is given it is asked before each iteration whether to go
 // on from the pose reached; a climb it stops returns false.
-func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *prepared, pose) float64, iters int, stepDeg, stepPx float64, check func(iter int, p pose) bool) (pose, float64, bool) {
+func (m *matcher) climb(l int, c candidate, p pose, v float64, score func(int, *prepared, pose) float64, iters int, stepDeg, stepPx float64, check func(iter int, p pose) bool) (pose, float64, bool) {
+	t := c.t
+	lo := max(max(m.opt.MinScale, t.minScale)*0.95, c.scale/dupScale)
+	hi := min(m.opt.MaxScale*1.05, c.scale*dupScale)
 	da := stepDeg * math.Pi / 180
 	d := stepPx
 	ds := 1 + 0.015*stepPx // scale step
@@ -464,7 +471,7 @@ func (m *matcher) climb(l int, t *prepared, p pose, v float64, score func(int, *
 		moves[7].scale /= ds
 		improved := false
 		for _, q := range moves {
-			if q.scale < max(m.opt.MinScale, t.minScale)*0.95 || q.scale > m.opt.MaxScale*1.05 {
+			if q.scale < lo || q.scale > hi {
 				continue
 			}
 			w, ok := lookup(q)
