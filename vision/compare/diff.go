@@ -423,17 +423,18 @@ func diffSpan(in diffInput, s *scratch, av, bv, cover, k gocv.Mat, w, e0, e1, y0
 	aw, bw := ext(bufAW), ext(bufBW)
 	thresholdInto(as, &aw, inkThreshold)
 	thresholdInto(bs, &bw, inkThreshold)
-	daFull, dbFull := s.mat(bufDA, eh, w, gocv.MatTypeCV8U), s.mat(bufDB, eh, w, gocv.MatTypeCV8U)
-	for _, o := range [2]struct {
-		src gocv.Mat
-		dst gocv.Mat
-	}{{av, daFull}, {bv, dbFull}} {
-		src, dst := region(o.src, halo), region(o.dst, halo)
-		thresholdInto(src, &dst, markThreshold)
+	// marks is a side's pixels darker than level, thresholded over the
+	// halo into buffer buf (the dilations read it) and dilated by the
+	// tolerance, as the span's columns
+	marks := func(buf int, side gocv.Mat, level int) gocv.Mat {
+		full := s.mat(buf, eh, w, gocv.MatTypeCV8U)
+		src, dst := region(side, halo), region(full, halo)
+		thresholdInto(src, &dst, level)
+		m := region(full, cols)
+		gocv.Dilate(m, &m, k)
+		return m
 	}
-	da, db := region(daFull, cols), region(dbFull, cols)
-	gocv.Dilate(da, &da, k)
-	gocv.Dilate(db, &db, k)
+	da, db := marks(bufDA, av, markThreshold), marks(bufDB, bv, markThreshold)
 	cvr := region(cover, cols)
 	awc, bwc, dac, dbc, cvc := sub(aw), sub(bw), sub(da), sub(db), sub(cvr)
 
@@ -457,7 +458,7 @@ func diffSpan(in diffInput, s *scratch, av, bv, cover, k gocv.Mat, w, e0, e1, y0
 	andNot(awc, dbc, cvc, &rem)
 	andNot(bwc, dac, cvc, &add)
 
-	tint := diffOverTint(s, av, bv, as, bs, rem, add, cvc, k, eh, w, cols, halo, region, band, sub)
+	tint := diffOverTint(av, bv, as, bs, rem, add, cvc, marks, band, sub)
 
 	// far: also absent from the other side's marks dilated twice
 	gocv.Dilate(da, &da, k)
@@ -528,8 +529,9 @@ type tintDiff struct {
 // lies within r (dilated, as the marks above); likewise removed. The
 // dilations run only where such pixels exist: along unchanged lines A's
 // registered copy is about as dark as B's.
-func diffOverTint(s *scratch, av, bv, as, bs, rem, add, cvc, k gocv.Mat, eh, w int, cols, halo image.Rectangle,
-	region func(gocv.Mat, image.Rectangle) gocv.Mat, band func(int) gocv.Mat, sub func(gocv.Mat) gocv.Mat) tintDiff {
+// (av, bv: the sides' rows; as, bs: their span; marks as in diffSpan.)
+func diffOverTint(av, bv, as, bs, rem, add, cvc gocv.Mat, marks func(buf int, side gocv.Mat, level int) gocv.Mat,
+	band func(int) gocv.Mat, sub func(gocv.Mat) gocv.Mat) tintDiff {
 	t := tintDiff{rem: band(bufTintRem), add: band(bufTintAdd)}
 	// candidates: dark on one side, lighter than solid on the other, not
 	// yet a difference, compared
@@ -548,18 +550,7 @@ func diffOverTint(s *scratch, av, bv, as, bs, rem, add, cvc, k gocv.Mat, eh, w i
 		return t
 	}
 	t.tinted = true
-	var solid [2]gocv.Mat
-	for i, o := range [2]struct {
-		buf int
-		src gocv.Mat
-	}{{bufSA, av}, {bufSB, bv}} {
-		full := s.mat(o.buf, eh, w, gocv.MatTypeCV8U)
-		src, dst := region(o.src, halo), region(full, halo)
-		thresholdInto(src, &dst, solidThreshold)
-		solid[i] = region(full, cols)
-		gocv.Dilate(solid[i], &solid[i], k)
-	}
-	t.sa, t.sb = solid[0], solid[1]
+	t.sa, t.sb = marks(bufSA, av, solidThreshold), marks(bufSB, bv, solidThreshold)
 	gocv.Subtract(t.rem, sub(t.sb), &t.rem)
 	gocv.Subtract(t.add, sub(t.sa), &t.add)
 	gocv.BitwiseOr(rem, t.rem, &rem)
