@@ -147,9 +147,10 @@ func (c *renders) draw(t *prepared, q pose, f, pen, grow float64, size int) *fim
 }
 
 // nccClear is refine's correlation (ncc on the blurred level) with the
-// ink of long straight lines cleared around the pose: on a copy of the
-// template's neighbourhood, blurred as the level is.
-func (m *matcher) nccClear(l int, t *prepared, p pose) float64 {
+// ink of long straight lines (when crossed) and the wires' cleared around
+// the pose (see verify): on a copy of the template's neighbourhood,
+// blurred as the level is.
+func (m *matcher) nccClear(l int, t *prepared, p pose, crossed bool, wires *windowMask) float64 {
 	lv, long := m.level(l), m.longLines(l)
 	f := lf(l)
 	r := int(math.Ceil(t.radius*p.scale*f)) + 6
@@ -158,9 +159,10 @@ func (m *matcher) nccClear(l int, t *prepared, p pose) float64 {
 	for y := 0; y < patch.h; y++ {
 		for x := 0; x < patch.w; x++ {
 			px, py := x+x0, y+y0
-			if px >= 0 && py >= 0 && px < lv.w && py < lv.h && !long[py*lv.w+px] {
-				patch.p[y*patch.w+x] = lv.p[py*lv.w+px]
+			if px < 0 || py < 0 || px >= lv.w || py >= lv.h || crossed && long[py*lv.w+px] || wires.at(px, py) {
+				continue
 			}
+			patch.p[y*patch.w+x] = lv.p[py*lv.w+px]
 		}
 	}
 	b := box3(box3(patch))

@@ -262,6 +262,17 @@ func longRuns(lv *fimg, n int, reach float64) []bool {
 // shorter slanted edge (a north arrow's needle) is a figure's own and
 // stays (taken for a crossing line, a small symbol matched on it).
 func slantedRuns(src gocv.Mat, bin []byte, w, h, n int, reach float64, out []bool) {
+	straightRuns(src, bin, w, h, n, reach, out, func(ax, ay, bx, by float64) bool {
+		a := math.Atan2(math.Abs(by-ay), math.Abs(bx-ax))
+		return a >= slantMin && a <= math.Pi/2-slantMin
+	})
+}
+
+// straightRuns marks in out the ink (bin, w × h, also as the Mat src)
+// within reach of the straight lines at least n pixels long (OpenCV's
+// probabilistic Hough transform, gaps of 2 px bridged) that keep accepts
+// (given their ends).
+func straightRuns(src gocv.Mat, bin []byte, w, h, n int, reach float64, out []bool, keep func(ax, ay, bx, by float64) bool) {
 	lines := gocv.NewMat()
 	defer lines.Close()
 	gocv.HoughLinesPWithParams(src, &lines, 1, math.Pi/180, int(0.7*float64(n)), float32(n), 2)
@@ -269,10 +280,10 @@ func slantedRuns(src gocv.Mat, bin []byte, w, h, n int, reach float64, out []boo
 	for i := 0; i < lines.Rows(); i++ {
 		v := lines.GetVeciAt(i, 0)
 		ax, ay, bx, by := float64(v[0]), float64(v[1]), float64(v[2]), float64(v[3])
-		dx, dy := bx-ax, by-ay
-		if a := math.Atan2(math.Abs(dy), math.Abs(dx)); a < slantMin || a > math.Pi/2-slantMin {
+		if !keep(ax, ay, bx, by) {
 			continue
 		}
+		dx, dy := bx-ax, by-ay
 		d := math.Hypot(dx, dy)
 		ux, uy := dx/d, dy/d
 		for t := 0.0; t <= d; t += 0.5 {

@@ -369,11 +369,11 @@ func (m *matcher) refine(c candidate) (det *Detection) {
 	if ncc < minNCC {
 		return nil
 	}
-	chamfer, explained, net, crossed := m.verify(l, c.t, best)
-	if crossed {
+	chamfer, explained, net, crossed, wires := m.verify(l, c.t, best)
+	if crossed || wires != nil {
 		// correlated again without the lines crossing it, which lowered
 		// the correlation as they did the explained ink
-		ncc = max(ncc, m.nccClear(l, c.t, best))
+		ncc = max(ncc, m.nccClear(l, c.t, best, crossed, wires))
 		tr.NCC = ncc
 	}
 	conf := confidence(ncc, chamfer, explained)

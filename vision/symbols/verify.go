@@ -1,6 +1,10 @@
 package symbols
 
-import "math"
+import (
+	"math"
+
+	"gocv.io/x/gocv"
+)
 
 // linesRunOn tells whether every free end of t's lines, posed by p on
 // level l, runs on in the drawing: ink (within the chamfer tolerance)
@@ -51,7 +55,11 @@ const textShare = 0.5
 // template covers less the template's own ink (drawn at the drawing's
 // stroke width) with no drawing ink within the tolerance, in
 // full-resolution pixels: suppression ranks overlapping detections by it.
-func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net float64, crossed bool) {
+// crossed tells that long lines cross the symbol, and wires, when set,
+// marks the ink of shorter straight lines drawn through it (see
+// throughLines) that the template does not lie along: both are left out
+// of the surroundings.
+func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net float64, crossed bool, wires *windowMask) {
 	lv := m.level(l)
 	f := lf(l)
 	tol := m.chamferTol(l)
@@ -84,9 +92,7 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 	chamfer = float64(on) / float64(len(pts)-off)
 	// draw the template thick enough to cover the tolerance, then count the
 	// ink inside the turned box that it covers
-	r := t.radius*p.scale*f*1.6 + 2 + 2*m.sw*f
-	x0, y0 := int(math.Floor(p.cx-r)), int(math.Floor(p.cy-r))
-	size := int(2*r) + 3
+	x0, y0, size := m.window(l, t, p)
 	buf := newF(size, size)
 	q := p
 	q.cx -= float64(x0)
@@ -115,6 +121,14 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 	}
 	sn, cs := math.Sincos(p.angle)
 	long := m.longLines(l)
+	// (only about a symbol whose lines have no free ends: where one has,
+	// the lines running on from them tell what it is, see linesRunOn;
+	// with wires cleared, a switch's stroke and dot matched 44 wall
+	// junctions on crayfish p7, 11 before)
+	var through []bool
+	if len(t.tips) == 0 {
+		through = m.throughLines(l, t, p, x0, y0, size, thin)
+	}
 	// the box grown by a margin: ink right around a symbol that the
 	// template does not explain means it is part of something else,
 	// unless it is a piece of its own that stays in the margin, not
@@ -140,7 +154,8 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 			}
 		}
 	}
-	var ink, cov, longInk, longOff float64
+	var ink, cov, longInk, longOff, wireInk, wireOff float64
+	offT := make([]bool, size*size) // through lines' ink off the template
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
 			// into the template's frame
@@ -160,10 +175,17 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 			if on {
 				cov += a
 			}
-			if long[py*lv.w+px] {
+			switch {
+			case long[py*lv.w+px]:
 				longInk += a
 				if !on {
 					longOff += a
+				}
+			case through != nil && through[y*size+x]:
+				wireInk += a
+				if !on {
+					wireOff += a
+					offT[y*size+x] = true
 				}
 			}
 			ink += a
@@ -177,11 +199,110 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 	if crossed {
 		ink -= longOff
 	}
+	// and so are shorter lines through it; unlike long lines they leave
+	// the test of its line ends (linesRunOn) to be made: the sides of a
+	// rectangle run through an L taken at its corner
+	if wireInk > 0 && wireInk-wireOff < 0.5*wireInk {
+		ink -= wireOff
+		wires = &windowMask{x0: x0, y0: y0, size: size, on: offT}
+	}
 	net = (cov - missing) / (f * f)
 	if ink <= 0 {
-		return chamfer, 0, net, crossed
+		return chamfer, 0, net, crossed, wires
 	}
-	return chamfer, min(cov/ink, 1), net, crossed
+	return chamfer, min(cov/ink, 1), net, crossed, wires
+}
+
+// windowMask marks pixels of a size × size window of a level, its corner
+// at (x0, y0).
+type windowMask struct {
+	x0, y0, size int
+	on           []bool
+}
+
+// at tells whether the level's pixel (x, y) is marked.
+func (w *windowMask) at(x, y int) bool {
+	if w == nil {
+		return false
+	}
+	u, v := x-w.x0, y-w.y0
+	return u >= 0 && v >= 0 && u < w.size && v < w.size && w.on[v*w.size+u]
+}
+
+// window is the square (level l's pixels: corner x0, y0 and side size)
+// about t posed by p that verify looks at: its box grown by a quarter of
+// its size and two strokes on every side, whatever its angle.
+func (m *matcher) window(l int, t *prepared, p pose) (x0, y0, size int) {
+	r := t.radius*p.scale*lf(l)*1.6 + 2 + 2*m.sw*lf(l)
+	return int(math.Floor(p.cx - r)), int(math.Floor(p.cy - r)), int(2*r) + 3
+}
+
+// throughLen is how much longer than the radius of a symbol's ink (as
+// posed) a straight stroke must be for throughLines to take it for a line
+// drawn through the symbol, and throughOut how far out of that radius one
+// of its ends must lie: no stroke of its own reaches out of it.
+const (
+	throughLen = 1.2
+	throughOut = 1.25
+)
+
+// throughLines marks the ink of level l in the size × size window at
+// (x0, y0) about t posed by p that lies along a straight stroke passing
+// into the disk of t's ink and running out of it (throughLen, throughOut):
+// a wire, a pipe or a setting-out line drawn into or through a symbol is
+// no part of it, however much shorter it is than the walls longLines
+// knows (crayfish's downlighters, each with a wire drawn to its centre or
+// through it, correlated at 0.73–0.76 and were missed). A line beside the
+// symbol, as the side of a frame it is drawn in, is its surroundings, and
+// so is a line the template lies along: one whose part within the disk
+// lies for the most part on drawn, the template drawn in the window at
+// the drawing's stroke width (a square symbol set on a longer line along
+// its side).
+func (m *matcher) throughLines(l int, t *prepared, p pose, x0, y0, size int, drawn *fimg) []bool {
+	lv, f := m.level(l), lf(l)
+	bin := windowInk(lv, x0, y0, size, 0.25)
+	out := make([]bool, size*size)
+	src, err := gocv.NewMatFromBytes(size, size, gocv.MatTypeCV8U, bin)
+	if err != nil {
+		return out
+	}
+	defer src.Close()
+	rad := t.radius * p.scale * f
+	n := int(math.Ceil(rad*throughLen)) + 2
+	cx, cy := p.cx-float64(x0), p.cy-float64(y0)
+	straightRuns(src, bin, size, size, n, max(1.5, m.sw*f/2+0.5), out, func(ax, ay, bx, by float64) bool {
+		reach := max(math.Hypot(ax-cx, ay-cy), math.Hypot(bx-cx, by-cy))
+		if segmentDist(cx, cy, ax, ay, bx, by) >= rad || reach <= rad*throughOut+2 {
+			return false
+		}
+		// how much of its part within the disk lies on the template
+		d := math.Hypot(bx-ax, by-ay)
+		in, on := 0, 0
+		for u := 0.0; u <= d; u++ {
+			x, y := ax+(bx-ax)*u/d, ay+(by-ay)*u/d
+			if math.Hypot(x-cx, y-cy) > rad {
+				continue
+			}
+			in++
+			if ix, iy := int(x), int(y); ix >= 0 && iy >= 0 && ix < size && iy < size && drawn.p[iy*size+ix] > 0.5 {
+				on++
+			}
+		}
+		return 2*on < in
+	})
+	return out
+}
+
+// segmentDist is the distance from (x, y) to the segment from (ax, ay) to
+// (bx, by).
+func segmentDist(x, y, ax, ay, bx, by float64) float64 {
+	dx, dy := bx-ax, by-ay
+	d2 := dx*dx + dy*dy
+	if d2 == 0 {
+		return math.Hypot(x-ax, y-ay)
+	}
+	u := min(max(((x-ax)*dx+(y-ay)*dy)/d2, 0), 1)
+	return math.Hypot(x-ax-u*dx, y-ay-u*dy)
 }
 
 // windowPieces labels the 8-connected pieces of lv's ink (any coverage)
@@ -189,6 +310,12 @@ func (m *matcher) verify(l int, t *prepared, p pose) (chamfer, explained, net fl
 // lv), with each label's extent (the longer side of its box; paper's is
 // the window's).
 func windowPieces(lv *fimg, x0, y0, size int) (lab []int32, extent []float64) {
+	return pieces(windowInk(lv, x0, y0, size, 0), size, size)
+}
+
+// windowInk is the size × size window at (x0, y0) of lv, 255 where its
+// coverage is over thr (0 outside lv).
+func windowInk(lv *fimg, x0, y0, size int, thr float32) []byte {
 	bin := make([]byte, size*size)
 	for y := 0; y < size; y++ {
 		py := y + y0
@@ -196,12 +323,12 @@ func windowPieces(lv *fimg, x0, y0, size int) (lab []int32, extent []float64) {
 			continue
 		}
 		for x := 0; x < size; x++ {
-			if px := x + x0; px >= 0 && px < lv.w && lv.p[py*lv.w+px] > 0 {
+			if px := x + x0; px >= 0 && px < lv.w && lv.p[py*lv.w+px] > thr {
 				bin[y*size+x] = 255
 			}
 		}
 	}
-	return pieces(bin, size, size)
+	return bin
 }
 
 // confidence maps the three similarities to 0..1: a logistic regression
