@@ -222,6 +222,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		}
 	}
 	regions = p.endAtTitles(m, views, titles, em)
+	regions = dropMarks(regions, p.mw, em)
 
 	margin := marginEm * em
 	out := make([]Block, 0, len(regions))

@@ -1,0 +1,85 @@
+package layout
+
+import (
+	"math"
+	"testing"
+
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+func TestArrowOrScale(t *testing.T) {
+	for s, want := range map[string]bool{
+		"REFERENCE NORTH": true, "TRUE NORTH 5.33 ft": true, "N": true, `SCALE: 1/8"=1'-0"`: true,
+		"0' REFERENCE NORTH TRU E NO 5.33 ft RTH 8' SCALE:": true, "NORTH WING": false,
+		"0' 8' 16'": false, "NORTH ELEVATION": false, "SITE PLAN": false, "SCALE: 1:100 FLOOR PLAN": false,
+	} {
+		var words []text.Word
+		words = drawWords(blank(600, 40), words, 1, 0, 0, 12, s)
+		if got := arrowOrScale(words); got != want {
+			t.Errorf("arrowOrScale(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestPlotStamp(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2017/05/28 13:07:43": true, "05.11.2023 9:41 AM": true, "12:30": true,
+		"2017/05/28 SITE PLAN": false, "1:100": false, "": false,
+	} {
+		words := drawWords(blank(600, 40), nil, 1, 0, 0, 12, s)
+		if got := plotStamp(words); got != want {
+			t.Errorf("plotStamp(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// A north arrow and a graphic scale set apart below a plan, beside the
+// title block, are no blocks (lamb's came out as a GeneralNotes titled
+// "REFERENCE NORTH" and an untitled Plan, the arrow's circle), nor is a
+// plot stamp under the views.
+func TestNorthArrowIsNoBlock(t *testing.T) {
+	img := blank(1600, 1000)
+	rectOutline(img, 10, 10, 1590, 990, 3)
+	fillRect(img, 1400, 10, 1403, 990) // the title block's edge
+	words := drawWords(img, nil, 1, 1420, 900, 40, "A101")
+	words = drawWords(img, words, 2, 1420, 850, 16, "FLOOR PLAN")
+	rectOutline(img, 100, 80, 900, 600, 6) // the plan's walls
+	fillRect(img, 480, 80, 486, 600)
+	fillRect(img, 100, 330, 480, 336)
+	words = drawWords(img, words, 3, 200, 180, 12, "LIVING ROOM")
+	words = drawWords(img, words, 4, 600, 300, 12, "KITCHEN")
+	words = drawWords(img, words, 5, 200, 420, 12, "BEDROOM")
+	words = drawWords(img, words, 6, 100, 640, 20, "FLOOR PLAN")
+	words = drawWords(img, words, 7, 100, 668, 12, `SCALE: 1/8"=1'-0"`)
+	// the arrow: a circle, a needle and its label, and a graphic
+	// scale under it, well clear of the plan
+	for a := 0.0; a < 2*math.Pi; a += 0.02 {
+		x, y := 1190+40*math.Cos(a), 640+40*math.Sin(a)
+		fillRect(img, int(x)-1, int(y)-1, int(x)+2, int(y)+2)
+	}
+	fillRect(img, 1188, 560, 1192, 760)
+	words = drawWords(img, words, 8, 1200, 690, 12, "REFERENCE NORTH")
+	fillRect(img, 1120, 820, 1300, 826)
+	words = drawWords(img, words, 9, 1120, 800, 10, "0' 8' 16'")
+	words = drawWords(img, words, 10, 1120, 835, 12, `SCALE: 1/8"=1'-0"`)
+	words = drawWords(img, words, 11, 300, 960, 10, "2017/05/28 13:07:43") // a plot stamp
+	for i := 0; i < 3; i++ { // notes elsewhere set the type size
+		words = drawWords(img, words, 20+i, 1000, 100+16*float64(i), 10, "ALL WORK TO COMPLY")
+	}
+	blocks := Segment(img, words, words[0].Box)
+	for _, b := range blocks {
+		if b.Box.XMin > 1100 && b.Box.XMax < 1400 && b.Box.YMin > 500 {
+			t.Errorf("block %s %q %s: the north arrow or its scale", b.Type, b.Title, fmtBox(b.Box))
+		}
+		if b.Box.YMin > 900 && b.Box.XMax < 1400 {
+			t.Errorf("block %s %q %s: the plot stamp", b.Type, b.Title, fmtBox(b.Box))
+		}
+	}
+	plan := false
+	for _, b := range blocks {
+		plan = plan || b.Type == "Plan" && b.Title == "FLOOR PLAN"
+	}
+	if !plan {
+		t.Errorf("no FLOOR PLAN in %+v", blocks)
+	}
+}
