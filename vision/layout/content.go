@@ -26,7 +26,7 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 	if k := p.untitledKind(r, ws, blk.Type == "GeneralNotes"); k != "" {
 		return k
 	}
-	if rows, cols := p.tableRules(r); rows >= 3 && cols >= 2 && len(ws) >= 8 {
+	if rows, cols := p.tableRules(r); rows >= 3 && cols >= 2 && len(ws) >= 8 && float64(r.h()) <= maxRowPitchEm*p.em*float64(rows+1) {
 		for _, l := range text.Lines(ws) {
 			if kindOf(l.Text) == "Legend" && len(l.Words) <= 4 {
 				return "Legend"
@@ -39,6 +39,13 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 	}
 	return blk.Type
 }
+
+// maxRowPitchEm is the largest mean pitch (em) of a table's rows: a
+// plan's walls and grid lines crossing it from side to side are rules
+// too, but a room or a bay apart (the care home's plan, scanned, had 7
+// such rows and 12 columns over 180 em and its words read by OCR named no
+// view: it was typed a Schedule).
+const maxRowPitchEm = 10
 
 // tableRules counts the rules that cross r from side to side (rows) and
 // from top to bottom (columns), pieces of cell edges joined.

@@ -62,7 +62,8 @@ func TestNorthArrowIsNoBlock(t *testing.T) {
 	fillRect(img, 1120, 820, 1300, 826)
 	words = drawWords(img, words, 9, 1120, 800, 10, "0' 8' 16'")
 	words = drawWords(img, words, 10, 1120, 835, 12, `SCALE: 1/8"=1'-0"`)
-	words = drawWords(img, words, 11, 300, 960, 10, "2017/05/28 13:07:43") // a plot stamp
+	// a plot stamp
+	words = drawWords(img, words, 11, 300, 960, 10, "2017/05/28 13:07:43")
 	for i := 0; i < 3; i++ { // notes elsewhere set the type size
 		words = drawWords(img, words, 20+i, 1000, 100+16*float64(i), 10, "ALL WORK TO COMPLY")
 	}
