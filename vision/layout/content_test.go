@@ -7,11 +7,7 @@ import "testing"
 // apart (the care home's plan, scanned, its title read by OCR as nothing
 // that names a view, came out as a Schedule).
 func TestPlanWallsAreNoTableRules(t *testing.T) {
-	img := blank(1600, 1000)
-	rectOutline(img, 10, 10, 1590, 990, 3)
-	fillRect(img, 1400, 10, 1403, 990) // the title block's edge
-	words := drawWords(img, nil, 1, 1420, 900, 40, "A101")
-	words = drawWords(img, words, 2, 1420, 850, 16, "GRUNDRISS")
+	img, words := titledSheet("GRUNDRISS")
 	rectOutline(img, 80, 80, 1300, 900, 6)
 	for _, y := range []int{280, 480, 680} { // walls from side to side
 		fillRect(img, 80, y, 1300, y+6)

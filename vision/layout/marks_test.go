@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"image"
 	"math"
 	"testing"
 
@@ -38,11 +39,7 @@ func TestPlotStamp(t *testing.T) {
 // "REFERENCE NORTH" and an untitled Plan, the arrow's circle), nor is a
 // plot stamp under the views.
 func TestNorthArrowIsNoBlock(t *testing.T) {
-	img := blank(1600, 1000)
-	rectOutline(img, 10, 10, 1590, 990, 3)
-	fillRect(img, 1400, 10, 1403, 990) // the title block's edge
-	words := drawWords(img, nil, 1, 1420, 900, 40, "A101")
-	words = drawWords(img, words, 2, 1420, 850, 16, "FLOOR PLAN")
+	img, words := titledSheet("FLOOR PLAN")
 	rectOutline(img, 100, 80, 900, 600, 6) // the plan's walls
 	fillRect(img, 480, 80, 486, 600)
 	fillRect(img, 100, 330, 480, 336)
@@ -83,4 +80,14 @@ func TestNorthArrowIsNoBlock(t *testing.T) {
 	if !plan {
 		t.Errorf("no FLOOR PLAN in %+v", blocks)
 	}
+}
+
+// titledSheet is a 1600 × 1000 sheet with a border and a title block at
+// its right holding the sheet number A101 (words[0]) and the title.
+func titledSheet(title string) (*image.Gray, []text.Word) {
+	img := blank(1600, 1000)
+	rectOutline(img, 10, 10, 1590, 990, 3)
+	fillRect(img, 1400, 10, 1403, 990) // the title block's edge
+	words := drawWords(img, nil, 1, 1420, 900, 40, "A101")
+	return img, drawWords(img, words, 2, 1420, 850, 16, title)
 }
