@@ -184,3 +184,21 @@ func TestDisplayTypeIsNoLabel(t *testing.T) {
 		t.Errorf("got %q %q", got.Number, got.Title)
 	}
 }
+
+// A number field's designator read apart from its number (OCR splits
+// "AF101" printed with its letters spaced) is one number with it; a word
+// of the value further on is not.
+func TestSpacedDesignator(t *testing.T) {
+	for value, want := range map[string]string{"AF 101": "AF101", "E 2.01": "E2.01", "101 A": "101"} {
+		words := page(
+			line(1, 3100, 2600, 8, "SHEET TITLE"), line(2, 3110, 2650, 18, "FIRST FLOOR FINISH PLAN"),
+			line(8, 3700, 2600, 8, "DRAWING NO."), line(9, 3710, 2650, 40, value),
+		)
+		title := geom.Box{XMin: 3090, YMin: 2590, XMax: 3600, YMax: 2717}
+		num := geom.Box{XMin: 3600, YMin: 2590, XMax: 4190, YMax: 2840}
+		got := ReadHints(words, 4200, 3000, Hints{TitleBlock: geom.Box{XMin: 3000, YMin: 2500, XMax: 4200, YMax: 3000}, Cells: cells(title, num)})
+		if got.Number != want {
+			t.Errorf("%q: number %q, want %q", value, got.Number, want)
+		}
+	}
+}

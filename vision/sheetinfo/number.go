@@ -38,7 +38,7 @@ func (r *reader) number() (string, geom.Box) {
 		if lb.kind != fieldNumber {
 			continue
 		}
-		for _, w := range joinClose(r.valueWords(lb)) {
+		for _, w := range joinPrefix(joinClose(r.valueWords(lb))) {
 			tok := cleanToken(w.Text)
 			if !labelledNumber(tok) {
 				continue
@@ -152,6 +152,34 @@ func near(label, b geom.Box, d float64) bool {
 	dx := b.XMin - label.XMin
 	dy := b.YMin - label.YMin
 	return dx > -d && dx < 4*d && dy > -label.Height() && dy < d
+}
+
+// prefixRE is a discipline designator read apart from its number.
+var prefixRE = regexp.MustCompile(`^[A-Z]{1,3}[-.]?$`)
+
+// joinPrefix joins, in a number field's value, a word of one to three
+// capitals (a discipline designator) to the number that follows it on its
+// line within a letter's height: OCR reads "AF101" printed with its
+// letters spaced as "AF" and "101" (the scanned VA finish plan's number
+// came out as "101").
+func joinPrefix(ws []text.Word) []text.Word {
+	var out []text.Word
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if i+1 < len(ws) && prefixRE.MatchString(cleanToken(w.Text)) {
+			n := ws[i+1]
+			h := math.Max(w.Box.Height(), n.Box.Height())
+			gap := n.Box.XMin - w.Box.XMax
+			if t := cleanToken(n.Text); t != "" && t[0] >= '0' && t[0] <= '9' &&
+				math.Abs((w.Box.YMin+w.Box.YMax)/2-(n.Box.YMin+n.Box.YMax)/2) < 0.3*h && gap > -0.1*h && gap < h {
+				w.Text += n.Text
+				w.Box = union(w.Box, n.Box)
+				i++
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // joinClose joins words that follow each other on a row with less than a
