@@ -87,13 +87,13 @@ func dropMarks(rs []region, words []text.Word, em float64) []region {
 	}
 	own := func(i int) []text.Word { return wordsIn(rs[i].r, ownWords(rs, i, words)) }
 	arrow := make([]bool, len(rs))
-	any := false
+	found := false
 	for i, r := range rs {
 		if ws := own(i); small(r) && (arrowOrScale(ws) || plotStamp(ws)) {
-			arrow[i], any = true, true
+			arrow[i], found = true, true
 		}
 	}
-	if !any {
+	if !found {
 		return rs
 	}
 	out := rs[:0:0]
