@@ -60,14 +60,21 @@ func testTemplates() []Template {
 	line(outlet, 18, 18, 18, 42, 2)
 	line(outlet, 42, 18, 42, 42, 2)
 	line(outlet, 4, 30, 12, 30, 2)
-	table := canvas(90, 60)
-	line(table, 3, 3, 87, 3, 2)
-	line(table, 87, 3, 87, 57, 2)
-	line(table, 87, 57, 3, 57, 2)
-	line(table, 3, 57, 3, 3, 2)
-	line(table, 3, 3, 87, 57, 2)
+	table := crossedBox(90, 60)
 	arc(table, 25, 30, 10, 0, 2*math.Pi, 2)
 	return []Template{{Label: "door", Image: door}, {Label: "outlet", Image: outlet}, {Label: "table", Image: table}}
+}
+
+// crossedBox is a w × h template of a box drawn 3 px in from its edges
+// with one diagonal, strokes 2 px.
+func crossedBox(w, h float64) *image.Gray {
+	b := canvas(int(w), int(h))
+	line(b, 3, 3, w-3, 3, 2)
+	line(b, w-3, 3, w-3, h-3, 2)
+	line(b, w-3, h-3, 3, h-3, 2)
+	line(b, 3, h-3, 3, 3, 2)
+	line(b, 3, 3, w-3, h-3, 2)
+	return b
 }
 
 // place draws template t on img posed at (cx, cy), angle (deg), scale,

@@ -17,12 +17,7 @@ import (
 func TestMatchFindsSymbolsOnShortWires(t *testing.T) {
 	hd := canvas(60, 60)
 	circledTriangle(hd, 30, 30, 1, 0, 2)
-	panel := canvas(130, 70)
-	line(panel, 3, 3, 127, 3, 2)
-	line(panel, 127, 3, 127, 67, 2)
-	line(panel, 127, 67, 3, 67, 2)
-	line(panel, 3, 67, 3, 3, 2)
-	line(panel, 3, 3, 127, 67, 2)
+	panel := crossedBox(130, 70)
 	img := canvas(1000, 340)
 	poses := [][3]float64{{170, 170, 1.0}, {500, 170, 0.9}, {830, 170, 1.1}}
 	for i, p := range poses {
