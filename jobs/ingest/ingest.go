@@ -382,6 +382,18 @@ func (in *Ingest) blocks(ctx context.Context, j *ent.Job) (any, error) {
 	if pg != nil {
 		found = pg.Blocks(info.NumberBox)
 	}
+	// legends read by OCR are read again closely; the sheet keeps the
+	// better words (search reads them)
+	words, reread, err := sheetread.Reread(ctx, img, s.Dpi, words, pg, found)
+	if err != nil {
+		return nil, err
+	}
+	if reread {
+		wb, _ := json.Marshal(words)
+		if err := in.Blobs.WriteAll(ctx, key+"-words.json", wb, &blob.WriterOptions{ContentType: "application/json"}); err != nil {
+			return nil, err
+		}
+	}
 	type made struct {
 		res   BlockResult
 		crop  *image.Gray

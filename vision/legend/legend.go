@@ -225,16 +225,19 @@ func (p *page) findComponents() {
 		}
 		p.comps = append(p.comps, c)
 	}
-	// glyph remnants: small bits just outside a word's box
+	// glyph remnants: small bits just outside a word's box, and thin ones
+	// along its side, no longer than it (an "H"'s stem its box cut off)
 	small := max(p.px(0.35), 2)
 	for i := range p.comps {
 		c := &p.comps[i]
-		thin := min(c.r.Dx(), c.r.Dy()) <= 3 && max(c.r.Dx(), c.r.Dy()) < p.px(0.8)
+		thin := min(c.r.Dx(), c.r.Dy()) <= 3
+		short := max(c.r.Dx(), c.r.Dy()) < p.px(0.8)
 		if (c.r.Dx() >= small || c.r.Dy() >= small) && !thin {
 			continue
 		}
 		for _, w := range p.words {
-			if gap(c.r, p.wordRect(w)) <= 2 {
+			r := p.wordRect(w)
+			if gap(c.r, r) <= 2 && (short || c.r.In(r.Inset(-2))) {
 				c.remnant = true
 				break
 			}

@@ -3,6 +3,7 @@ package legend
 import (
 	"image"
 	"math"
+	"slices"
 	"unicode"
 
 	"github.com/plangraph/plangraph/vision/geom"
@@ -24,19 +25,33 @@ import (
 // A word OCR doubts that stands in a line of text is the line's, though:
 // a legend sets its symbols apart from their text, in a column or a cell
 // of their own, never between two words of a sentence, so a mark read
-// between two words ("200mm(W) x 300mm", "Spec & Arch", "coat + paint"),
-// or a word starting a continuation line under its paragraph's left edge
-// with the line going on after it, is a letter or a word of that text
-// (a bold "x" filled at its crossing, a misread "manuf's"), not a graphic
-// to search the drawings for.
+// between two words ("200mm(W) x 300mm", "Spec & Arch", "coat + paint",
+// "AK = Außenkante"), or a word starting a continuation line under its
+// paragraph's left edge with the line going on after it, is a letter or a
+// word of that text (a bold "x" filled at its crossing, a misread
+// "manuf's"), not a graphic to search the drawings for. So is a word of
+// letters OCR doubts (an umlaut read by an English model:
+// "Brüstungshöhe" at 0.38) that follows a word or mark kept within a
+// word space. A word kept so stands beside the next: the
+// judgement repeats until nothing more is kept.
 func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
+	words = trimMarks(img, words)
 	noise := make([]bool, len(words))
 	for i, w := range words {
 		noise[i] = w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare)
 	}
+	doubted := slices.Clone(noise)
+	for changed := true; changed; {
+		changed = false
+		for i := range words {
+			if noise[i] && inLine(i, words, noise) {
+				noise[i], changed = false, true
+			}
+		}
+	}
 	out := words[:0:0]
 	for i, w := range words {
-		if noise[i] && !inLine(i, words, noise) || glyphSymbol(w) {
+		if noise[i] || !doubted[i] && glyphSymbol(w) {
 			continue
 		}
 		out = append(out, w)
@@ -45,25 +60,39 @@ func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 }
 
 // inLine reports a doubtful word (noise[i]) set within a line of text:
-// a sure word beside it on each side, each within a word space (runGapEm
-// of its height) and of about its height; or, at the start of a line, a
-// sure word beside it on its right and another starting at its left edge
-// in the line just above (a paragraph's continuation line).
+// a word not doubted beside it on each side (beside a word, a mark kept
+// will do; beside a mark, a word, and on its right a doubted word of
+// letters),
+// each within a word space (runGapEm of its height) and of about its
+// height; at the start of a line, one beside it on its right and a sure
+// word starting at its left edge in the line just above (a paragraph's
+// continuation line); or, for a word of letters (wordLike), one beside
+// it on its left.
 func inLine(i int, words []text.Word, noise []bool) bool {
 	w := words[i].Box
 	if w.Height() <= 0 {
 		return false
 	}
+	mark := !hasAlnum(words[i].Text)
 	var left, right, above bool
 	for j, o := range words {
 		b := o.Box
-		if j == i || noise[j] || !hasAlnum(o.Text) || b.Height() <= 0 || w.Height() > 1.5*b.Height() {
-			continue
+		// a doubted word of letters serves as the word after a mark
+		// ("BRH = Brüstungshöhe"): each then keeps the other
+		after := mark && noise[j] && wordLike(o.Text)
+		if j == i || noise[j] && !after || b.Height() <= 0 || mark && !hasAlnum(o.Text) {
+			continue // two marks side by side are no text
 		}
-		space := runGapEm * b.Height()
+		space := runGapEm * math.Max(b.Height(), w.Height())
+		if mark {
+			space *= markSpace
+		}
 		ov := math.Min(w.YMax, b.YMax) - math.Max(w.YMin, b.YMin)
 		if ov >= 0.5*math.Min(w.Height(), b.Height()) {
-			if g := w.XMin - b.XMax; g >= -0.2*b.Height() && g <= space {
+			if w.Height() > 1.5*b.Height() && hasAlnum(o.Text) {
+				continue
+			}
+			if g := w.XMin - b.XMax; g >= -0.2*b.Height() && g <= space && !after {
 				left = true
 			}
 			if g := b.XMin - w.XMax; g >= -0.2*b.Height() && g <= space {
@@ -71,11 +100,77 @@ func inLine(i int, words []text.Word, noise []bool) bool {
 			}
 			continue
 		}
+		if after || !hasAlnum(o.Text) || w.Height() > 1.5*b.Height() {
+			continue
+		}
 		if g := w.YMin - b.YMax; g >= -0.2*b.Height() && g <= contGapEm*b.Height() && math.Abs(b.XMin-w.XMin) <= 0.5*b.Height() {
 			above = true
 		}
 	}
-	return right && (left || above)
+	return right && (left || above) || left && wordLike(words[i].Text)
+}
+
+// markSpace: a mark may stand this many word spaces from its words (a
+// list aligns its "=" signs with extra spaces: "TS  = Trennschiene").
+const markSpace = 1.5
+
+// wordLike: at least four characters, nearly all letters (a reading of
+// a word, not of a mark or a hatch).
+func wordLike(s string) bool {
+	n, letters := 0, 0
+	for _, r := range s {
+		n++
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return n >= 4 && 5*letters >= 4*n
+}
+
+// trimMarks shrinks the box of each OCR mark (a reading without a letter
+// or digit, such as "=") that is taller than the words about it to the
+// ink inside it: OCR can box a column's "=" over two or three rows
+// ("AK = Außenkante" over "AS = Anschlagschiene"), which stands in no line;
+// the glyph itself does.
+func trimMarks(img *image.Gray, words []text.Word) []text.Word {
+	var hs []float64
+	for _, w := range words {
+		if hasAlnum(w.Text) && w.Box.Height() > 0 {
+			hs = append(hs, w.Box.Height())
+		}
+	}
+	if len(hs) == 0 {
+		return words
+	}
+	slices.Sort(hs)
+	em := hs[len(hs)/2]
+	out := slices.Clone(words)
+	for i, w := range out {
+		if w.Conf <= 0 || w.Conf >= 1 || hasAlnum(w.Text) || w.Box.Height() <= 1.5*em {
+			continue
+		}
+		if b, ok := inkBox(img, w.Box); ok {
+			out[i].Box = b
+		}
+	}
+	return out
+}
+
+// inkBox is the tight box of the ink inside box (false without ink).
+func inkBox(img *image.Gray, box geom.Box) (geom.Box, bool) {
+	r := image.Rect(int(box.XMin), int(box.YMin), int(math.Ceil(box.XMax)), int(math.Ceil(box.YMax))).Intersect(img.Bounds())
+	x0, y0, x1, y1 := r.Max.X, r.Max.Y, r.Min.X, r.Min.Y
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if img.GrayAt(x, y).Y < inkLevel {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+			}
+		}
+	}
+	if x1 <= x0 || y1 <= y0 {
+		return geom.Box{}, false
+	}
+	return geom.Box{XMin: float64(x0), YMin: float64(y0), XMax: float64(x1), YMax: float64(y1)}, true
 }
 
 // glyphSymbol reports a word of one or two characters whose box is far

@@ -100,7 +100,11 @@ func main() {
 			}
 			if *legends {
 				p.Parsed = true
-				rs.Legend = printLegends(img, blocks, sr.Words, strings.TrimSuffix(set.File, ".pdf"), sh.Page)
+				words, _, err := sheetread.Reread(context.Background(), img, *dpi, sr.Words, a, blocks)
+				if err != nil {
+					panic(err)
+				}
+				rs.Legend = printLegends(img, blocks, words, strings.TrimSuffix(set.File, ".pdf"), sh.Page)
 			}
 			p.Sheets = append(p.Sheets, rs)
 			if *debug != "" {

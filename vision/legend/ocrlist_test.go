@@ -1,0 +1,69 @@
+package legend
+
+import (
+	"testing"
+
+	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// An abbreviation list read by OCR: its "=" signs are marks OCR reads
+// with a box wider than tall (no symbol glyph), at times boxed down over
+// the next row, set a word space and a half from the term ("TS  ="); a
+// meaning with an umlaut is doubted (0.38); a letter's stem falls outside
+// its word's box. Every row is still a term and its meaning, none a
+// graphic.
+func TestOCRAbbreviationList(t *testing.T) {
+	img := blankImage(700, 160)
+	ink := func(x0, y0, x1, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+	var words []text.Word
+	// word draws letter-like strokes in its box and adds it as OCR read it
+	word := func(s string, conf float64, x, y, w int) {
+		for sx := x + 1; sx+2 <= x+w; sx += 6 {
+			ink(sx, y+1, sx+2, y+14)
+		}
+		words = append(words, text.Word{Text: s, Conf: conf, Box: geom.Box{XMin: float64(x), YMin: float64(y), XMax: float64(x + w), YMax: float64(y + 15)}})
+	}
+	// equals draws an "=" and adds it with the box OCR gave (yMin, yMax)
+	equals := func(x, y, yMin, yMax int) {
+		ink(x, y+4, x+14, y+6)
+		ink(x, y+9, x+14, y+11)
+		words = append(words, text.Word{Text: "=", Conf: 0.93, Box: geom.Box{XMin: float64(x), YMin: float64(yMin), XMax: float64(x + 14), YMax: float64(yMax)}})
+	}
+	row := func(y int, term string, tw, gap int, meaning string, mw int, conf float64, x int) {
+		word(term, 0.95, x, y, tw)
+		equals(x+tw+gap, y, y+4, y+11)
+		word(meaning, conf, x+tw+2*gap+14, y, mw)
+	}
+	row(20, "AK", 20, 8, "Außenkante", 90, 0.9, 10)
+	row(20, "TS", 20, 21, "Trennschiene", 100, 0.9, 360)
+	row(50, "BRH", 30, 8, "Brüstungshöhe", 110, 0.38, 10)
+	row(50, "FH", 20, 8, "Feuerhemmend", 110, 0.9, 360)
+	// an "=" boxed from the row above's baseline down past its own
+	word("BS", 0.95, 10, 80, 20)
+	equals(38, 80, 62, 100)
+	word("Bodenschlitz", 0.9, 60, 80, 100)
+	row(80, "GK", 20, 8, "Gipskarton", 90, 0.9, 360)
+	// an "H" whose right stem OCR's box leaves out
+	row(110, "E", 10, 8, "Elektro", 60, 0.9, 10)
+	row(110, "H", 10, 8, "Heizung", 60, 0.9, 360)
+	ink(370, 111, 371, 125)
+
+	got := Parse(img, words)
+	want := map[string]string{"AK": "Außenkante", "TS": "Trennschiene", "BRH": "Brüstungshöhe", "FH": "Feuerhemmend",
+		"BS": "Bodenschlitz", "GK": "Gipskarton", "E": "Elektro", "H": "Heizung"}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	for _, e := range got {
+		if want[e.Label] != e.Description || e.HasGraphic {
+			t.Errorf("entry %q | %q graphic %v", e.Label, e.Description, e.HasGraphic)
+		}
+	}
+}
