@@ -67,3 +67,39 @@ func TestOCRAbbreviationList(t *testing.T) {
 		}
 	}
 }
+
+// A symbol OCR read as a mark ("=", doubted) beside the text layer's own
+// "=" ("symbol = tap point") stays a graphic: two marks side by side are
+// no line of text, though a word above starts at its left edge.
+func TestMarkBesideMarkStaysGraphic(t *testing.T) {
+	img := blankImage(300, 180)
+	for y := 128; y < 150; y++ {
+		for x := 36; x < 70; x++ {
+			if y == 128 || y == 149 || x == 36 || x == 69 || y-128 == (x-36)*22/34 {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+	drawRing(img, 51, 97, 16)
+	box := func(x0, y0, x1, y1 float64) geom.Box { return geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y1} }
+	words := []text.Word{
+		{Text: "m", Conf: 1, Box: box(42, 83, 60, 112)},
+		{Text: "=", Conf: 1, Box: box(99, 89, 112, 118)},
+		{Text: "water", Conf: 1, Box: box(118, 89, 171, 118)},
+		{Text: "meter", Conf: 1, Box: box(177, 89, 233, 118)},
+		{Text: "=", Conf: 0.45, Box: box(36, 128, 70, 149)},
+		{Text: "=", Conf: 1, Box: box(98, 129, 111, 158)},
+		{Text: "tap", Conf: 1, Box: box(117, 129, 147, 158)},
+		{Text: "point", Conf: 1, Box: box(153, 129, 201, 158)},
+	}
+	got := Parse(img, words)
+	var tap *Entry
+	for i, e := range got {
+		if e.Description == "tap point" {
+			tap = &got[i]
+		}
+	}
+	if tap == nil || !tap.HasGraphic || tap.Graphic.YMin < 120 {
+		t.Fatalf("tap point's symbol lost: %+v", got)
+	}
+}
