@@ -201,6 +201,24 @@ func continued(t text.Line, ls []text.Line) string {
 }
 
 // classify types a region from its heading or title line.
+// doubtfulLine reports a line OCR read with little confidence (a mean
+// below minLineConf): the arcs of a revision cloud read as "Asa 7 PAA",
+// taller than any heading, are no title.
+func doubtfulLine(l text.Line) bool {
+	sum := 0.0
+	for _, w := range l.Words {
+		if w.Conf <= 0 || w.Conf >= 1 {
+			return false // a text layer's word (or one of unknown confidence)
+		}
+		sum += w.Conf
+	}
+	return len(l.Words) > 0 && sum < minLineConf*float64(len(l.Words))
+}
+
+// minLineConf: OCR's headings read at 0.73–0.97 a word, its readings of
+// linework at 0.4–0.7.
+const minLineConf = 0.6
+
 func classify(r rect, words []text.Word, em float64) Block {
 	ws := wordsIn(r, words)
 	// lines by where the words are: a heading a text layer gives as two
@@ -215,7 +233,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 	}
 	var cs []cand
 	for _, l := range ls {
-		if !hasLetters(l.Text) {
+		if !hasLetters(l.Text) || doubtfulLine(l) {
 			continue
 		}
 		h := lineHeight(l)

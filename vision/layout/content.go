@@ -26,7 +26,7 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 	if k := p.untitledKind(r, ws, blk.Type == "GeneralNotes"); k != "" {
 		return k
 	}
-	if rows, cols := p.tableRules(r); rows >= 3 && cols >= 2 && len(ws) >= 8 && float64(r.h()) <= maxRowPitchEm*p.em*float64(rows+1) {
+	if p.ruledTable(r, ws) {
 		for _, l := range text.Lines(ws) {
 			if kindOf(l.Text) == "Legend" && len(l.Words) <= 4 {
 				return "Legend"
@@ -38,6 +38,14 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 		return "Schedule"
 	}
 	return blk.Type
+}
+
+// ruledTable reports whether r holds a table: rules crossing it in three
+// rows or more and two columns or more, at most maxRowPitchEm apart on
+// average, with text (ws, its words) in it.
+func (p *Page) ruledTable(r rect, ws []text.Word) bool {
+	rows, cols := p.tableRules(r)
+	return rows >= 3 && cols >= 2 && len(ws) >= 8 && float64(r.h()) <= maxRowPitchEm*p.em*float64(rows+1)
 }
 
 // maxRowPitchEm is the largest mean pitch (em) of a table's rows: a

@@ -205,6 +205,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	regions = dropStrips(regions, em)
 	regions = p.splitNotes(regions, titles)
 	regions = p.joinNumberedColumns(regions, titles)
+	trace("notes", regions)
 
 	// a region holding several view titles holds several views: cut it
 	// between them, where dark ink leaves gaps (faint context — a site's
@@ -221,7 +222,9 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			views = append(views, region{r: r})
 		}
 	}
+	trace("views", views)
 	regions = p.endAtTitles(m, views, titles, em)
+	trace("titles", regions)
 	regions = dropMarks(regions, p.mw, em)
 
 	margin := marginEm * em

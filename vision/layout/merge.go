@@ -436,7 +436,8 @@ func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles 
 }
 
 // headed reports whether r's top line is a heading in headline type (at
-// least 1.3 em, a few words of letters) at its top-left: a block under a
+// least 1.3 em, a few words of letters) at its top, at its left or
+// centred over it (a schedule's title row): a block under a
 // heading of its own ("MECHANICAL VENTILATION CALCULATIONS"), whatever
 // kind it names, is no fragment of its neighbour.
 func headed(r rect, words []text.Word, em float64) bool {
@@ -451,7 +452,9 @@ func headed(r rect, words []text.Word, em float64) bool {
 		return false
 	}
 	l := ls[top]
-	return l.Box.YMin-float64(r.y0) < em && l.Box.XMin-float64(r.x0) < 3*em && len(l.Words) <= 8 &&
+	left := l.Box.XMin-float64(r.x0) < 3*em
+	centred := math.Abs((l.Box.XMin+l.Box.XMax)/2-float64(r.x0+r.x1)/2) < 0.1*float64(r.w())
+	return l.Box.YMin-float64(r.y0) < 1.5*em && (left || centred) && len(l.Words) <= 8 &&
 		hasLetters(l.Text) && lineHeight(l) >= 1.3*em
 }
 
@@ -602,7 +605,9 @@ func (p *Page) splitNotes(rs []region, titles []viewTitle) []region {
 				cuts = append(cuts, int(h.Box.YMin-0.5*body))
 			}
 		}
-		if len(cuts) == 0 || float64(p.textArea(rg.r)) < 0.08*float64(rg.r.area()) {
+		// a ruled table's rows are no notes under headings (OCR boxes a
+		// word a revision cloud crosses as tall as a heading)
+		if len(cuts) == 0 || float64(p.textArea(rg.r)) < 0.08*float64(rg.r.area()) || p.ruledTable(rg.r, wordsIn(rg.r, p.mw)) {
 			out = append(out, rg)
 			continue
 		}
