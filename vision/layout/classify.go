@@ -238,8 +238,10 @@ func classify(r rect, words []text.Word, em float64) Block {
 		}
 		h := lineHeight(l)
 		s := h / em
-		if l.Box.YMin-float64(r.y0) < 3*em && l.Box.XMin-float64(r.x0) < 3*em {
-			s += 0.5 // heading at the top left
+		// a centred heading naming a kind (a schedule's title row)
+		centred := math.Abs((l.Box.XMin+l.Box.XMax)/2-float64(r.x0+r.x1)/2) < 0.1*float64(r.w()) && kindOf(l.Text) != ""
+		if l.Box.YMin-float64(r.y0) < 3*em && (l.Box.XMin-float64(r.x0) < 3*em || centred) {
+			s += 0.5 // heading at the top left, or centred at the top
 		}
 		cs = append(cs, cand{l, s})
 	}

@@ -18,11 +18,12 @@ func ocrWords(conf float64, line int, x, y, h float64, s ...string) []text.Word 
 	return ws
 }
 
-// A schedule's title is its title though the arcs of a revision cloud
-// across the table, read by OCR with little confidence ("Asa 7 PAA"), make
-// a taller line.
+// A schedule's title, centred at its top, is its title though the arcs of
+// a revision cloud across the table, read by OCR with little confidence
+// ("Asa 7 PAA"), make a taller line, and a word under an arc is boxed
+// taller.
 func TestCloudReadingIsNoTitle(t *testing.T) {
-	words := ocrWords(0.96, 1, 300, 20, 10, "ROOM", "FINISH", "SCHEDULE", "BASEMENT")
+	words := ocrWords(0.96, 1, 300, 8, 10, "ROOM", "FINISH", "SCHEDULE", "BASEMENT")
 	words = append(words, ocrWords(0.45, 2, 200, 60, 17, "Asa", "7", "PAA")...)
 	for y := 45.0; y < 200; y += 15 {
 		words = append(words, ocrWords(0.95, int(y), 20, y, 5, "CPT-1", "RB-1", "P-1", "ACT-1")...)
@@ -30,6 +31,12 @@ func TestCloudReadingIsNoTitle(t *testing.T) {
 	b := classify(rect{0, 0, 800, 200}, words, 5)
 	if b.Type != "Schedule" || b.Title != "ROOM FINISH SCHEDULE BASEMENT" {
 		t.Errorf("classified as %s %q", b.Type, b.Title)
+	}
+	// a word an arc crosses, read with confidence but boxed taller than
+	// the title, does not outrank a title centred at the table's top
+	words = append(words, ocrWords(0.85, 3, 600, 120, 12, "AREA")...)
+	if b := classify(rect{0, 0, 800, 200}, words, 5); b.Type != "Schedule" || b.Title != "ROOM FINISH SCHEDULE BASEMENT" {
+		t.Errorf("with a tall word: classified as %s %q", b.Type, b.Title)
 	}
 }
 
