@@ -329,61 +329,83 @@ func (p *page) classifyWords() {
 // lying mostly within the component's width (the "DD 50/20" tag over an
 // opening's rectangle, the "+4,37" on a level marker's line), while the
 // entry's own text stands beside the component further along its row. The
-// run goes to the nearest such component.
+// run goes to the nearest such component. A run whose first words are
+// such an inscription and whose rest is the entry's text beside the
+// component (OCR's "+4,37°" boxed a word space from "FFB = Fertigfußboden")
+// gives those words.
 func (p *page) inscriptions(runs [][]int, rects []image.Rectangle, maxSym int) {
-	near := p.px(inscribeEm)
 	for ri, run := range runs {
-		if len(run) > 4 || p.graphicW[run[0]] {
+		if p.graphicW[run[0]] {
 			continue
 		}
-		rr := rects[ri]
-		// the components over or under the run (not beside it: most of
-		// the run's height is clear of them), near enough
-		var cand []int
-		var span image.Rectangle
-		for ci, c := range p.comps {
-			// a thin line under a run is its underline, not a sample
-			if !c.significant() || c.r.Dx() > maxSym || c.r.Dy() > maxSym || c.r.Dy() <= p.px(0.25) || vOverlap(rr, c.r)*2 > rr.Dy() {
-				continue
+		for k := min(len(run), 4); k >= 1; k-- {
+			var rest image.Rectangle
+			if k < len(run) {
+				rest = p.runRect(run[k:])
 			}
-			if d := max(c.r.Min.Y-rr.Max.Y, rr.Min.Y-c.r.Max.Y); d > near || min(rr.Max.X, c.r.Max.X) <= max(rr.Min.X, c.r.Min.X) {
-				continue
-			}
-			cand = append(cand, ci)
-			span = span.Union(c.r)
-		}
-		// the run lies mostly within their width
-		xov := min(rr.Max.X, span.Max.X) - max(rr.Min.X, span.Min.X)
-		if len(cand) == 0 || xov*5 < rr.Dx()*2 || rr.Dx() > span.Dx()+p.px(2) {
-			continue
-		}
-		best, bd := -1, math.MaxInt
-		for _, ci := range cand {
-			c := p.comps[ci]
-			// the nearest; of two as near, the one under the run (a tag
-			// is written over its sample)
-			d := 2 * max(c.r.Min.Y-rr.Max.Y, rr.Min.Y-c.r.Max.Y)
-			if c.r.Min.Y < rr.Min.Y {
-				d++
-			}
-			if d >= bd {
-				continue
-			}
-			// the entry's text beside the component, right of the run
-			x := max(rr.Max.X, c.r.Max.X)
-			for j, o := range rects {
-				if j != ri && o.Min.X >= x && o.Min.X-x <= p.px(3) && vOverlap(o, c.r) > 0 {
-					best, bd = ci, d
-					break
+			if best := p.inscribed(p.runRect(run[:k]), ri, rest, rects, maxSym); best >= 0 {
+				for _, i := range run[:k] {
+					p.graphicW[i], p.wordComp[i] = true, best
 				}
-			}
-		}
-		if best >= 0 {
-			for _, i := range run {
-				p.graphicW[i], p.wordComp[i] = true, best
+				break
 			}
 		}
 	}
+}
+
+// inscribed is the component run rr (rects[ri], or its first words with
+// the rest of its run at rest) is the inscription of, or -1.
+func (p *page) inscribed(rr image.Rectangle, ri int, rest image.Rectangle, rects []image.Rectangle, maxSym int) int {
+	near := p.px(inscribeEm)
+	// the components over or under the run (not beside it: most of
+	// the run's height is clear of them), near enough
+	var cand []int
+	var span image.Rectangle
+	for ci, c := range p.comps {
+		// a thin line under a run is its underline, not a sample
+		if !c.significant() || c.r.Dx() > maxSym || c.r.Dy() > maxSym || c.r.Dy() <= p.px(0.25) || vOverlap(rr, c.r)*2 > rr.Dy() {
+			continue
+		}
+		if d := max(c.r.Min.Y-rr.Max.Y, rr.Min.Y-c.r.Max.Y); d > near || min(rr.Max.X, c.r.Max.X) <= max(rr.Min.X, c.r.Min.X) {
+			continue
+		}
+		cand = append(cand, ci)
+		span = span.Union(c.r)
+	}
+	// the run lies mostly within their width
+	xov := min(rr.Max.X, span.Max.X) - max(rr.Min.X, span.Min.X)
+	if len(cand) == 0 || xov*5 < rr.Dx()*2 || rr.Dx() > span.Dx()+p.px(2) {
+		return -1
+	}
+	best, bd := -1, math.MaxInt
+	for _, ci := range cand {
+		c := p.comps[ci]
+		// the nearest; of two as near, the one under the run (a tag
+		// is written over its sample)
+		d := 2 * max(c.r.Min.Y-rr.Max.Y, rr.Min.Y-c.r.Max.Y)
+		if c.r.Min.Y < rr.Min.Y {
+			d++
+		}
+		if d >= bd {
+			continue
+		}
+		// the entry's text beside the component, right of the run
+		x := max(rr.Max.X, c.r.Max.X)
+		beside := func(o image.Rectangle) bool {
+			return !o.Empty() && o.Min.X >= x && o.Min.X-x <= p.px(3) && vOverlap(o, c.r) > 0
+		}
+		if beside(rest) {
+			best, bd = ci, d
+			continue
+		}
+		for j, o := range rects {
+			if j != ri && beside(o) {
+				best, bd = ci, d
+				break
+			}
+		}
+	}
+	return best
 }
 
 // runs groups the words that are not part of a graphic into runs: words

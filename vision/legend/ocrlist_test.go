@@ -81,16 +81,15 @@ func TestMarkBesideMarkStaysGraphic(t *testing.T) {
 		}
 	}
 	drawRing(img, 51, 97, 16)
-	box := func(x0, y0, x1, y1 float64) geom.Box { return geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y1} }
 	words := []text.Word{
-		{Text: "m", Conf: 1, Box: box(42, 83, 60, 112)},
-		{Text: "=", Conf: 1, Box: box(99, 89, 112, 118)},
-		{Text: "water", Conf: 1, Box: box(118, 89, 171, 118)},
-		{Text: "meter", Conf: 1, Box: box(177, 89, 233, 118)},
-		{Text: "=", Conf: 0.45, Box: box(36, 128, 70, 149)},
-		{Text: "=", Conf: 1, Box: box(98, 129, 111, 158)},
-		{Text: "tap", Conf: 1, Box: box(117, 129, 147, 158)},
-		{Text: "point", Conf: 1, Box: box(153, 129, 201, 158)},
+		ocrWord("m", 1, 42, 83, 60, 112),
+		ocrWord("=", 1, 99, 89, 112, 118),
+		ocrWord("water", 1, 118, 89, 171, 118),
+		ocrWord("meter", 1, 177, 89, 233, 118),
+		ocrWord("=", 0.45, 36, 128, 70, 149),
+		ocrWord("=", 1, 98, 129, 111, 158),
+		ocrWord("tap", 1, 117, 129, 147, 158),
+		ocrWord("point", 1, 153, 129, 201, 158),
 	}
 	got := Parse(img, words)
 	var tap *Entry
@@ -102,4 +101,41 @@ func TestMarkBesideMarkStaysGraphic(t *testing.T) {
 	if tap == nil || !tap.HasGraphic || tap.Graphic.YMin < 120 {
 		t.Fatalf("tap point's symbol lost: %+v", got)
 	}
+}
+
+// A level marker's height, OCR'd as "+4,37°" over the marker and boxed a
+// word space from the row's text beside it ("FFB = Fertigfußboden"), is
+// the marker's inscription: both rows beside the marker are entries with
+// it as their graphic.
+func TestInscriptionBeforeItsRow(t *testing.T) {
+	img := blankImage(700, 140)
+	drawRing(img, 90, 72, 22)
+	for x := 49; x < 172; x++ {
+		img.Pix[72*img.Stride+x], img.Pix[73*img.Stride+x] = 0, 0
+	}
+	words := []text.Word{
+		ocrWord("+4,37°", 0.92, 98, 16, 212, 52),
+		ocrWord("FFB", 0.95, 227, 36, 288, 62),
+		ocrWord("=", 0.93, 306, 45, 327, 56),
+		ocrWord("Fertigfußboden", 0.92, 347, 34, 610, 69),
+		ocrWord("-0,15", 0.93, 97, 80, 161, 101),
+		ocrWord("RFB", 0.93, 227, 84, 293, 110),
+		ocrWord("=", 0.93, 311, 93, 332, 104),
+		ocrWord("Rohfußboden", 0.9, 352, 82, 580, 110),
+	}
+	got := Parse(img, words)
+	want := map[string]string{"FFB": "Fertigfußboden", "RFB": "Rohfußboden"}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	for _, e := range got {
+		if want[e.Label] != e.Description || !e.HasGraphic || e.Graphic.XMax > 230 {
+			t.Errorf("entry %q | %q graphic %v %v", e.Label, e.Description, e.HasGraphic, e.Graphic)
+		}
+	}
+}
+
+// ocrWord is a word OCR read at conf, boxed x0, y0, x1, y1.
+func ocrWord(s string, conf, x0, y0, x1, y1 float64) text.Word {
+	return text.Word{Text: s, Conf: conf, Box: geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y1}}
 }
