@@ -35,10 +35,12 @@ import (
 // word space. A word kept so stands beside the next: the
 // judgement repeats until nothing more is kept.
 func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
-	words = trimMarks(img, words)
+	words = trimTall(img, words)
+	em := medianHeight(words)
 	noise := make([]bool, len(words))
 	for i, w := range words {
-		noise[i] = w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" || solidShare(img, w.Box) > maxSolidShare)
+		noise[i] = w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" ||
+			solidShare(img, w.Box) > maxSolidShare || bigLetter(w, em))
 	}
 	doubted := slices.Clone(noise)
 	for changed := true; changed; {
@@ -110,6 +112,13 @@ func inLine(i int, words []text.Word, noise []bool) bool {
 	return right && (left || above) || left && wordLike(words[i].Text)
 }
 
+// bigLetter reports a reading of one or two characters far taller than
+// the legend's lettering (em: its median word height): a symbol drawn
+// like a letter (a corner guard's "L"), not a word of the text.
+func bigLetter(w text.Word, em float64) bool {
+	return em > 0 && len([]rune(w.Text)) <= 2 && hasAlnum(w.Text) && w.Box.Height() > 1.4*em
+}
+
 // markSpace: a mark may stand this many word spaces from its words (a
 // list aligns its "=" signs with extra spaces: "TS  = Trennschiene").
 const markSpace = 1.5
@@ -127,12 +136,33 @@ func wordLike(s string) bool {
 	return n >= 4 && 5*letters >= 4*n
 }
 
-// trimMarks shrinks the box of each OCR mark (a reading without a letter
-// or digit, such as "=") that is taller than the words about it to the
-// ink inside it: OCR can box a column's "=" over two or three rows
-// ("AK = Außenkante" over "AS = Anschlagschiene"), which stands in no line;
-// the glyph itself does.
-func trimMarks(img *image.Gray, words []text.Word) []text.Word {
+// trimTall shrinks the box of each OCR word that is taller than the
+// words about it (1.5 em) to the band of ink inside it that holds most
+// ink: OCR can box a word, or a column's "=", over two or three rows
+// ("AK = Außenkante" over "AS = Anschlagschiene", "GWB" from the row above
+// to the row below), which stands in no line; the glyphs themselves do.
+func trimTall(img *image.Gray, words []text.Word) []text.Word {
+	em := medianHeight(words)
+	if em <= 0 {
+		return words
+	}
+	out := slices.Clone(words)
+	for i, w := range out {
+		if w.Conf <= 0 || w.Conf >= 1 || w.Box.Height() <= 1.5*em {
+			continue
+		}
+		// a heading's lettering fills its box; a box over several rows
+		// holds the word's band and bits of others
+		if b, ok := inkBand(img, w.Box, max(2, int(0.35*em))); ok && b.Height() < 0.6*w.Box.Height() {
+			out[i].Box = b
+		}
+	}
+	return out
+}
+
+// medianHeight is the median height of the words with a letter or digit
+// (0 without).
+func medianHeight(words []text.Word) float64 {
 	var hs []float64
 	for _, w := range words {
 		if hasAlnum(w.Text) && w.Box.Height() > 0 {
@@ -140,37 +170,47 @@ func trimMarks(img *image.Gray, words []text.Word) []text.Word {
 		}
 	}
 	if len(hs) == 0 {
-		return words
+		return 0
 	}
 	slices.Sort(hs)
-	em := hs[len(hs)/2]
-	out := slices.Clone(words)
-	for i, w := range out {
-		if w.Conf <= 0 || w.Conf >= 1 || hasAlnum(w.Text) || w.Box.Height() <= 1.5*em {
-			continue
-		}
-		if b, ok := inkBox(img, w.Box); ok {
-			out[i].Box = b
-		}
-	}
-	return out
+	return hs[len(hs)/2]
 }
 
-// inkBox is the tight box of the ink inside box (false without ink).
-func inkBox(img *image.Gray, box geom.Box) (geom.Box, bool) {
+// inkBand is the tight box of the ink inside box in its band of rows with
+// the most ink, bands parted by at least gap rows without ink (false
+// without ink).
+func inkBand(img *image.Gray, box geom.Box, gap int) (geom.Box, bool) {
 	r := image.Rect(int(box.XMin), int(box.YMin), int(math.Ceil(box.XMax)), int(math.Ceil(box.YMax))).Intersect(img.Bounds())
-	x0, y0, x1, y1 := r.Max.X, r.Max.Y, r.Min.X, r.Min.Y
+	best, bestInk := image.Rectangle{}, 0
+	cur, ink, blank := image.Rectangle{}, 0, 0
+	flush := func() {
+		if ink > bestInk {
+			best, bestInk = cur, ink
+		}
+		cur, ink = image.Rectangle{}, 0
+	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
+		n := 0
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if img.GrayAt(x, y).Y < inkLevel {
-				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+				n++
+				cur = cur.Union(image.Rect(x, y, x+1, y+1))
 			}
 		}
+		if n == 0 {
+			if blank++; blank == gap {
+				flush()
+			}
+			continue
+		}
+		blank = 0
+		ink += n
 	}
-	if x1 <= x0 || y1 <= y0 {
+	flush()
+	if bestInk == 0 {
 		return geom.Box{}, false
 	}
-	return geom.Box{XMin: float64(x0), YMin: float64(y0), XMax: float64(x1), YMax: float64(y1)}, true
+	return geom.Box{XMin: float64(best.Min.X), YMin: float64(best.Min.Y), XMax: float64(best.Max.X), YMax: float64(best.Max.Y)}, true
 }
 
 // glyphSymbol reports a word of one or two characters whose box is far

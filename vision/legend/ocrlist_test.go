@@ -139,3 +139,57 @@ func TestInscriptionBeforeItsRow(t *testing.T) {
 func ocrWord(s string, conf, x0, y0, x1, y1 float64) text.Word {
 	return text.Word{Text: s, Conf: conf, Box: geom.Box{XMin: x0, YMin: y0, XMax: x1, YMax: y1}}
 }
+
+// OCR boxes a word from the row above to the row below ("GWB" over "CT"
+// and "LVT"): its own band of ink places it, and its row stays a term and
+// its meaning. A symbol drawn like a letter, read as one twice the
+// lettering's height (a corner guard's "L"), stays the entry's graphic.
+func TestTallOCRBoxes(t *testing.T) {
+	img := blankImage(500, 130)
+	var words []text.Word
+	// word draws letter stems in x0..x1, y..y+15, and adds it boxed as given
+	word := func(s string, conf, x0, x1, y, by0, by1 float64) {
+		for sx := int(x0) + 1; sx+2 <= int(x1); sx += 6 {
+			for yy := int(y) + 1; yy < int(y)+14; yy++ {
+				img.Pix[yy*img.Stride+sx], img.Pix[yy*img.Stride+sx+1] = 0, 0
+			}
+		}
+		words = append(words, ocrWord(s, conf, x0, by0, x1, by1))
+	}
+	row := func(y float64, term string, tx1 float64, meaning ...string) {
+		word(term, 0.95, 10, tx1, y, y, y+15)
+		x := 150.0
+		for _, m := range meaning {
+			w := float64(len(m)) * 10
+			word(m, 0.95, x, x+w, y, y, y+15)
+			x += w + 8
+		}
+	}
+	// the corner guard: "CG", an "L" 30 px tall, "CORNER GUARD"
+	word("CG", 0.95, 10, 32, 10, 10, 25)
+	for yy := 3; yy < 33; yy++ {
+		img.Pix[yy*img.Stride+80], img.Pix[yy*img.Stride+81] = 0, 0
+	}
+	for x := 80; x < 100; x++ {
+		img.Pix[31*img.Stride+x], img.Pix[32*img.Stride+x] = 0, 0
+	}
+	words = append(words, ocrWord("L", 0.86, 78, 3, 101, 33))
+	word("CORNER", 0.97, 150, 210, 10, 10, 25)
+	word("GUARD", 0.97, 218, 268, 10, 10, 25)
+	row(50, "CT", 30, "CERAMIC", "TILE")
+	word("GWB", 0.58, 10, 40, 75, 55, 100) // boxed from CT's row to LVT's
+	word("GYPSUM", 0.93, 150, 210, 75, 75, 90)
+	word("BOARD", 0.93, 218, 268, 75, 75, 90)
+	row(100, "LVT", 36, "LUXURY", "VINYL", "TILE")
+
+	got := Parse(img, words)
+	want := map[string]string{"CG": "CORNER GUARD", "CT": "CERAMIC TILE", "GWB": "GYPSUM BOARD", "LVT": "LUXURY VINYL TILE"}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	for _, e := range got {
+		if want[e.Label] != e.Description || e.HasGraphic != (e.Label == "CG") {
+			t.Errorf("entry %q | %q graphic %v", e.Label, e.Description, e.HasGraphic)
+		}
+	}
+}
