@@ -32,8 +32,11 @@ import (
 // "manuf's"), not a graphic to search the drawings for. So is a word of
 // letters OCR doubts (an umlaut read by an English model:
 // "Brüstungshöhe" at 0.38) that follows a word or mark kept within a
-// word space. A word kept so stands beside the next: the
-// judgement repeats until nothing more is kept.
+// word space. A word kept so stands beside the next: the judgement
+// repeats until nothing more is kept. Before it, a word OCR boxed over
+// several rows is boxed by its own band of ink (trimTall), and a reading
+// of a letter or two far taller than the lettering is a symbol
+// (bigLetter).
 func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 	words = trimTall(img, words)
 	em := medianHeight(words)
@@ -61,15 +64,14 @@ func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 	return out
 }
 
-// inLine reports a doubtful word (noise[i]) set within a line of text:
-// a word not doubted beside it on each side (beside a word, a mark kept
-// will do; beside a mark, a word, and on its right a doubted word of
-// letters),
-// each within a word space (runGapEm of its height) and of about its
-// height; at the start of a line, one beside it on its right and a sure
-// word starting at its left edge in the line just above (a paragraph's
-// continuation line); or, for a word of letters (wordLike), one beside
-// it on its left.
+// inLine reports a doubtful word (noise[i]) set within a line of text: a
+// word not doubted beside it on each side, each within a word space
+// (runGapEm of the taller's height; markSpace of them for a mark) and of
+// about its height — beside a word, a mark kept will do; beside a mark,
+// only a word, and on its right a doubted word of letters; at the start
+// of a line, one beside it on its right and a sure word starting at its
+// left edge in the line just above (a paragraph's continuation line); or,
+// for a word of letters (wordLike), one beside it on its left.
 func inLine(i int, words []text.Word, noise []bool) bool {
 	w := words[i].Box
 	if w.Height() <= 0 {
