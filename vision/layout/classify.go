@@ -215,6 +215,11 @@ func doubtfulLine(l text.Line) bool {
 	return len(l.Words) > 0 && sum < minLineConf*float64(len(l.Words))
 }
 
+// centredOver reports a line centred over r (within a tenth of its width).
+func centredOver(l text.Line, r rect) bool {
+	return math.Abs((l.Box.XMin+l.Box.XMax)/2-float64(r.x0+r.x1)/2) < 0.1*float64(r.w())
+}
+
 // minLineConf: OCR's headings read at 0.73–0.97 a word, its readings of
 // linework at 0.4–0.7.
 const minLineConf = 0.6
@@ -239,7 +244,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 		h := lineHeight(l)
 		s := h / em
 		// a centred heading naming a kind (a schedule's title row)
-		centred := math.Abs((l.Box.XMin+l.Box.XMax)/2-float64(r.x0+r.x1)/2) < 0.1*float64(r.w()) && kindOf(l.Text) != ""
+		centred := centredOver(l, r) && kindOf(l.Text) != ""
 		if l.Box.YMin-float64(r.y0) < 3*em && (l.Box.XMin-float64(r.x0) < 3*em || centred) {
 			s += 0.5 // heading at the top left, or centred at the top
 		}

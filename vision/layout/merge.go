@@ -453,8 +453,7 @@ func headed(r rect, words []text.Word, em float64) bool {
 	}
 	l := ls[top]
 	left := l.Box.XMin-float64(r.x0) < 3*em
-	centred := math.Abs((l.Box.XMin+l.Box.XMax)/2-float64(r.x0+r.x1)/2) < 0.1*float64(r.w())
-	return l.Box.YMin-float64(r.y0) < 1.5*em && (left || centred) && len(l.Words) <= 8 &&
+	return l.Box.YMin-float64(r.y0) < 1.5*em && (left || centredOver(l, r)) && len(l.Words) <= 8 &&
 		hasLetters(l.Text) && lineHeight(l) >= 1.3*em
 }
 
