@@ -265,9 +265,10 @@ func classify(r rect, words []text.Word, em float64) Block {
 	}
 	// of lines of one size naming a kind, the topmost: a table's title
 	// row over its column headers ("WINDOW SCHEDULE" over "… LAYOUT
-	// REMARKS LOCATION")
+	// REMARKS LOCATION"); lines of a title set close may touch
+	// ("ROOM FINISH LEGEND &" over "ABBREVIATIONS")
 	for j := title + 1; title >= 0 && j < len(cs) && cs[j].score >= cs[title].score-0.1; j++ {
-		if c := cs[j]; c.l.Box.YMax <= cs[title].l.Box.YMin && kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) && !sentenceLike(c.l.Text) {
+		if c := cs[j]; c.l.Box.YMax <= cs[title].l.Box.YMin+0.2*lineHeight(c.l) && c.l.Box.YMin < cs[title].l.Box.YMin && kindOf(c.l.Text) != "" && len(c.l.Words) <= 10 && !annotationRE.MatchString(c.l.Text) && !sentenceLike(c.l.Text) {
 			title = j
 		}
 	}

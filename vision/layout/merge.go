@@ -600,7 +600,7 @@ func (p *Page) splitNotes(rs []region, titles []viewTitle) []region {
 		}
 		var cuts []int
 		for _, h := range heads {
-			if lineHeight(h) >= 0.85*top && h.Box.YMin > float64(rg.r.y0)+2*body {
+			if lineHeight(h) >= 0.85*top && h.Box.YMin > float64(rg.r.y0)+2*body && !secondLine(h, heads) {
 				cuts = append(cuts, int(h.Box.YMin-0.5*body))
 			}
 		}
@@ -620,6 +620,23 @@ func (p *Page) splitNotes(rs []region, titles []viewTitle) []region {
 		}
 	}
 	return out
+}
+
+// secondLine reports a heading line set directly under another of heads
+// of its size, over it (a line space at most, overlapping it across): a
+// heading of two lines ("ROOM FINISH LEGEND &" over "ABBREVIATIONS"), not
+// two headings.
+func secondLine(h text.Line, heads []text.Line) bool {
+	hh := lineHeight(h)
+	for _, o := range heads {
+		oh := lineHeight(o)
+		gap := h.Box.YMin - o.Box.YMax
+		xov := math.Min(h.Box.XMax, o.Box.XMax) - math.Max(h.Box.XMin, o.Box.XMin)
+		if gap >= -0.2*hh && gap <= 0.6*hh && xov > 0 && math.Abs(oh-hh) <= 0.15*hh {
+			return true
+		}
+	}
+	return false
 }
 
 // textArea is the area of the words' boxes in r (mask pixels).
