@@ -38,3 +38,44 @@ func TestTwoLineHeading(t *testing.T) {
 		t.Fatalf("the heading's lines: %d", len(ls))
 	}
 }
+
+// A sheet's notes set in columns under two plans, the plans parted at a
+// gutter the columns share, are one block: the cut between the views does
+// not run on through the notes.
+func TestNotesUnderTwoViews(t *testing.T) {
+	img, words := titledSheet("FLOOR PLANS")
+	rectOutline(img, 100, 60, 560, 430, 5)
+	rectOutline(img, 580, 60, 1340, 430, 5)
+	n := 3
+	for _, v := range []struct {
+		x     float64
+		title string
+	}{{100, "UPPER FLOOR PLAN"}, {580, "LOWER FLOOR PLAN"}} {
+		words = drawWords(img, words, n, v.x+40, 200, 12, "ROOM 101")
+		words = drawWords(img, words, n+1, v.x, 450, 18, v.title)
+		words = drawWords(img, words, n+2, v.x, 472, 9, "SCALE: 1/4\" = 1'-0\"")
+		n += 3
+	}
+	words = drawWords(img, words, n, 100, 485, 12, "SHEET NOTES")
+	n++
+	// columns 139 px wide, 18 px apart: the gutter between the third and
+	// the fourth lies in the plans' gap
+	for x := 100.0; x < 1300; x += 157 {
+		for y := 500.0; y < 900; y += 14 {
+			words = drawWords(img, words, n, x, y, 9, "PROVIDE BLOCKING AT ALL")
+			n++
+		}
+	}
+	var notes []Block
+	for _, b := range Segment(img, words, words[0].Box) {
+		if b.Box.YMin > 460 && b.Box.YMin < 600 && (b.Type == "GeneralNotes" || b.Type == "SheetNotes") {
+			notes = append(notes, b)
+		}
+	}
+	if len(notes) != 1 || notes[0].Box.XMin > 110 || notes[0].Box.XMax < 1300 {
+		for _, b := range notes {
+			t.Logf("%s %q %s", b.Type, b.Title, fmtBox(b.Box))
+		}
+		t.Errorf("the notes are %d blocks", len(notes))
+	}
+}

@@ -225,6 +225,8 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	trace("views", views)
 	regions = p.endAtTitles(m, views, titles, em)
 	trace("titles", regions)
+	regions = p.joinCutNotes(regions, titles)
+	trace("cut notes", regions)
 	regions = dropMarks(regions, p.mw, em)
 
 	margin := marginEm * em

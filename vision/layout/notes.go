@@ -107,3 +107,46 @@ func underViewTitle(r rect, titles []viewTitle, em float64) bool {
 	}
 	return false
 }
+
+// joinCutNotes joins notes the cut between two views ran on through: a
+// text region without a heading of its own, set beside another text
+// region at about the same top (within 2.5 em: a heading line over one)
+// and of about its height, the two touching (a gap of at most 2 em),
+// neither holding a view's title, is more of the same notes (a sheet's
+// notes in columns under two plans, the plans parted at a gutter the
+// columns share).
+func (p *Page) joinCutNotes(rs []region, titles []viewTitle) []region {
+	em := p.em
+	textual := func(r region) bool {
+		return !r.tb && !r.boxed && !r.framed && !r.note && len(titlesIn(r.r, titles)) == 0 &&
+			p.textArea(r.r) > 0.08*float64(r.r.area())
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range rs {
+			f := rs[i]
+			if !textual(f) || headingKind(f.r, p.mw, em) != "" || headed(f.r, p.mw, em) {
+				continue
+			}
+			for j := range rs {
+				a := rs[j]
+				if j == i || !textual(a) {
+					continue
+				}
+				gap := float64(max(f.r.x0-a.r.x1, a.r.x0-f.r.x1))
+				if gap < -1 || gap > 2*em || math.Abs(float64(f.r.y0-a.r.y0)) > 2.5*em ||
+					math.Abs(float64(f.r.h()-a.r.h())) > 0.3*float64(max(f.r.h(), a.r.h())) {
+					continue
+				}
+				rs[j].r = a.r.union(f.r)
+				rs = append(rs[:i], rs[i+1:]...)
+				changed = true
+				break
+			}
+			if changed {
+				break
+			}
+		}
+	}
+	return rs
+}
