@@ -215,6 +215,23 @@ func doubtfulLine(l text.Line) bool {
 	return len(l.Words) > 0 && sum < minLineConf*float64(len(l.Words))
 }
 
+// verticalLine reports a line set on end (most of its words of three
+// letters or more boxed taller than wide: a north arrow's "REFERENCE
+// NORTH" along its shaft): its height is its length, no type size, and it
+// titles no block.
+func verticalLine(l text.Line) bool {
+	n, up := 0, 0
+	for _, w := range l.Words {
+		if len([]rune(w.Text)) >= 3 {
+			n++
+			if w.Box.Height() > w.Box.Width() {
+				up++
+			}
+		}
+	}
+	return n > 0 && 2*up > n
+}
+
 // centredOver reports a line centred over r (within a tenth of its width).
 func centredOver(l text.Line, r rect) bool {
 	return math.Abs((l.Box.XMin+l.Box.XMax)/2-float64(r.x0+r.x1)/2) < 0.1*float64(r.w())
@@ -238,7 +255,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 	}
 	var cs []cand
 	for _, l := range ls {
-		if !hasLetters(l.Text) || doubtfulLine(l) {
+		if !hasLetters(l.Text) || doubtfulLine(l) || verticalLine(l) {
 			continue
 		}
 		h := lineHeight(l)

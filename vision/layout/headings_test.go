@@ -3,6 +3,7 @@ package layout
 import (
 	"testing"
 
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
 )
 
@@ -77,5 +78,41 @@ func TestNotesUnderTwoViews(t *testing.T) {
 			t.Logf("%s %q %s", b.Type, b.Title, fmtBox(b.Box))
 		}
 		t.Errorf("the notes are %d blocks", len(notes))
+	}
+}
+
+// A notes heading carved out as a small region of its own, lying on the
+// top-left corner of the notes under it, names them: one block, titled by
+// it, though a north arrow's label set on end along its shaft ("REFERENCE
+// NORTH", taller than any heading) stands in the notes too.
+func TestNotesHeadingOntoItsNotes(t *testing.T) {
+	img := blank(1200, 800)
+	words := drawWords(img, nil, 1, 100, 100, 16, "SHEET NOTES")
+	words = drawWords(img, words, 2, 100, 122, 10, "GENERAL")
+	for i, y := 0, 140.0; y < 600; i, y = i+1, y+14 {
+		words = drawWords(img, words, 3+i, 100, y, 9, "PROVIDE BLOCKING AT ALL WALLS")
+		words = drawWords(img, words, 3+i, 420, y, 9, "INSTALL PER MANUFACTURER")
+	}
+	// the arrow's label on end: two words boxed 12 wide and 90 and 60 tall
+	for _, w := range []text.Word{
+		{Text: "REFERENCE", Line: 90, Box: geom.Box{XMin: 800, YMin: 300, XMax: 812, YMax: 390}},
+		{Text: "NORTH", Line: 90, Box: geom.Box{XMin: 800, YMin: 230, XMax: 812, YMax: 290}},
+	} {
+		fillRect(img, int(w.Box.XMin)+2, int(w.Box.YMin), int(w.Box.XMin)+4, int(w.Box.YMax))
+		words = append(words, w)
+	}
+	p := Analyze(img, words)
+	if p == nil {
+		t.Fatal("no page")
+	}
+	k := p.k
+	heading := rect{int(95 * k), int(95 * k), int(260 * k), int(150 * k)}
+	notes := rect{int(95 * k), int(120 * k), int(830 * k), int(600 * k)}
+	got := p.noteHeadingsOnto([]region{{r: heading}, {r: notes}}, nil)
+	if len(got) != 1 || got[0].r != notes.union(heading) {
+		t.Fatalf("regions %v", got)
+	}
+	if b := classify(got[0].r, p.mw, p.em); b.Type != "SheetNotes" || b.Title != "SHEET NOTES" {
+		t.Errorf("the notes: %s %q", b.Type, b.Title)
 	}
 }

@@ -225,7 +225,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	trace("views", views)
 	regions = p.endAtTitles(m, views, titles, em)
 	trace("titles", regions)
-	regions = p.joinCutNotes(regions, titles)
+	regions = p.noteHeadingsOnto(p.joinCutNotes(regions, titles), titles)
 	trace("cut notes", regions)
 	regions = dropMarks(regions, p.mw, em)
 

@@ -150,3 +150,34 @@ func (p *Page) joinCutNotes(rs []region, titles []viewTitle) []region {
 	}
 	return rs
 }
+
+// noteHeadingsOnto gives a notes heading standing as a small region of its
+// own ("SHEET NOTES", carved out with the first lines under it) to the
+// unheaded text region whose top-left corner it lies on or just over: the
+// heading names those notes.
+func (p *Page) noteHeadingsOnto(rs []region, titles []viewTitle) []region {
+	em := p.em
+	for i := 0; i < len(rs); i++ {
+		h := rs[i]
+		if h.tb || h.boxed || !noteKinds[headingKind(h.r, p.mw, em)] {
+			continue
+		}
+		for j := range rs {
+			a := rs[j]
+			if j == i || a.tb || a.boxed || a.framed || len(titlesIn(a.r, titles)) > 0 || a.r.area() < 4*h.r.area() ||
+				math.Abs(float64(h.r.x0-a.r.x0)) > 3*em || float64(h.r.y0) > float64(a.r.y0)+2*em ||
+				float64(h.r.y1) < float64(a.r.y0)-em || headingKind(a.r, p.mw, em) != "" ||
+				p.textArea(a.r) <= 0.08*float64(a.r.area()) {
+				continue
+			}
+			rs[j].r = a.r.union(h.r)
+			rs = append(rs[:i], rs[i+1:]...)
+			i--
+			break
+		}
+	}
+	return rs
+}
+
+// noteKinds are the kinds of notes blocks.
+var noteKinds = map[string]bool{"GeneralNotes": true, "SheetNotes": true, "KeyNotes": true}
