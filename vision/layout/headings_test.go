@@ -116,3 +116,34 @@ func TestNotesHeadingOntoItsNotes(t *testing.T) {
 		t.Errorf("the notes: %s %q", b.Type, b.Title)
 	}
 }
+
+// A framed table titled under it as a view is ("WINDOW SCHEDULE" over
+// "1 : 50") is one block with its caption, not a table and a caption.
+func TestCaptionWithScaleUnderATable(t *testing.T) {
+	img, words := titledSheet("ALUMINIUM SCHEDULE")
+	rectOutline(img, 100, 100, 600, 500, 3)
+	for y := 130; y < 500; y += 30 {
+		fillRect(img, 100, y, 600, y+2)
+	}
+	fillRect(img, 200, 100, 202, 500)
+	n := 3
+	for y := 108.0; y < 480; y += 30 {
+		words = drawWords(img, words, n, 110, y, 10, "GLAZING")
+		words = drawWords(img, words, n, 210, y, 10, "AS PER SANS 204")
+		n++
+	}
+	words = drawWords(img, words, n, 100, 540, 16, "WINDOW SCHEDULE")
+	words = drawWords(img, words, n+1, 100, 562, 9, "1 : 50")
+	var got []Block
+	for _, b := range Segment(img, words, words[0].Box) {
+		if b.Type != "TitleBlock" {
+			got = append(got, b)
+		}
+	}
+	if len(got) != 1 || got[0].Type != "Schedule" || got[0].Box.YMax < 565 || got[0].Title != "WINDOW SCHEDULE" {
+		for _, b := range got {
+			t.Logf("%s %q %s", b.Type, b.Title, fmtBox(b.Box))
+		}
+		t.Errorf("%d blocks", len(got))
+	}
+}

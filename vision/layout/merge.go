@@ -255,7 +255,10 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 				break
 			}
 			kind := headingKind(c.r, words, em)
-			up := kind == "" || viewKinds[kind] || kind == "Image" // a picture is titled under it as a view is
+			// a picture is titled under it as a view is; so is what a
+			// title with a scale under it names ("WINDOW SCHEDULE" over
+			// "1 : 50" under the drawn schedule)
+			up := kind == "" || viewKinds[kind] || kind == "Image" || scaledCaption(ls)
 			best, bestGap := -1, 8*em
 			if !up {
 				bestGap = 5 * em
@@ -305,8 +308,9 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 				continue
 			}
 			if rs[best].boxed {
-				// a box keeps its frame; a heading over it names it
-				if !up {
+				// a box keeps its frame; a heading over it names it, as
+				// does a titled caption with a scale under it
+				if !up || kind != "" && scaledCaption(ls) {
 					rs[best].heading = append(rs[best].heading, wordsIn(c.r, words)...)
 				}
 			} else {
@@ -319,6 +323,16 @@ func attachCaptions(rs []region, words []text.Word, em float64) []region {
 		}
 	}
 	return rs
+}
+
+// scaledCaption reports a caption one of whose lines is a scale.
+func scaledCaption(ls []text.Line) bool {
+	for _, l := range ls {
+		if findScale(l.Text) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // nearestStacked is the region nearest above (below: under) region i
