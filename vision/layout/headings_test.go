@@ -147,3 +147,30 @@ func TestCaptionWithScaleUnderATable(t *testing.T) {
 		t.Errorf("%d blocks", len(got))
 	}
 }
+
+// A column of notes is not cut at a line whose brackets' tails box it
+// taller than the rest ("SLAB (150 P.S.F.)"), nor at a last line set
+// larger with no text under it to head ("NOTICE PLEASE").
+func TestNotesNotCutAtBracketsOrALastLine(t *testing.T) {
+	img := blank(1000, 700)
+	words := drawWords(img, nil, 1, 100, 100, 9, "8\" DEEP SLAB TYPICAL U.N.O. AT ALL BAYS")
+	n := 2
+	for y := 114.0; y < 400; y += 14 {
+		if y == 198 {
+			words = drawWords(img, words, n, 100, y, 9, "SLAB")
+			words = drawWords(img, words, n, 140, y, 12, "(150 P.S.F.)")
+		} else {
+			words = drawWords(img, words, n, 100, y, 9, "ALL FRAMES TO BE WIDE HEAVY DUTY WITH BRACING")
+		}
+		n++
+	}
+	words = drawWords(img, words, n, 100, 408, 12, "NOTICE PLEASE")
+	p := Analyze(img, words)
+	if p == nil {
+		t.Fatal("no page")
+	}
+	r := rect{int(95 * p.k), int(95 * p.k), int(560 * p.k), int(425 * p.k)}
+	if got := p.splitNotes([]region{{r: r}}, nil); len(got) != 1 {
+		t.Errorf("cut in %d: %v", len(got), got)
+	}
+}

@@ -594,14 +594,14 @@ func (p *Page) splitNotes(rs []region, titles []viewTitle) []region {
 		}
 		var hs []float64
 		for _, l := range ls {
-			hs = append(hs, lineHeight(l))
+			hs = append(hs, typeHeight(l))
 		}
 		sort.Float64s(hs)
 		body := hs[len(hs)/2]
 		var heads []text.Line
 		top := 0.0
 		for _, l := range ls {
-			if len(l.Words) <= 5 && hasLetters(l.Text) && lineHeight(l) >= 1.3*body {
+			if len(l.Words) <= 5 && hasLetters(l.Text) && typeHeight(l) >= 1.3*body && textUnder(l, ls, body) {
 				heads = append(heads, l)
 				top = math.Max(top, lineHeight(l))
 			}
@@ -634,6 +634,36 @@ func (p *Page) splitNotes(rs []region, titles []viewTitle) []region {
 		}
 	}
 	return out
+}
+
+// typeHeight is a line's height measured on its words without brackets
+// (a "(48 HOURS NOTICE PLEASE)." is boxed down to its parentheses' tails,
+// no larger type), or lineHeight when every word has one.
+func typeHeight(l text.Line) float64 {
+	var hs []float64
+	for _, w := range l.Words {
+		if !strings.ContainsAny(w.Text, "()[]{}") {
+			hs = append(hs, w.Box.Height())
+		}
+	}
+	if len(hs) == 0 {
+		return lineHeight(l)
+	}
+	sort.Float64s(hs)
+	return hs[len(hs)/2]
+}
+
+// textUnder reports whether a line of ls starts within two body lines
+// under l, across from it: a heading heads text.
+func textUnder(l text.Line, ls []text.Line, body float64) bool {
+	for _, o := range ls {
+		g := o.Box.YMin - l.Box.YMax
+		xov := math.Min(o.Box.XMax, l.Box.XMax) - math.Max(o.Box.XMin, l.Box.XMin)
+		if g >= -0.2*body && g <= 2*body && xov > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // secondLine reports a heading line set directly under another of heads
