@@ -76,21 +76,29 @@ func plotStamp(words []text.Word) bool {
 	return len(words) > 0
 }
 
+// markEm: a wordless region at most this many em across is a mark.
+const markEm = 2
+
 // dropMarks removes the regions that hold a north arrow, a graphic scale
 // or a plot stamp alone (small, unframed, their words all such words),
 // and the small wordless regions beside them (an arrow's circle cut apart
-// from its label).
+// from its label), and wordless marks no bigger than a couple of letters
+// (markEm: a sheet's corner or crop mark, a stray tick).
 func dropMarks(rs []region, words []text.Word, em float64) []region {
 	small := func(r region) bool {
 		return !r.tb && !r.framed && !r.boxed && !r.note &&
 			float64(max(r.r.w(), r.r.h())) <= maxArrowEm*em
 	}
 	own := func(i int) []text.Word { return wordsIn(rs[i].r, ownWords(rs, i, words)) }
-	arrow := make([]bool, len(rs))
+	arrow, mark := make([]bool, len(rs)), make([]bool, len(rs))
 	found := false
 	for i, r := range rs {
-		if ws := own(i); small(r) && (arrowOrScale(ws) || plotStamp(ws)) {
+		ws := own(i)
+		if small(r) && (arrowOrScale(ws) || plotStamp(ws)) {
 			arrow[i], found = true, true
+		}
+		if small(r) && len(ws) == 0 && float64(max(r.r.w(), r.r.h())) <= markEm*em {
+			mark[i], found = true, true
 		}
 	}
 	if !found {
@@ -98,7 +106,7 @@ func dropMarks(rs []region, words []text.Word, em float64) []region {
 	}
 	out := rs[:0:0]
 	for i, r := range rs {
-		if arrow[i] {
+		if arrow[i] || mark[i] {
 			continue
 		}
 		if small(r) && len(own(i)) == 0 {

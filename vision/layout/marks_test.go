@@ -91,3 +91,26 @@ func titledSheet(title string) (*image.Gray, []text.Word) {
 	words := drawWords(img, nil, 1, 1420, 900, 40, "A101")
 	return img, drawWords(img, words, 2, 1420, 850, 16, title)
 }
+
+// A sheet's corner mark ("┌": two strokes a couple of letters long, no
+// words) is no block; a small region with words, or a wordless one larger
+// than a couple of letters, stays.
+func TestCornerMarkIsNoBlock(t *testing.T) {
+	words := drawWords(blank(1600, 1000), nil, 1, 600, 500, 14, "LIVING ROOM")
+	words = drawWords(blank(1600, 1000), words, 2, 40, 300, 14, "WC")
+	rs := []region{
+		{r: rect{200, 200, 1200, 800}}, // the plan
+		{r: rect{1540, 20, 1560, 40}},  // the mark: 20 px, under 2 em
+		{r: rect{36, 296, 76, 318}},    // a small labelled region
+		{r: rect{1400, 100, 1460, 160}},
+	}
+	got := dropMarks(rs, words, 14)
+	if len(got) != 3 {
+		t.Fatalf("kept %v", got)
+	}
+	for _, r := range got {
+		if r.r.x0 == 1540 {
+			t.Errorf("the corner mark is kept")
+		}
+	}
+}
