@@ -89,11 +89,12 @@ func dropMarks(rs []region, words []text.Word, em float64) []region {
 		return !r.tb && !r.framed && !r.boxed && !r.note &&
 			float64(max(r.r.w(), r.r.h())) <= maxArrowEm*em
 	}
-	own := func(i int) []text.Word { return wordsIn(rs[i].r, ownWords(rs, i, words)) }
+	own := make([][]text.Word, len(rs))
 	arrow, mark := make([]bool, len(rs)), make([]bool, len(rs))
 	found := false
 	for i, r := range rs {
-		ws := own(i)
+		own[i] = wordsIn(r.r, ownWords(rs, i, words))
+		ws := own[i]
 		if small(r) && (arrowOrScale(ws) || plotStamp(ws)) {
 			arrow[i], found = true, true
 		}
@@ -109,7 +110,7 @@ func dropMarks(rs []region, words []text.Word, em float64) []region {
 		if arrow[i] || mark[i] {
 			continue
 		}
-		if small(r) && len(own(i)) == 0 {
+		if small(r) && len(own[i]) == 0 {
 			beside := false
 			for j, o := range rs {
 				beside = beside || arrow[j] && dist(r.r, o.r) <= cutGapEm*em

@@ -192,12 +192,15 @@ func inkBand(img *image.Gray, box geom.Box, gap int) (geom.Box, bool) {
 		cur, ink = image.Rectangle{}, 0
 	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		n := 0
+		n, x0, x1 := 0, r.Max.X, r.Min.X
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if img.GrayAt(x, y).Y < inkLevel {
 				n++
-				cur = cur.Union(image.Rect(x, y, x+1, y+1))
+				x0, x1 = min(x0, x), max(x1, x+1)
 			}
+		}
+		if n > 0 {
+			cur = cur.Union(image.Rect(x0, y, x1, y+1))
 		}
 		if n == 0 {
 			if blank++; blank == gap {
