@@ -34,6 +34,11 @@ func (b Box) Translate(dx, dy float64) Box {
 	return Box{b.XMin + dx, b.YMin + dy, b.XMax + dx, b.YMax + dy}
 }
 
+// Union is the smallest box holding b and o.
+func (b Box) Union(o Box) Box {
+	return Box{min(b.XMin, o.XMin), min(b.YMin, o.YMin), max(b.XMax, o.XMax), max(b.YMax, o.YMax)}
+}
+
 // Intersect is the box both boxes cover (not Valid when they do not meet).
 func (b Box) Intersect(o Box) Box {
 	return Box{max(b.XMin, o.XMin), max(b.YMin, o.YMin), min(b.XMax, o.XMax), min(b.YMax, o.YMax)}

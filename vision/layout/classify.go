@@ -353,10 +353,6 @@ func boxDist(a, b geom.Box) float64 {
 	return math.Hypot(dx, dy)
 }
 
-func boxUnion(a, b geom.Box) geom.Box {
-	return geom.Box{XMin: min(a.XMin, b.XMin), YMin: min(a.YMin, b.YMin), XMax: max(a.XMax, b.XMax), YMax: max(a.YMax, b.YMax)}
-}
-
 // kindOfScale types a view its title does not name by its scale: drawn at
 // 1:24 or larger (1/2" = 1'-0", 1:20) it is a detail; else a plan.
 func kindOfScale(scale string) string {

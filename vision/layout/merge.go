@@ -210,13 +210,13 @@ func growText(h text.Line, ls []text.Line, em float64) geom.Box {
 		if l.Box.YMin-cur.YMax > lim || isHeading(l, em) {
 			break
 		}
-		cur = boxUnion(cur, l.Box)
+		cur = cur.Union(l.Box)
 		lim = 2.5 * em
 	}
 	for _, l := range ls {
 		if !hasLetters(l.Text) && l.Box.YMin >= cur.YMin && l.Box.YMax <= cur.YMax+0.5*em &&
 			l.Box.XMax <= cur.XMax && l.Box.XMin >= cur.XMin-4*em {
-			cur = boxUnion(cur, l.Box)
+			cur = cur.Union(l.Box)
 		}
 	}
 	return cur

@@ -195,7 +195,7 @@ func (p *Page) sampleRows(r rect, rows [][]text.Word, em float64) bool {
 	for _, row := range rows {
 		t := row[0].Box
 		for _, w := range row {
-			t = boxUnion(t, w.Box)
+			t = t.Union(w.Box)
 		}
 		h := t.Height()
 		// clear of the frame's side, a quarter row above and below

@@ -498,7 +498,7 @@ func lineOf(ws []text.Word) text.Line {
 	for i, w := range ws {
 		if i > 0 {
 			l.Text += " "
-			l.Box = boxUnion(l.Box, w.Box)
+			l.Box = l.Box.Union(w.Box)
 		}
 		l.Text += w.Text
 	}
@@ -584,7 +584,7 @@ func wordsBox(l text.Line, a, b int) geom.Box {
 			if !box.Valid() {
 				box = w.Box
 			} else {
-				box = boxUnion(box, w.Box)
+				box = box.Union(w.Box)
 			}
 		}
 		pos = end + 1

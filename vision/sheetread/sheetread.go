@@ -101,6 +101,27 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 			s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
 		}
 	}
+	// lettering in the title block too large for the page's reading (a
+	// scanned sheet number an inch tall) is read again, shrunk
+	{
+		tb, ok := s.Layout.TitleBlock()
+		if !ok {
+			tb, ok = s.Layout.TitleBlockGuess()
+		}
+		if ok {
+			got, err := readLarge(ctx, img, s.Words, tb)
+			if err != nil {
+				return s, err
+			}
+			if len(got) > 0 {
+				s.Words = addUncovered(s.Words, got)
+				if s.TextSource == SourcePDF {
+					s.TextSource = SourceMixed
+				}
+				s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
+			}
+		}
+	}
 	return s, nil
 }
 

@@ -88,7 +88,7 @@ func joinRun(ws []Word, idx []int, merged map[int]Word, gone map[int]bool) {
 		w := ws[idx[start]]
 		for _, i := range idx[start+1 : end] {
 			w.Text += ws[i].Text
-			w.Box = union(w.Box, ws[i].Box)
+			w.Box = w.Box.Union(ws[i].Box)
 			w.Conf = math.Min(w.Conf, ws[i].Conf)
 			gone[i] = true
 		}

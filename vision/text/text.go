@@ -56,16 +56,12 @@ func Lines(words []Word) []Line {
 		l := &out[i]
 		if len(l.Words) > 0 {
 			l.Text += " "
-			l.Box = union(l.Box, w.Box)
+			l.Box = l.Box.Union(w.Box)
 		}
 		l.Text += w.Text
 		l.Words = append(l.Words, w)
 	}
 	return out
-}
-
-func union(a, b geom.Box) geom.Box {
-	return geom.Box{XMin: min(a.XMin, b.XMin), YMin: min(a.YMin, b.YMin), XMax: max(a.XMax, b.XMax), YMax: max(a.YMax, b.YMax)}
 }
 
 // ErrNoPdftotext is returned when poppler's pdftotext is not installed.

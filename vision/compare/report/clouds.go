@@ -69,7 +69,7 @@ func Clouds(r *compare.Report, margin float64) []Cloud {
 				if k == 0 {
 					box = items[i].box
 				} else {
-					box = unionBox(box, items[i].box)
+					box = box.Union(items[i].box)
 				}
 				if d := strings.TrimSpace(items[i].desc); d != "" && !slices.Contains(notes, d) {
 					notes = append(notes, d)
@@ -82,10 +82,6 @@ func Clouds(r *compare.Report, margin float64) []Cloud {
 		return cmp.Or(cmp.Compare(a.Page, b.Page), cmp.Compare(a.Box.YMin, b.Box.YMin), cmp.Compare(a.Box.XMin, b.Box.XMin))
 	})
 	return out
-}
-
-func unionBox(a, b geom.Box) geom.Box {
-	return geom.Box{XMin: min(a.XMin, b.XMin), YMin: min(a.YMin, b.YMin), XMax: max(a.XMax, b.XMax), YMax: max(a.YMax, b.YMax)}
 }
 
 func grow(b geom.Box, d float64) geom.Box {

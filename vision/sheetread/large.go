@@ -1,0 +1,263 @@
+package sheetread
+
+import (
+	"context"
+	"image"
+	"math"
+	"slices"
+	"unicode"
+
+	"github.com/plangraph/plangraph/vision/geom"
+	"github.com/plangraph/plangraph/vision/ocr"
+	"github.com/plangraph/plangraph/vision/render"
+	"github.com/plangraph/plangraph/vision/text"
+)
+
+// largeLetterPx are the heights lettering too large for OCR is shrunk to
+// before it is read, each tried: Tesseract reads capitals 30–80 px tall
+// best, but which of them reads a given line right varies (a scanned
+// "A11.4" an inch tall reads "A114" at 80 px and right at 48; "S2.01"
+// reads "$2.01" at 48 and right at 80), so the more confident reading is
+// kept.
+var largeLetterPx = [...]float64{48, 80}
+
+// largeMinConf: a word read from large lettering is kept at this
+// confidence; below it, a logo's or a stamp's shapes read as letters.
+const largeMinConf = 0.6
+
+// readLarge reads the lines of large lettering in tb no word covers
+// (largeRuns), each alone at the sizes of largeLetterPx, and returns the
+// words of its most confident reading that are of about its height
+// (boxes in img's pixels), read with confidence and holding two letters or
+// digits (a letter alone is as likely a north arrow's or a logo's shape).
+func readLarge(ctx context.Context, img *image.Gray, words []text.Word, tb geom.Box) ([]text.Word, error) {
+	var out []text.Word
+	b := img.Bounds()
+	line := 0
+	for _, r := range largeRuns(img, tb, words) {
+		h := r.Height()
+		pad := 0.4 * h
+		crop := image.Rect(int(r.XMin-pad), int(r.YMin-pad), int(math.Ceil(r.XMax+pad)), int(math.Ceil(r.YMax+pad))).Add(b.Min).Intersect(b)
+		if crop.Empty() {
+			continue
+		}
+		sub := img.SubImage(crop).(*image.Gray)
+		var best []text.Word
+		bestConf := 0.0
+		for _, px := range largeLetterPx {
+			f := math.Min(1, px/h)
+			work := sub
+			if f < 1 {
+				work = render.Resize(sub, max(1, int(float64(crop.Dx())*f)), max(1, int(float64(crop.Dy())*f)))
+			}
+			// the image's DPI is not passed: Tesseract's own estimate
+			// from the lettering serves better than a nominal one
+			ws, err := ocr.Words(ctx, work, 0, ocr.Options{MinConf: -1, Block: true})
+			if err != nil {
+				return nil, err
+			}
+			var got []text.Word
+			sum := 0.0
+			for _, w := range ws {
+				// the box, to the run's rows: Tesseract's may take in
+				// the lower half of a label over the lettering
+				w.Box = geom.Box{
+					XMin: w.Box.XMin/f + float64(crop.Min.X-b.Min.X), YMin: max(w.Box.YMin/f+float64(crop.Min.Y-b.Min.Y), r.YMin-0.15*h),
+					XMax: w.Box.XMax/f + float64(crop.Min.X-b.Min.X), YMax: min(w.Box.YMax/f+float64(crop.Min.Y-b.Min.Y), r.YMax+0.15*h),
+				}
+				if w.Box.Height() < 0.5*h || alnums(w.Text) < 2 {
+					continue
+				}
+				got = append(got, w)
+				sum += w.Conf
+			}
+			if len(got) > 0 && sum/float64(len(got)) > bestConf {
+				best, bestConf = got, sum/float64(len(got))
+			}
+			if f == 1 {
+				break // lettering this small is read as it is
+			}
+		}
+		maxLine := 0
+		for _, w := range best {
+			maxLine = max(maxLine, w.Line)
+			if w.Conf >= largeMinConf {
+				w.Line += line
+				out = append(out, w)
+			}
+		}
+		line += maxLine
+	}
+	return out, nil
+}
+
+// largeRuns finds, in tb (img's pixels, relative to its bounds), the
+// lines of lettering too large for the page's reading: pieces of dark ink
+// off the ruling lines (runs of ink eight text heights long: big
+// lettering often stands on a cell's edge) that no word covers, from two
+// to thirty text heights tall (the words' median height), at most twelve
+// times as long and more than a twelfth as wide (a rule's short stretch
+// is not a letter), inked over a twelfth of their box (not a frame or a
+// stamp's ring), joined along a row with pieces of about their height
+// less than a height apart (the letters of a word, the words of a line),
+// of two pieces or more.
+func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
+	b := img.Bounds()
+	r := image.Rect(int(tb.XMin), int(tb.YMin), int(math.Ceil(tb.XMax)), int(math.Ceil(tb.YMax))).Intersect(image.Rect(0, 0, b.Dx(), b.Dy()))
+	em := medianWordHeight(words)
+	if r.Empty() || em <= 0 {
+		return nil
+	}
+	w, h := r.Dx(), r.Dy()
+	// 0 paper, 1 ink, 2 ink a word covers; rules are paper
+	grid := make([]uint8, w*h)
+	long := int(8 * em)
+	for y := 0; y < h; y++ {
+		row := img.Pix[img.PixOffset(b.Min.X+r.Min.X, b.Min.Y+r.Min.Y+y):]
+		for x := 0; x < w; x++ {
+			if row[x] < 128 {
+				grid[y*w+x] = 1
+			}
+		}
+	}
+	fill := func(bx geom.Box, pad float64, v uint8) {
+		x0, y0 := max(int(bx.XMin-pad)-r.Min.X, 0), max(int(bx.YMin-pad)-r.Min.Y, 0)
+		x1, y1 := min(int(math.Ceil(bx.XMax+pad))-r.Min.X, w), min(int(math.Ceil(bx.YMax+pad))-r.Min.Y, h)
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				if grid[y*w+x] != 0 {
+					grid[y*w+x] = v
+				}
+			}
+		}
+	}
+	for _, wd := range words {
+		fill(wd.Box, 2, 2)
+	}
+	// rules: runs of ink long enough along a row or a column (looked for
+	// in the ink as found, then cleared)
+	var rule []int
+	runs := func(n, m int, at func(i, j int) int) {
+		for i := 0; i < n; i++ {
+			for j := 0; j < m; {
+				if grid[at(i, j)] == 0 {
+					j++
+					continue
+				}
+				k := j
+				for k < m && grid[at(i, k)] != 0 {
+					k++
+				}
+				if k-j >= long {
+					for t := j; t < k; t++ {
+						rule = append(rule, at(i, t))
+					}
+				}
+				j = k
+			}
+		}
+	}
+	runs(h, w, func(y, x int) int { return y*w + x })
+	runs(w, h, func(x, y int) int { return y*w + x })
+	for _, i := range rule {
+		grid[i] = 0
+	}
+	var pieces []geom.Box
+	var stack []int
+	for i, v := range grid {
+		if v == 0 {
+			continue
+		}
+		stack = append(stack[:0], i)
+		x0, y0, x1, y1, n, cov := w, h, 0, 0, 0, 0
+		if v == 2 {
+			cov++
+		}
+		grid[i] = 0
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := j%w, j/w
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+			n++
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					if k := ny*w + nx; grid[k] != 0 {
+						if grid[k] == 2 {
+							cov++
+						}
+						grid[k] = 0
+						stack = append(stack, k)
+					}
+				}
+			}
+		}
+		pw, ph := float64(x1-x0), float64(y1-y0)
+		if 2*cov >= n || ph < 2*em || ph > 30*em || pw > 12*ph || pw < 0.08*ph || 12*n < (x1-x0)*(y1-y0) {
+			continue
+		}
+		pieces = append(pieces, geom.Box{XMin: float64(x0 + r.Min.X), YMin: float64(y0 + r.Min.Y), XMax: float64(x1 + r.Min.X), YMax: float64(y1 + r.Min.Y)})
+	}
+	// join the pieces of one line: of about one height, overlapping across
+	// the line by half, less than a height apart along it
+	count := make([]int, len(pieces))
+	for i := range count {
+		count[i] = 1
+	}
+	for joined := true; joined; {
+		joined = false
+		for i := 0; i < len(pieces) && !joined; i++ {
+			for j := i + 1; j < len(pieces); j++ {
+				a, c := pieces[i], pieces[j]
+				ha, hc := a.Height(), c.Height()
+				across := math.Min(a.YMax, c.YMax) - math.Max(a.YMin, c.YMin)
+				gap := math.Max(a.XMin, c.XMin) - math.Min(a.XMax, c.XMax)
+				if math.Max(ha, hc) < 1.5*math.Min(ha, hc) && across >= 0.5*math.Min(ha, hc) && gap < math.Max(ha, hc) {
+					pieces[i] = a.Union(c)
+					pieces = append(pieces[:j], pieces[j+1:]...)
+					count[i] += count[j]
+					count = append(count[:j], count[j+1:]...)
+					joined = true
+					break
+				}
+			}
+		}
+	}
+	// a line of lettering has two letters or more; a piece alone is as
+	// likely a symbol (a north arrow, a stamp's ring)
+	var lines []geom.Box
+	for i, b := range pieces {
+		if count[i] >= 2 {
+			lines = append(lines, b)
+		}
+	}
+	return lines
+}
+
+// medianWordHeight is the median height of words' boxes (0 for none).
+func medianWordHeight(words []text.Word) float64 {
+	hs := make([]float64, 0, len(words))
+	for _, w := range words {
+		hs = append(hs, w.Box.Height())
+	}
+	if len(hs) == 0 {
+		return 0
+	}
+	slices.Sort(hs)
+	return hs[len(hs)/2]
+}
+
+// alnums counts the letters and digits of s.
+func alnums(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n
+}
