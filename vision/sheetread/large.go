@@ -105,11 +105,14 @@ func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 	b := img.Bounds()
 	r := image.Rect(int(tb.XMin), int(tb.YMin), int(math.Ceil(tb.XMax)), int(math.Ceil(tb.YMax))).Intersect(image.Rect(0, 0, b.Dx(), b.Dy()))
 	em := medianWordHeight(words)
-	if r.Empty() || em <= 0 {
+	// a title block is a strip or a corner: a box over half of the
+	// page is no title block's (and not worth the pass)
+	if r.Empty() || em <= 0 || 2*r.Dx()*r.Dy() > b.Dx()*b.Dy() {
 		return nil
 	}
 	w, h := r.Dx(), r.Dy()
-	// 0 paper, 1 ink, 2 ink a word covers; rules are paper
+	// 0 paper, 1 ink, 2 ink a word covers (4 marks a rule's, cleared
+	// before the pieces are found)
 	grid := make([]uint8, w*h)
 	long := int(8 * em)
 	for y := 0; y < h; y++ {
@@ -134,9 +137,9 @@ func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 	for _, wd := range words {
 		fill(wd.Box, 2, 2)
 	}
-	// rules: runs of ink long enough along a row or a column (looked for
-	// in the ink as found, then cleared)
-	var rule []int
+	// rules: runs of ink long enough along a row or a column (marked, so
+	// that a rule crossing another is found whole, then cleared)
+	const rule = 4
 	runs := func(n, m int, at func(i, j int) int) {
 		for i := 0; i < n; i++ {
 			for j := 0; j < m; {
@@ -150,7 +153,7 @@ func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 				}
 				if k-j >= long {
 					for t := j; t < k; t++ {
-						rule = append(rule, at(i, t))
+						grid[at(i, t)] |= rule
 					}
 				}
 				j = k
@@ -159,8 +162,10 @@ func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 	}
 	runs(h, w, func(y, x int) int { return y*w + x })
 	runs(w, h, func(x, y int) int { return y*w + x })
-	for _, i := range rule {
-		grid[i] = 0
+	for i, v := range grid {
+		if v&rule != 0 {
+			grid[i] = 0
+		}
 	}
 	var pieces []geom.Box
 	var stack []int
