@@ -3,7 +3,6 @@ package layout
 import (
 	"image"
 	"math"
-	"sort"
 
 	"github.com/plangraph/plangraph/vision/text"
 )
@@ -92,20 +91,15 @@ func pool(img *image.Gray, f int) (all, dark *mask, tone []bool) {
 	return all, dark, tone
 }
 
-// emHeight is the median word height, or a guess from the page size (a
-// 36 in sheet, 0.1 in text) without words.
+// emHeight is the median height of the words holding a letter or a
+// digit (text.TypeHeight), or a guess from the page size (a 36 in sheet,
+// 0.1 in text) without words.
 func emHeight(words []text.Word, W, H int) float64 {
-	var hs []float64
-	for _, w := range words {
-		if h := w.Box.Height(); h > 0 {
-			hs = append(hs, h)
-		}
-	}
-	if len(hs) < 5 {
+	h, n := text.TypeHeight(words)
+	if n < 5 {
 		return float64(max(W, H)) / 360
 	}
-	sort.Float64s(hs)
-	return hs[len(hs)/2]
+	return h
 }
 
 // bbox is the ink bounding box of r (empty when r holds no ink).

@@ -44,7 +44,7 @@ func (p *Page) viewTitles() []viewTitle {
 		var lead *text.Word
 		// a bubble's glyph the text layer gives as a symbol ("@", "©")
 		// before the number is no word of the title
-		for len(l.Words) > 2 && !hasAlnum(l.Words[0].Text) {
+		for len(l.Words) > 2 && !text.HasAlnum(l.Words[0].Text) {
 			l = lineOf(l.Words[1:])
 		}
 		if len(l.Words) > 1 {
@@ -256,11 +256,6 @@ var itemNumberRE = regexp.MustCompile(`^\d{1,2}[.)]$`)
 func rectContains(outer, inner rect) bool {
 	cx, cy := (inner.x0+inner.x1)/2, (inner.y0+inner.y1)/2
 	return cx >= outer.x0 && cx < outer.x1 && cy >= outer.y0 && cy < outer.y1
-}
-
-// hasAlnum reports whether s holds a letter or a digit.
-func hasAlnum(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // isSymbol is a rune that is neither a letter, a digit nor a space: a

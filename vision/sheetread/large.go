@@ -4,7 +4,6 @@ import (
 	"context"
 	"image"
 	"math"
-	"slices"
 	"unicode"
 
 	"github.com/plangraph/plangraph/vision/geom"
@@ -95,7 +94,7 @@ func readLarge(ctx context.Context, img *image.Gray, words []text.Word, tb geom.
 // lines of lettering too large for the page's reading: pieces of dark ink
 // off the ruling lines (runs of ink eight text heights long: big
 // lettering often stands on a cell's edge) that no word covers, from two
-// to thirty text heights tall (the words' median height), at most twelve
+// to thirty text heights tall (text.TypeHeight), at most twelve
 // times as long and more than a twelfth as wide (a rule's short stretch
 // is not a letter), inked over a twelfth of their box (not a frame or a
 // stamp's ring), joined along a row with pieces of about their height
@@ -104,7 +103,7 @@ func readLarge(ctx context.Context, img *image.Gray, words []text.Word, tb geom.
 func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 	b := img.Bounds()
 	r := image.Rect(int(tb.XMin), int(tb.YMin), int(math.Ceil(tb.XMax)), int(math.Ceil(tb.YMax))).Intersect(image.Rect(0, 0, b.Dx(), b.Dy()))
-	em := medianWordHeight(words)
+	em, _ := text.TypeHeight(words)
 	// a title block is a strip or a corner: a box over half of the
 	// page is no title block's (and not worth the pass)
 	if r.Empty() || em <= 0 || 2*r.Dx()*r.Dy() > b.Dx()*b.Dy() {
@@ -241,19 +240,6 @@ func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 		}
 	}
 	return lines
-}
-
-// medianWordHeight is the median height of words' boxes (0 for none).
-func medianWordHeight(words []text.Word) float64 {
-	hs := make([]float64, 0, len(words))
-	for _, w := range words {
-		hs = append(hs, w.Box.Height())
-	}
-	if len(hs) == 0 {
-		return 0
-	}
-	slices.Sort(hs)
-	return hs[len(hs)/2]
 }
 
 // alnums counts the letters and digits of s.
