@@ -614,7 +614,7 @@ func (p *page) letterRow(g *graphic) bool {
 	r := g.r
 	for _, w := range p.words {
 		wr := p.wordRect(w)
-		if !hasAlnum(w.Text) {
+		if !text.HasAlnum(w.Text) {
 			continue
 		}
 		if vOverlap(wr, r)*2 >= min(wr.Dy(), r.Dy()) && gap(wr, r) <= p.px(0.5) {

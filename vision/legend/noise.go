@@ -39,10 +39,10 @@ import (
 // (bigLetter).
 func ocrNoise(img *image.Gray, words []text.Word) []text.Word {
 	words = trimTall(img, words)
-	em := medianHeight(words)
+	em, _ := text.TypeHeight(words)
 	noise := make([]bool, len(words))
 	for i, w := range words {
-		noise[i] = w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !hasAlnum(w.Text) && w.Text != "&" ||
+		noise[i] = w.Conf > 0 && w.Conf < 1 && (w.Conf < ocrMinConf || !text.HasAlnum(w.Text) && w.Text != "&" ||
 			solidShare(img, w.Box) > maxSolidShare || bigLetter(w, em))
 	}
 	doubted := slices.Clone(noise)
@@ -77,14 +77,14 @@ func inLine(i int, words []text.Word, noise []bool) bool {
 	if w.Height() <= 0 {
 		return false
 	}
-	mark := !hasAlnum(words[i].Text)
+	mark := !text.HasAlnum(words[i].Text)
 	var left, right, above bool
 	for j, o := range words {
 		b := o.Box
 		// a doubted word of letters serves as the word after a mark
 		// ("BRH = Brüstungshöhe"): each then keeps the other
 		after := mark && noise[j] && wordLike(o.Text)
-		if j == i || noise[j] && !after || b.Height() <= 0 || mark && !hasAlnum(o.Text) {
+		if j == i || noise[j] && !after || b.Height() <= 0 || mark && !text.HasAlnum(o.Text) {
 			continue // two marks side by side are no text
 		}
 		space := runGapEm * math.Max(b.Height(), w.Height())
@@ -93,7 +93,7 @@ func inLine(i int, words []text.Word, noise []bool) bool {
 		}
 		ov := math.Min(w.YMax, b.YMax) - math.Max(w.YMin, b.YMin)
 		if ov >= 0.5*math.Min(w.Height(), b.Height()) {
-			if w.Height() > 1.5*b.Height() && hasAlnum(o.Text) {
+			if w.Height() > 1.5*b.Height() && text.HasAlnum(o.Text) {
 				continue
 			}
 			if g := w.XMin - b.XMax; g >= -0.2*b.Height() && g <= space && !after {
@@ -104,7 +104,7 @@ func inLine(i int, words []text.Word, noise []bool) bool {
 			}
 			continue
 		}
-		if after || !hasAlnum(o.Text) || w.Height() > 1.5*b.Height() {
+		if after || !text.HasAlnum(o.Text) || w.Height() > 1.5*b.Height() {
 			continue
 		}
 		if g := w.YMin - b.YMax; g >= -0.2*b.Height() && g <= contGapEm*b.Height() && math.Abs(b.XMin-w.XMin) <= 0.5*b.Height() {
@@ -118,7 +118,7 @@ func inLine(i int, words []text.Word, noise []bool) bool {
 // the legend's lettering (em: its median word height): a symbol drawn
 // like a letter (a corner guard's "L"), not a word of the text.
 func bigLetter(w text.Word, em float64) bool {
-	return em > 0 && len([]rune(w.Text)) <= 2 && hasAlnum(w.Text) && w.Box.Height() > 1.4*em
+	return em > 0 && len([]rune(w.Text)) <= 2 && text.HasAlnum(w.Text) && w.Box.Height() > 1.4*em
 }
 
 // markSpace: a mark may stand this many word spaces from its words (a
@@ -144,7 +144,7 @@ func wordLike(s string) bool {
 // ("AK = Außenkante" over "AS = Anschlagschiene", "GWB" from the row above
 // to the row below), which stands in no line; the glyphs themselves do.
 func trimTall(img *image.Gray, words []text.Word) []text.Word {
-	em := medianHeight(words)
+	em, _ := text.TypeHeight(words)
 	if em <= 0 {
 		return words
 	}
@@ -160,22 +160,6 @@ func trimTall(img *image.Gray, words []text.Word) []text.Word {
 		}
 	}
 	return out
-}
-
-// medianHeight is the median height of the words with a letter or digit
-// (0 without).
-func medianHeight(words []text.Word) float64 {
-	var hs []float64
-	for _, w := range words {
-		if hasAlnum(w.Text) && w.Box.Height() > 0 {
-			hs = append(hs, w.Box.Height())
-		}
-	}
-	if len(hs) == 0 {
-		return 0
-	}
-	slices.Sort(hs)
-	return hs[len(hs)/2]
 }
 
 // inkBand is the tight box of the ink inside box in its band of rows with
@@ -292,12 +276,3 @@ func solidShare(img *image.Gray, box geom.Box) float64 {
 
 // ocrMinConf: OCR words read with less confidence are taken for graphics.
 const ocrMinConf = 0.5
-
-func hasAlnum(s string) bool {
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return true
-		}
-	}
-	return false
-}
