@@ -235,3 +235,26 @@ func TestViewLabelsHeadNoNotes(t *testing.T) {
 		t.Errorf("blocks %v, want [Diagram]", got)
 	}
 }
+
+// A title-block label set underlined ("TITLE:" over its value lines), whose
+// box (OCR's) stops above the underline: its cell runs down to the cell's
+// rule, not to the underline, so the value under the line is the label's.
+func TestUnderlinedLabelsCell(t *testing.T) {
+	img := blank(1200, 800)
+	rectOutline(img, 20, 20, 1180, 780, 3) // the border
+	fillRect(img, 900, 20, 903, 780)       // the title strip's left rule
+	fillRect(img, 900, 300, 1180, 302)     // its cells
+	fillRect(img, 900, 560, 1180, 562)
+	words := drawWords(img, nil, 1, 920, 320, 14, "TITLE:")
+	lb := words[0].Box
+	fillRect(img, int(lb.XMin), int(lb.YMax)+3, int(lb.XMax), int(lb.YMax)+5) // the underline
+	words = drawWords(img, words, 2, 920, 380, 12, "PARKING LEVEL P1")
+	words = drawWords(img, words, 3, 920, 405, 12, "SHORING PLAN")
+	words = drawWords(img, words, 4, 920, 700, 20, "S-201")
+	words = drawWords(img, words, 5, 100, 100, 12, "GENERAL NOTES")
+	pg := Analyze(img, words)
+	c := pg.Cell(lb)
+	if c.YMin > 300 || c.YMax < 555 || c.XMin > 905 {
+		t.Errorf("the label's cell %v, want the strip's cell from y 300 to 560 (x from 900)", fmtBox(c))
+	}
+}

@@ -130,12 +130,18 @@ func cover(ss []seg, pos, tol, a, b int) int {
 // cell is the smallest box of rules around r: the nearest horizontal rule
 // above and below r that spans r's middle column, and the nearest vertical
 // ones left and right that span its middle row. A side without such a rule
-// stays at lim's edge.
+// stays at lim's edge. r's underline (a rule within a line's height under
+// it, no longer than r and half a height on either side: "TITLE:" set
+// underlined, whose OCR box stops above the line) is no cell edge.
 func (rs *rules) cell(r, lim rect) rect {
 	cx, cy := (r.x0+r.x1)/2, (r.y0+r.y1)/2
+	pad := (r.h() + 1) / 2
 	out := lim
 	for _, s := range rs.h {
 		if s.a > cx || s.b <= cx {
+			continue
+		}
+		if s.pos >= r.y1 && s.pos < r.y1+r.h() && s.a >= r.x0-pad && s.b <= r.x1+pad {
 			continue
 		}
 		if s.pos < r.y0 && s.pos >= out.y0 {
