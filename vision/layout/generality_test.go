@@ -258,3 +258,33 @@ func TestUnderlinedLabelsCell(t *testing.T) {
 		t.Errorf("the label's cell %v, want the strip's cell from y 300 to 560 (x from 900)", fmtBox(c))
 	}
 }
+
+// A row of title-block cells OCR read as one line ("ARCHITECT … DRAWING
+// TITLE") is cut at the cells' rule; a text layer's line stays as it is.
+func TestSplitAtRules(t *testing.T) {
+	img := blank(1200, 800)
+	rectOutline(img, 20, 20, 1180, 780, 3)
+	fillRect(img, 20, 600, 1180, 602) // the strip
+	fillRect(img, 500, 600, 502, 780) // a cell's rule
+	ocr := drawWords(img, nil, 1, 60, 640, 14, "ARCHITECT SMFA")
+	ocr = drawWords(img, ocr, 1, 540, 640, 14, "DRAWING TITLE")
+	pdf := drawWords(img, nil, 2, 60, 700, 14, "PROJECT NO")
+	pdf = drawWords(img, pdf, 2, 540, 700, 14, "FOOTING PLAN")
+	for i := range ocr {
+		ocr[i].Conf = 0.9
+	}
+	for i := range pdf {
+		pdf[i].Conf = 1
+	}
+	words := append(append([]text.Word(nil), ocr...), pdf...)
+	got := Analyze(img, words).SplitAtRules(words)
+	left, right := got[0].Line, got[2].Line
+	if got[1].Line != left || got[3].Line != right || left == right {
+		t.Errorf("OCR's line across the rule: lines %d %d | %d %d, want one line each side", got[0].Line, got[1].Line, got[2].Line, got[3].Line)
+	}
+	for i := 4; i < 8; i++ {
+		if got[i].Line != 2 {
+			t.Errorf("the text layer's word %q moved to line %d", got[i].Text, got[i].Line)
+		}
+	}
+}

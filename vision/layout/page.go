@@ -1,8 +1,11 @@
 package layout
 
 import (
+	"cmp"
 	"image"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -192,4 +195,60 @@ func (p *Page) UnreadText(b geom.Box) (unread, total int) {
 		}
 	}
 	return unread, total
+}
+
+// SplitAtRules is words with each line OCR read cut where a vertical
+// ruling line runs between two of its words: OCR reads the labels and
+// values of a title block's cells side by side as one line ("… ROSEWORTHY
+// WAREHOUSE … FOOTING PLAN" over four cells). The words after a cut are
+// numbered as a line of their own, after words' last. A text layer's
+// lines are as the PDF sets them and stay.
+func (p *Page) SplitAtRules(words []text.Word) []text.Word {
+	if p == nil || p.rules == nil || len(p.rules.v) == 0 {
+		return words
+	}
+	byLine := map[int][]int{}
+	maxLine := 0
+	for i, w := range words {
+		byLine[w.Line] = append(byLine[w.Line], i)
+		maxLine = max(maxLine, w.Line)
+	}
+	out := append([]text.Word(nil), words...)
+	// ruled reports a vertical rule between mask columns x0 and x1 crossing
+	// row y
+	ruled := func(x0, x1, y float64) bool {
+		for _, s := range p.rules.v {
+			if float64(s.pos) >= x0 && float64(s.pos+s.thick) <= x1 && float64(s.a) <= y && float64(s.b) > y {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ln := range slices.Sorted(maps.Keys(byLine)) {
+		idx := byLine[ln]
+		if len(idx) < 2 {
+			continue
+		}
+		ocr := true
+		for _, i := range idx {
+			if c := words[i].Conf; c <= 0 || c >= 1 {
+				ocr = false
+			}
+		}
+		if !ocr {
+			continue
+		}
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(words[a].Box.XMin, words[b].Box.XMin) })
+		line := words[idx[0]].Line
+		for k := 1; k < len(idx); k++ {
+			a, b := p.toMask(words[idx[k-1]].Box), p.toMask(words[idx[k]].Box)
+			y := (max(a.YMin, b.YMin) + min(a.YMax, b.YMax)) / 2
+			if ruled(a.XMax, b.XMin, y) {
+				maxLine++
+				line = maxLine
+			}
+			out[idx[k]].Line = line
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ package sheetread
 import (
 	"context"
 	"image"
+	"slices"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/layout"
@@ -101,6 +102,11 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 			s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
 		}
 	}
+	// a row of cells OCR read as one line is a line per cell
+	if split := s.Layout.SplitAtRules(s.Words); !slices.Equal(split, s.Words) {
+		s.Words = split
+		s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
+	}
 	// lettering in the title block too large for the page's reading (a
 	// scanned sheet number an inch tall) is read again, shrunk
 	{
@@ -146,6 +152,12 @@ func replaceIn(words, again []text.Word, regions []geom.Box) []text.Word {
 		replaced := false
 		if in(w) && w.Conf < 1 {
 			for _, a := range again {
+				// a word boxed more than twice as tall took in more than
+				// w's line (a cell's label and its value read as one
+				// word "S2.01" from the label's top): w stays
+				if a.Box.Height() > 2*w.Box.Height() {
+					continue
+				}
 				if ov := w.Box.Intersect(a.Box); ov.Valid() && 2*ov.Area() > min(w.Box.Area(), a.Box.Area()) {
 					replaced = true
 					break

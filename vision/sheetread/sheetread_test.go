@@ -8,8 +8,10 @@ import (
 
 	"github.com/plangraph/plangraph/internal/tools/bench/labels"
 	"github.com/plangraph/plangraph/internal/tools/synth"
+	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/render/rendertest"
+	"github.com/plangraph/plangraph/vision/text"
 )
 
 // TestMixedConventions reads the number, title and discipline of synthetic
@@ -68,4 +70,21 @@ func keys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A closer reading whose word is boxed over two lines (a cell's label and
+// its value read as one word from the label's top) does not replace the
+// label's word: only a reading of about its line does.
+func TestReplaceInKeepsWordsUnderATallReading(t *testing.T) {
+	label := text.Word{Text: "DRAWING", Conf: 0.96, Line: 1, Box: geom.Box{XMin: 100, YMin: 100, XMax: 250, YMax: 126}}
+	old := text.Word{Text: "52.01", Conf: 0.5, Line: 2, Box: geom.Box{XMin: 100, YMin: 140, XMax: 370, YMax: 226}}
+	again := []text.Word{{Text: "S2.01", Conf: 0.8, Line: 1, Box: geom.Box{XMin: 100, YMin: 100, XMax: 370, YMax: 230}}}
+	got := replaceIn([]text.Word{label, old}, again, []geom.Box{{XMin: 90, YMin: 90, XMax: 400, YMax: 240}})
+	seen := map[string]bool{}
+	for _, w := range got {
+		seen[w.Text] = true
+	}
+	if !seen["DRAWING"] || !seen["S2.01"] || seen["52.01"] {
+		t.Errorf("words after the closer reading: %v, want DRAWING and S2.01 (52.01 replaced)", seen)
+	}
 }
