@@ -8,7 +8,7 @@
 # Packages already installed are skipped, so a second run costs nothing.
 set -euo pipefail
 mode=${1:-run}
-pkgs=(build-essential pkg-config ca-certificates unzip curl libopencv-dev tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev poppler-utils)
+pkgs=(build-essential pkg-config ca-certificates unzip curl libopencv-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn libtesseract-dev libleptonica-dev poppler-utils)
 if [ "$mode" = test ]; then
   pkgs+=(postgresql postgresql-client redis-server chromium firefox-esr)
 fi

@@ -157,7 +157,7 @@ func openLocal(ctx context.Context, dir string, dpi int, stderr io.Writer) (_ *l
 		l.cleanup = append(l.cleanup, func() { os.RemoveAll(dir) })
 	}
 	cfg := config.Config{DataDir: dir, Addr: "127.0.0.1:0", RenderDPI: dpi, LogLevel: "error", ShutdownTimeout: 10 * time.Second,
-		BlockSearchBudget: config.DefaultBlockSearchBudget}
+		BlockSearchBudget: config.DefaultBlockSearchBudget, OCRLanguages: os.Getenv(config.EnvName("ocr-languages"))}
 	if err := cfg.Resolve(); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,9 @@ type Config struct {
 	RenderDPI int
 	MaxPageMP int
 	MaxPages  int
+	// OCRLanguages are the Tesseract languages scans are read in, joined
+	// by "+" ("eng+jpn"); each one's traineddata must be installed.
+	OCRLanguages string
 	// BlockSearchBudget bounds one view block's symbol search in a parse;
 	// what is not searched by then is reported in the parse's warnings
 	// (0: unbounded).
@@ -116,6 +120,7 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.BurstManagement, "burst-management", envInt("burst-management", 100), "management burst per API key (env "+EnvName("burst-management")+")")
 	fs.IntVar(&c.RateVision, "rate-vision", envInt("rate-vision", 5), "vision requests per second per API key (env "+EnvName("rate-vision")+")")
 	fs.IntVar(&c.BurstVision, "burst-vision", envInt("burst-vision", 10), "vision burst per API key (env "+EnvName("burst-vision")+")")
+	str(&c.OCRLanguages, "ocr-languages", "eng", "Tesseract languages scans and outlined lettering are read in, joined by + (eng+jpn); each one's traineddata (Debian: tesseract-ocr-LANG) must be installed")
 	fs.IntVar(&c.RenderDPI, "render-dpi", envInt("render-dpi", 300), "DPI pages are rendered at, 72 to 600 (env "+EnvName("render-dpi")+")")
 	fs.IntVar(&c.MaxPageMP, "max-page-megapixels", envInt("max-page-megapixels", 250), "largest rendered page in megapixels; larger pages fail (env "+EnvName("max-page-megapixels")+")")
 	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 500), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
@@ -174,6 +179,14 @@ func (c *Config) Resolve() error {
 			return fmt.Errorf("--%s must be 0 (default) or more", name)
 		}
 	}
+	if c.OCRLanguages == "" {
+		c.OCRLanguages = "eng"
+	}
+	for _, l := range strings.Split(c.OCRLanguages, "+") {
+		if !ocrLanguageRE.MatchString(l) {
+			return fmt.Errorf("--ocr-languages: %q is not a Tesseract language code (eng, jpn, chi_sim, …); join several with +", l)
+		}
+	}
 	if c.RenderDPI == 0 {
 		c.RenderDPI = 300
 	}
@@ -218,6 +231,9 @@ func (c *Config) Resolve() error {
 
 // Embedded reports whether the database is the embedded SQLite file.
 func (c *Config) Embedded() bool { return c.DatabaseURL == "" }
+
+// ocrLanguageRE is a Tesseract language code: eng, deu, chi_sim, jpn_vert.
+var ocrLanguageRE = regexp.MustCompile(`^[a-z]{3}(_[a-z]+)?$`)
 
 // EnvName is the environment variable of a flag: addr → PLANGRAPH_ADDR.
 func EnvName(flagName string) string {

@@ -45,6 +45,7 @@ import (
 	"github.com/plangraph/plangraph/jobs/ingest"
 	"github.com/plangraph/plangraph/jobs/parse"
 	"github.com/plangraph/plangraph/rest"
+	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/render"
 )
 
@@ -74,6 +75,11 @@ type App struct {
 func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *App, err error) {
 	a := &App{Cfg: cfg, Log: log}
 	apierr.TypesURL = cfg.PublicURL + "/errors"
+	if cfg.OCRLanguages != "" {
+		if err := ocr.SetDefaultLanguages(strings.Split(cfg.OCRLanguages, "+")); err != nil {
+			return nil, fmt.Errorf("--ocr-languages: %w", err)
+		}
+	}
 	defer func() {
 		if err != nil {
 			a.Close()

@@ -16,8 +16,10 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/otiai10/gosseract/v2"
 
@@ -34,7 +36,8 @@ const (
 
 // Options tune OCR. The zero value uses the defaults.
 type Options struct {
-	// Languages are Tesseract language codes (default ["eng"]); their
+	// Languages are Tesseract language codes (default: DefaultLanguages,
+	// English unless SetDefaultLanguages said otherwise); their
 	// traineddata must be installed.
 	Languages []string
 	// MaxPixels caps the image Tesseract works on (default 25 MP). Larger
@@ -50,7 +53,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if len(o.Languages) == 0 {
-		o.Languages = []string{"eng"}
+		o.Languages = *defaultLanguages.Load()
 	}
 	if o.MaxPixels <= 0 {
 		o.MaxPixels = DefaultMaxPixels
@@ -59,6 +62,41 @@ func (o Options) withDefaults() Options {
 		o.MinConf = DefaultMinConf
 	}
 	return o
+}
+
+// defaultLanguages are the languages OCR reads in when Options names none
+// (SetDefaultLanguages; English to begin with).
+var defaultLanguages atomic.Pointer[[]string]
+
+func init() {
+	defaultLanguages.Store(&[]string{"eng"})
+}
+
+// SetDefaultLanguages sets the languages OCR reads in when Options names
+// none (the service's --ocr-languages), after checking that each one's
+// traineddata is installed where Tesseract looks: a language that is not
+// is an error naming it, and the defaults stay as they were.
+func SetDefaultLanguages(langs []string) error {
+	if len(langs) == 0 {
+		return errors.New("ocr: no language")
+	}
+	have, err := gosseract.GetAvailableLanguages()
+	if err != nil {
+		return fmt.Errorf("ocr: %w", err)
+	}
+	for _, l := range langs {
+		if !slices.Contains(have, l) {
+			return fmt.Errorf("ocr: language %q is not installed (its traineddata; Debian: tesseract-ocr-%s); installed: %s", l, strings.ReplaceAll(l, "_", "-"), strings.Join(have, ", "))
+		}
+	}
+	l := append([]string(nil), langs...)
+	defaultLanguages.Store(&l)
+	return nil
+}
+
+// DefaultLanguages are the languages OCR reads in when Options names none.
+func DefaultLanguages() []string {
+	return append([]string(nil), *defaultLanguages.Load()...)
 }
 
 // pageSegMode is the segmentation used: sparse text finds isolated labels

@@ -22,6 +22,7 @@ import (
 	"github.com/plangraph/plangraph/internal/tools/bench/labels"
 	"github.com/plangraph/plangraph/vision/layout"
 	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/sheetinfo"
 	"github.com/plangraph/plangraph/vision/sheetread"
@@ -37,9 +38,13 @@ func main() {
 	legends := flag.Bool("legends", false, "read every Legend block found, print its entries and score them against the labels (counts are not run: they show as misses)")
 	replay := flag.String("replay", "", "score the legend crops dumped by -legends with LEGEND_DUMP set (this folder) against the labels, without rendering or segmenting")
 	list := flag.Bool("list", false, "print every block found (boxes in PDF points)")
+	langs := flag.String("ocr-languages", "eng", "Tesseract languages, joined by +")
 	cache := flag.String("cache", "", "keep each page's words (after OCR) here and reuse them: a faster loop while working on blocks")
 	flag.StringVar(&layout.TraceTitle, "trace-title", "", "with -dump, print the view-title evidence of lines containing this")
 	flag.Parse()
+	if err := ocr.SetDefaultLanguages(strings.Split(*langs, "+")); err != nil {
+		panic(err)
+	}
 	dir := flag.Arg(0)
 	sets, err := labels.Embedded()
 	if err != nil {
