@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/otiai10/gosseract/v2"
 
@@ -267,7 +269,7 @@ func recognize(c *gosseract.Client, img *image.Gray, dpi int, opt Options) ([]te
 			Conf: max(0, min(1, conf)),
 		})
 	}
-	return out, len(lines), nil
+	return joinCJK(out), len(lines), nil
 }
 
 // blank reports an image without any dark pixel, which has no text to find
@@ -306,4 +308,37 @@ func dedupe(ws []text.Word) []text.Word {
 		}
 	}
 	return out
+}
+
+// joinCJK joins the words of a line that Tesseract's Japanese or Chinese
+// gives token by token ("シロ ッ コ ファ ン") into the words they are:
+// two words side by side on one line, the first ending and the second
+// beginning with a Han, Hiragana or Katakana character (or CJK
+// punctuation), less than half a line height apart, are one word (their
+// boxes' union, the lower confidence). Latin words are not touched.
+func joinCJK(ws []text.Word) []text.Word {
+	out := ws[:0:0]
+	for _, w := range ws {
+		if n := len(out); n > 0 {
+			p := &out[n-1]
+			last, _ := utf8.DecodeLastRuneInString(p.Text)
+			first, _ := utf8.DecodeRuneInString(w.Text)
+			h := math.Max(p.Box.Height(), w.Box.Height())
+			across := math.Min(p.Box.YMax, w.Box.YMax) - math.Max(p.Box.YMin, w.Box.YMin)
+			if p.Line == w.Line && isCJK(last) && isCJK(first) && w.Box.XMin-p.Box.XMax < 0.5*h && across >= 0.5*math.Min(p.Box.Height(), w.Box.Height()) {
+				p.Text += w.Text
+				p.Box = p.Box.Union(w.Box)
+				p.Conf = math.Min(p.Conf, w.Conf)
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// isCJK: Han, kana (with the prolonged sound mark "ー", common to both),
+// CJK punctuation and full-width forms.
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || (r >= 0x3000 && r <= 0x30ff) || (r >= 0xff00 && r <= 0xffef)
 }
