@@ -173,6 +173,7 @@ func compareProgress(_ *ent.Job, children []*ent.Job) float64 {
 
 // compare starts (or, run again, resumes) the stages of a compare job.
 func (c *Compare) compare(ctx context.Context, j *ent.Job) (any, error) {
+	tracef("start "+j.ID, "since created %.0f ms", time.Since(j.CreatedAt).Seconds()*1000)
 	children, err := c.R.DB.Job.Query().Where(job.ParentID(j.ID)).Order(ent.Asc(job.FieldCreatedAt), ent.Asc(job.FieldID)).All(ctx)
 	if err != nil {
 		return nil, err

@@ -215,6 +215,36 @@ func doubtfulLine(l text.Line) bool {
 	return len(l.Words) > 0 && sum < minLineConf*float64(len(l.Words))
 }
 
+// stretchedLine reports a line OCR read whose every word's box is
+// stretched beyond its letters: over a rule it read into the word as a bar
+// or an unmatched bracket ("|JANITOR'S", "[TEEN"), or, for a word of four
+// capitals or digits or more, less than 0.35 of its height wide a
+// character (capitals are 0.5–0.9 of their height wide, condensed ones
+// included) over a mark beside it. Its height is no type size, and so it
+// ranks no title.
+func stretchedLine(l text.Line) bool {
+	for _, w := range l.Words {
+		if w.Conf <= 0 || w.Conf >= 1 {
+			return false // a text layer's word
+		}
+		if !stretchedWord(w) {
+			return false
+		}
+	}
+	return len(l.Words) > 0
+}
+
+func stretchedWord(w text.Word) bool {
+	t := strings.TrimSpace(w.Text)
+	if strings.HasPrefix(t, "|") || strings.HasSuffix(t, "|") ||
+		strings.Count(t, "[") != strings.Count(t, "]") {
+		return true
+	}
+	n := len([]rune(t))
+	caps := n >= 4 && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) }) < 0
+	return caps && w.Box.Width() < 0.35*float64(n)*w.Box.Height()
+}
+
 // verticalLine reports a line set on end (most of its words of three
 // letters or more boxed taller than wide: a north arrow's "REFERENCE
 // NORTH" along its shaft): its height is its length, no type size, and it
@@ -255,7 +285,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 	}
 	var cs []cand
 	for _, l := range ls {
-		if !hasLetters(l.Text) || doubtfulLine(l) || verticalLine(l) {
+		if !hasLetters(l.Text) || doubtfulLine(l) || verticalLine(l) || stretchedLine(l) {
 			continue
 		}
 		h := lineHeight(l)

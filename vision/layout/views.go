@@ -48,7 +48,7 @@ func (p *Page) viewTitles() []viewTitle {
 			l = lineOf(l.Words[1:])
 		}
 		if len(l.Words) > 1 {
-			if w := l.Words[0]; leadNumberRE.MatchString(strings.TrimLeftFunc(strings.TrimSpace(w.Text), isSymbol)) {
+			if w := l.Words[0]; leadNumberRE.MatchString(strings.TrimLeftFunc(strings.TrimSpace(w.Text), isSymbol)) || ringReadRE.MatchString(w.Text) {
 				lead = &l.Words[0]
 				l = lineOf(l.Words[1:])
 			}
@@ -71,7 +71,14 @@ func (p *Page) viewTitles() []viewTitle {
 				if j == i || len(o.Words) > 8 {
 					continue
 				}
-				loc := findScale(o.Text)
+				loc, whole := findScale(o.Text), true
+				if loc == nil {
+					// OCR may lose the rest of a ratio ("Scale: 1\"" and
+					// "1'-0\"" apart): the label and its first number
+					// still mark the line as the title's scale, of
+					// unknown value
+					loc, whole = scaleLabelRE.FindStringIndex(o.Text), false
+				}
 				if loc == nil {
 					continue
 				}
@@ -81,7 +88,9 @@ func (p *Page) viewTitles() []viewTitle {
 				if dy < -0.2*lh || dy > 2.5*lh || sb.XMin > l.Box.XMin+12*lh || sb.XMax < l.Box.XMin-2*lh {
 					continue
 				}
-				scale = strings.TrimSpace(o.Text[loc[0]:loc[1]])
+				if whole {
+					scale = strings.TrimSpace(o.Text[loc[0]:loc[1]])
+				}
 				hasScale = true
 				bar = bar.union(rect{int(o.Box.XMin), int(o.Box.YMin), int(math.Ceil(o.Box.XMax)), int(math.Ceil(o.Box.YMax))})
 				break
@@ -112,7 +121,7 @@ func (p *Page) viewTitles() []viewTitle {
 			item := itemNumberRE.MatchString(t) && l.Box.XMin-w.Box.XMax < 1.5*lh
 			g := int(0.8 * lh)
 			around := rect{int(w.Box.XMin) - g, int(w.Box.YMin) - g, int(math.Ceil(w.Box.XMax)) + g, int(math.Ceil(w.Box.YMax)) + g}
-			if !item && !p.ringed(w.Box, lh) {
+			if !item && !p.ringed(w.Box, lh) && !ringReadRE.MatchString(w.Text) {
 				continue
 			}
 			bubbled = true
@@ -247,8 +256,18 @@ var annotationRE = regexp.MustCompile(`(?i)^(to|see|refer|as|per|for|with|by|on|
 // scaleWordRE is the word a scale is labelled with.
 var scaleWordRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|échelle|escala|scala|schaal|skala|ukuran|縮尺)\b`)
 
+// scaleLabelRE is a scale's label and the first number of its ratio.
+var scaleLabelRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|échelle|escala|scala|schaal|skala)\s*:\s*\d`)
+
 // leadNumberRE is a view or item number leading a title's line.
 var leadNumberRE = regexp.MustCompile(`^[A-Z]?\d{1,3}[.)]?$`)
+
+// ringReadRE is a view number whose bubble OCR read into it: as brackets
+// around it ("(3>", "(2»", "<10)"; "(10" when the ring's right half is
+// lost) or as a symbol and a letter or two before it ("@o6."): the ring's
+// own evidence, where ringed finds none outside the word's box because the
+// box holds the ring.
+var ringReadRE = regexp.MustCompile(`^[(\[{<«‹@©®][^\d\s]{0,2}[A-Z]?\d{1,3}\s*[.)\]}>»›]?$`)
 
 // itemNumberRE is a title's item number ("2.", "12)").
 var itemNumberRE = regexp.MustCompile(`^\d{1,2}[.)]$`)
@@ -558,7 +577,7 @@ func (p *Page) atBubbles(ls []text.Line) []text.Line {
 		start := 0
 		for i := 1; i < len(l.Words); i++ {
 			w := l.Words[i]
-			if leadNumberRE.MatchString(strings.TrimSpace(w.Text)) && p.ringed(w.Box, lineHeight(l)) {
+			if leadNumberRE.MatchString(strings.TrimSpace(w.Text)) && p.ringed(w.Box, lineHeight(l)) || ringReadRE.MatchString(w.Text) {
 				out = append(out, lineOf(l.Words[start:i]))
 				start = i
 			}
