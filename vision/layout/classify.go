@@ -328,12 +328,12 @@ func classify(r rect, words []text.Word, em float64) Block {
 		for _, w := range ws {
 			textArea += w.Box.Area()
 		}
+		// a heading at its top names a body of notes
+		if len(cs) > 0 && cs[0].score >= 1.5 && len(cs[0].l.Words) <= 6 {
+			blk.heading = cs[0].l.Text
+		}
 		if float64(r.area()) > 0 && textArea/float64(r.area()) > 0.12 {
-			blk.Type = "GeneralNotes"
-			// a heading at its top names it
-			if len(cs) > 0 && cs[0].score >= 1.5 && len(cs[0].l.Words) <= 6 {
-				blk.Title = cs[0].l.Text
-			}
+			blk.Type, blk.Title = "GeneralNotes", blk.heading
 		} else {
 			blk.Type = "Plan"
 		}

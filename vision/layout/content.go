@@ -37,7 +37,27 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 		}
 		return "Schedule"
 	}
+	if blk.Type == "Plan" && blk.Title == "" && p.textBody(r, ws) {
+		return "GeneralNotes"
+	}
 	return blk.Type
+}
+
+// textBody reports whether r holds a body of text and little else: twenty
+// words or more, and less dark linework outside them (rules, underlines,
+// bullets; r's frame left out) than 0.4 of their area. Its words may
+// still cover little of it (a column of notes OCR boxed tightly, its lines
+// spaced wide), which classify's share of text does not allow for.
+func (p *Page) textBody(r rect, ws []text.Word) bool {
+	if len(ws) < 20 {
+		return false
+	}
+	ta := 0.0
+	for _, w := range ws {
+		ta += w.Box.Area()
+	}
+	g := p.graphics().count(rect{r.x0 + 3, r.y0 + 3, r.x1 - 3, r.y1 - 3})
+	return float64(g) < 0.4*ta
 }
 
 // ruledTable reports whether r holds a table: rules crossing it in three

@@ -45,6 +45,17 @@ type Block struct {
 	Title string
 	Scale string
 	Box   geom.Box
+	// heading is the headline at the top of an untitled block, its title
+	// should its content make it a body of notes
+	heading string
+}
+
+// notesHeading titles a block its content made a body of notes by the
+// headline at its top.
+func (b *Block) notesHeading() {
+	if b.Type == "GeneralNotes" && b.Title == "" {
+		b.Title = b.heading
+	}
 }
 
 const (
@@ -263,9 +274,11 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			}
 			blk = classify(t.union(boxOfWords(rg.heading)), ownWords(regions, i, mw), em)
 			blk.Type = p.byContent(t, ownWords(regions, i, mw), blk)
+			blk.notesHeading()
 		default:
 			blk = classify(rg.r, ownWords(regions, i, mw), em)
 			blk.Type = p.byContent(rg.r, ownWords(regions, i, mw), blk)
+			blk.notesHeading()
 			if blk.Type == "GeneralNotes" && blk.Title == "" && !rg.framed && underViewTitle(rg.r, titles, em) {
 				blk.Type = "SheetNotes"
 			}

@@ -99,3 +99,46 @@ func TestStretchedOCRWordsRankNoTitle(t *testing.T) {
 		t.Errorf("classified %q %q, want a Schedule", b.Type, b.Title)
 	}
 }
+
+// A column of notes under its heading whose words cover little of it (OCR
+// boxes them tightly, its lines set wide apart) is a body of notes titled
+// by its heading, not a drawing: it holds almost no linework. As wordy a
+// region drawn over is no body of text.
+func TestSparseNotesColumn(t *testing.T) {
+	page := func(drawn bool) (*Page, []text.Word) {
+		img := blank(1200, 1000)
+		rectOutline(img, 10, 10, 1190, 990, 3)
+		fillRect(img, 1000, 10, 1003, 990)
+		words := drawWords(img, nil, 1, 1020, 900, 40, "A101")
+		rectOutline(img, 80, 40, 420, 960, 2) // the column's frame
+		words = drawWords(img, words, 2, 100, 60, 18, "PROJECT TEAM")
+		for i := 0; i < 9; i++ {
+			words = drawWords(img, words, 10+i, 100, 110+95*float64(i), 7, "OWNER: J. SMITH, 12 MAIN STREET")
+		}
+		if drawn { // a drawing's linework among the words: slanting lines
+			for k := 0; k < 28; k++ {
+				for d := 0; d < 280; d++ {
+					fillRect(img, 100+d, 110+30*k+d/4, 102+d, 113+30*k+d/4)
+				}
+			}
+		}
+		return Analyze(img, ocrRead(words)), words
+	}
+	p, words := page(false)
+	var got []string
+	for _, b := range p.Blocks(words[0].Box) {
+		if b.Type != "TitleBlock" {
+			got = append(got, b.Type+" "+b.Title)
+		}
+	}
+	if len(got) != 1 || got[0] != "GeneralNotes PROJECT TEAM" {
+		t.Errorf("notes column: blocks %q, want [\"GeneralNotes PROJECT TEAM\"]", got)
+	}
+	col := rect{90, 50, 400, 920}
+	if !p.textBody(col, wordsIn(col, p.mw)) {
+		t.Error("the notes column is no body of text")
+	}
+	if p, _ := page(true); p.textBody(col, wordsIn(col, p.mw)) {
+		t.Error("the column drawn over is a body of text")
+	}
+}
