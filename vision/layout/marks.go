@@ -44,17 +44,20 @@ func arrowWord(s string) bool {
 }
 
 // maxArrowEm is the largest side (in em) of a north arrow or graphic
-// scale standing alone.
-const maxArrowEm = 30
+// scale standing alone, or of the two stacked (lamb's scanned roof plan:
+// an arrow over its scale bar, 31 em).
+const maxArrowEm = 40
 
 // arrowOrScale tells whether words are those of a north arrow or a
 // graphic scale alone: at least one names it and the others are of the
-// kinds it carries.
+// kinds it carries, or OCR's doubtful readings of its marks (below
+// minLineConf: "gy" read off an arrow's head).
 func arrowOrScale(words []text.Word) bool {
 	named := false
 	for _, w := range words {
 		s := strings.TrimSpace(w.Text)
 		switch {
+		case w.Conf > 0 && w.Conf < minLineConf:
 		case arrowNameRE.MatchString(s):
 			named = true
 		case arrowWord(s):

@@ -114,3 +114,31 @@ func TestCornerMarkIsNoBlock(t *testing.T) {
 		}
 	}
 }
+
+// A north arrow stacked over its graphic scale may stand over 30 em tall;
+// OCR reads an arrow's head as a doubtful word ("gy", 0.56): neither keeps
+// the figure a block.
+func TestStackedArrowAndScaleOCR(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		h     int
+		noise bool
+	}{{"34 em tall", 340, false}, {"a doubtful word", 200, true}} {
+		img := blank(1600, 1000)
+		words := drawWords(img, nil, 1, 600, 500, 10, "LIVING ROOM")
+		words = drawWords(img, words, 2, 1300, 150+float64(c.h)-40, 10, `0 4 8' SCALE: 1/4"=1'-0"`)
+		if c.noise {
+			words = drawWords(img, words, 3, 1330, 170, 10, "gy")
+		}
+		for i := range words {
+			words[i].Conf = 0.9
+		}
+		if c.noise {
+			words[len(words)-1].Conf = 0.56
+		}
+		rs := []region{{r: rect{200, 200, 1200, 800}}, {r: rect{1290, 150, 1460, 150 + c.h}}}
+		if got := dropMarks(rs, words, 10); len(got) != 1 {
+			t.Errorf("%s: kept %v, want the plan only", c.name, got)
+		}
+	}
+}
