@@ -403,13 +403,23 @@ func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles 
 		changed = false
 		for i := range rs {
 			f := rs[i]
-			if f.tb || f.boxed || headingKind(f.r, words, em) != "" || headed(f.r, words, em) {
+			// a view's title cut off under its view, alone, is a piece of
+			// the view over it
+			lone := loneTitle(f.r, words, titles)
+			if f.tb || f.boxed || !lone && (headingKind(f.r, words, em) != "" || headed(f.r, words, em)) {
 				continue
 			}
 			textual := p.textArea(f.r) > 0.12*float64(f.r.area())
 			best, bestGap := -1, 5*em
+			if lone {
+				// a title may stand well under its view's dimensions
+				bestGap = loneTitleGapEm * em
+			}
 			for j := range rs {
 				a := rs[j]
+				if lone && (a.r.y1 > f.r.y0+int(em) || len(titlesIn(a.r, titles)) > 0) {
+					continue
+				}
 				// a fragment is a piece of a larger block: a plan wider
 				// and taller than the legend carved out of its corner is
 				// no fragment of it
@@ -447,6 +457,28 @@ func (p *Page) joinFragments(rs []region, words []text.Word, em float64, titles 
 		}
 	}
 	return rs
+}
+
+// loneTitleGapEm is how far (em) under an untitled region a lone view
+// title may stand and still be its title (lamb's scanned EAST ELEVATION:
+// 10.7 em under the view's ground line).
+const loneTitleGapEm = 12
+
+// loneTitle reports whether r holds a view title printed under its view
+// and nothing else: one title whose bar (its words, scale, bubble and
+// underline) holds every word of r.
+func loneTitle(r rect, words []text.Word, titles []viewTitle) bool {
+	ts := titlesIn(r, titles)
+	if len(ts) != 1 || !ts[0].below {
+		return false
+	}
+	b := ts[0].bar
+	for _, w := range wordsIn(r, words) {
+		if !rectContains(b, rect{int(w.Box.XMin), int(w.Box.YMin), int(math.Ceil(w.Box.XMax)), int(math.Ceil(w.Box.YMax))}) {
+			return false
+		}
+	}
+	return true
 }
 
 // headed reports whether r's top line is a heading in headline type (at

@@ -142,3 +142,45 @@ func TestSparseNotesColumn(t *testing.T) {
 		t.Error("the column drawn over is a body of text")
 	}
 }
+
+// A view's title set far under its view (its dimensions end ten type
+// heights over it) and close over the next row's view is still its view's,
+// as the sheet's other titles are under theirs: the view and its title are
+// one block, not a view without a title and a title alone.
+func TestTitleFarUnderItsView(t *testing.T) {
+	img := blank(1600, 1100)
+	rectOutline(img, 10, 10, 1590, 1090, 3)
+	fillRect(img, 1400, 10, 1403, 1090)
+	words := drawWords(img, nil, 1, 1420, 1000, 40, "A201")
+	elevation := func(x0, y0, x1, y1 int) {
+		rectOutline(img, x0, y0, x1, y1, 4) // walls and roof
+		for x := x0 + 30; x < x1; x += 60 {
+			fillRect(img, x, y0+20, x+20, y0+60) // windows
+		}
+		fillRect(img, x0-30, y1, x1+30, y1+3) // ground line
+	}
+	elevation(100, 60, 600, 300) // EAST: its title 10 em under it
+	words = drawWords(img, words, 2, 150, 390, 16, "EAST ELEVATION")
+	words = drawWords(img, words, 3, 150, 410, 8, `SCALE: 1/4"=1'-0"`)
+	elevation(800, 60, 1300, 340)
+	words = drawWords(img, words, 4, 850, 360, 16, "NORTH ELEVATION")
+	words = drawWords(img, words, 5, 850, 380, 8, `SCALE: 1/4"=1'-0"`)
+	elevation(100, 440, 600, 880) // the next row, close under EAST's title
+	words = drawWords(img, words, 6, 150, 910, 16, "WEST ELEVATION")
+	words = drawWords(img, words, 7, 150, 930, 8, `SCALE: 1/4"=1'-0"`)
+	elevation(800, 440, 1300, 880)
+	words = drawWords(img, words, 8, 850, 910, 16, "SOUTH ELEVATION")
+	words = drawWords(img, words, 9, 850, 930, 8, `SCALE: 1/4"=1'-0"`)
+	for i := 0; i < 6; i++ { // notes elsewhere set the type size
+		words = drawWords(img, words, 20+i, 1420, 100+12*float64(i), 8, "ALL WORK TO COMPLY")
+	}
+	var east []Block
+	for _, b := range Segment(img, ocrRead(words), words[0].Box) {
+		if b.Title == "EAST ELEVATION" || b.Type == "Plan" && b.Box.YMax < 430 {
+			east = append(east, b)
+		}
+	}
+	if len(east) != 1 || east[0].Type != "Elevation" || east[0].Box.YMin > 80 || east[0].Box.YMax < 410 {
+		t.Errorf("the east elevation's blocks %+v, want one Elevation from its top (y 60) to its title (y 410)", east)
+	}
+}

@@ -158,6 +158,21 @@ func (p *Page) viewTitles() []viewTitle {
 		vt.below = !(p.inkAbove(vt.bar, lh)*20 < p.inkBelow(vt.bar, lh))
 		out = append(out, vt)
 	}
+	// a sheet titles its views one way: where most titles stand under
+	// their views, one with nothing drawn just over it (its view's
+	// dimensions end well above it) and the next row's view close under
+	// it is under its view too
+	under := 0
+	for _, t := range out {
+		if t.below {
+			under++
+		}
+	}
+	if 3*under >= 2*len(out) {
+		for i := range out {
+			out[i].below = true
+		}
+	}
 	return out
 }
 
