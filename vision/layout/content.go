@@ -20,6 +20,12 @@ func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 	if blk.Title != "" && kindOf(blk.Title) == blk.Type {
 		return blk.Type // named by its heading
 	}
+	// a box holding a graphic scale or a north arrow and nothing else, in
+	// a small part of it (a stamp's empty box a scale bar was set in), is
+	// no block
+	if arrowOrScale(ws) && p.dark.bbox(rect{r.x0 + 3, r.y0 + 3, r.x1 - 3, r.y1 - 3}).area() < r.area()/4 {
+		return ""
+	}
 	if p.picture(r) {
 		return "Image"
 	}

@@ -142,3 +142,38 @@ func TestStackedArrowAndScaleOCR(t *testing.T) {
 		}
 	}
 }
+
+// A framed box holding only a graphic scale in a small part of it (a
+// stamp's empty box a scale bar was set in) is no block; a framed key plan
+// labelled only NORTH fills its box and stays one.
+func TestBoxedScaleBarIsNoBlock(t *testing.T) {
+	for _, keyPlan := range []bool{false, true} {
+		img, words := titledSheet("ROOF PLAN")
+		rectOutline(img, 100, 80, 900, 600, 6) // the plan
+		fillRect(img, 480, 80, 486, 600)
+		words = drawWords(img, words, 3, 200, 180, 12, "LIVING ROOM")
+		words = drawWords(img, words, 4, 100, 640, 20, "ROOF PLAN")
+		words = drawWords(img, words, 5, 100, 668, 12, `SCALE: 1/4"=1'-0"`)
+		rectOutline(img, 1100, 600, 1350, 850, 3) // the box
+		if keyPlan {
+			rectOutline(img, 1120, 620, 1330, 800, 4)
+			fillRect(img, 1120, 700, 1330, 704)
+			fillRect(img, 1220, 620, 1224, 800)
+			words = drawWords(img, words, 6, 1250, 810, 12, "NORTH")
+		} else {
+			fillRect(img, 1150, 790, 1300, 800) // the scale bar
+			words = drawWords(img, words, 6, 1150, 770, 10, "0' 4' 8'")
+			words = drawWords(img, words, 7, 1150, 810, 10, `SCALE: 1/4"=1'-0"`)
+		}
+		for i := 0; i < 3; i++ {
+			words = drawWords(img, words, 20+i, 1000, 100+16*float64(i), 10, "ALL WORK TO COMPLY")
+		}
+		found := false
+		for _, b := range Segment(img, words, words[0].Box) {
+			found = found || b.Box.XMin > 1050 && b.Box.XMax < 1400 && b.Box.YMin > 550 && b.Type != "TitleBlock"
+		}
+		if found != keyPlan {
+			t.Errorf("key plan %v: a block in the box %v, want %v", keyPlan, found, keyPlan)
+		}
+	}
+}
