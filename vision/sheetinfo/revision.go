@@ -186,6 +186,14 @@ func later(a string, da time.Time, b string, db time.Time) bool {
 // (P01, C2).
 var revValueRE = regexp.MustCompile(`^[A-Z]{0,2}\d{0,3}$`)
 
+// ocrRevision is a revision mark OCR read with its zeros as the letter O
+// ("NO" for N0, "PO1" for P01, "O" for revision 0): revision marks leave
+// the letter O out, as too like a zero (ASME Y14.35 skips I, O, Q, S, X
+// and Z; ISO 19650's P01, C02 count from zero), so an O in one is a zero.
+func ocrRevision(tok string) string {
+	return strings.ReplaceAll(tok, "O", "0")
+}
+
 // revision reads the REV / REVISION / INDEX field, else the latest row of
 // a revision table in the title block.
 func (r *reader) revision() string {
@@ -196,6 +204,9 @@ func (r *reader) revision() string {
 		for _, w := range r.valueWords(lb) {
 			tok := cleanToken(w.Text)
 			if tok != "" && len(tok) <= 4 && revValueRE.MatchString(tok) {
+				if w.Conf > 0 && w.Conf < 1 {
+					tok = ocrRevision(tok)
+				}
 				return tok
 			}
 			break // only the first word of its value

@@ -150,6 +150,28 @@ func TestRevision(t *testing.T) {
 	}
 }
 
+// OCR reads a revision mark's zero as the letter O, which revision marks
+// do not use: it is a zero. A text layer's mark is as printed.
+func TestOCRRevisionZero(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		conf  float64
+		want  string
+	}{{"NO", 0.95, "N0"}, {"PO1", 0.9, "P01"}, {"O", 0.9, "0"}, {"B", 0.9, "B"}, {"NO", 1, "NO"}} {
+		words := page(
+			line(1, 3830, 2600, 16, "REVISION"),
+			line(2, 3832, 2622, 16, c.value),
+			line(3, 3830, 2850, 50, "A-101"),
+		)
+		for i := range words {
+			words[i].Conf = c.conf
+		}
+		if got := Read(words, 4200, 3000).Revision; got != c.want {
+			t.Errorf("%q at %.2f: revision %q, want %q", c.value, c.conf, got, c.want)
+		}
+	}
+}
+
 func TestRevisionTable(t *testing.T) {
 	// a revision table in the bottom strip (rows above the header, as on the
 	// VA sheet), a form number below it, the sheet number far away
