@@ -51,6 +51,10 @@ type Options struct {
 	// Block reads each region as one block of text (a title-block field's
 	// cell) rather than as text scattered among linework.
 	Block bool
+	// Word reads each region as one word (a field's short value, a
+	// revision mark a letter or two long, which the other modes pass
+	// over); it takes precedence over Block.
+	Word bool
 }
 
 func (o Options) withDefaults() Options {
@@ -197,7 +201,10 @@ func newClient(opt Options, dpi int) (*gosseract.Client, error) {
 		return nil, fmt.Errorf("ocr: %w", err)
 	}
 	mode := pageSegMode
-	if opt.Block {
+	switch {
+	case opt.Word:
+		mode = gosseract.PSM_SINGLE_WORD
+	case opt.Block:
 		mode = gosseract.PSM_SINGLE_BLOCK
 	}
 	if err := c.SetVariable("tessedit_pageseg_mode", strconv.Itoa(int(mode))); err != nil {

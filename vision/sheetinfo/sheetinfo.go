@@ -40,6 +40,9 @@ type Info struct {
 	// value the words can be read as (lettering a text layer lacks, or OCR
 	// misread in a page-wide pass): reading them again, closely, may.
 	Unread []geom.Box `json:"-"`
+	// UnreadRevision are the value regions of revision labels with no
+	// value read (a mark of one or two characters OCR passed over).
+	UnreadRevision []geom.Box `json:"-"`
 }
 
 // Hints are what the page's layout knows of its title block.
@@ -71,6 +74,13 @@ func ReadHints(words []text.Word, width, height float64, hints Hints) Info {
 	info.Discipline = r.discipline(info.Number, info.Title)
 	info.Revision = r.revision()
 	info.Unread = r.unread(info)
+	if info.Revision == "" {
+		for _, lb := range r.labels {
+			if lb.kind == fieldRevision {
+				info.UnreadRevision = append(info.UnreadRevision, r.valueRegion(lb))
+			}
+		}
+	}
 	return info
 }
 

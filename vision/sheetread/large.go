@@ -91,22 +91,45 @@ func readLarge(ctx context.Context, img *image.Gray, words []text.Word, tb geom.
 }
 
 // largeRuns finds, in tb (img's pixels, relative to its bounds), the
-// lines of lettering too large for the page's reading: pieces of dark ink
-// off the ruling lines (runs of ink eight text heights long: big
-// lettering often stands on a cell's edge) that no word covers, from two
-// to thirty text heights tall (text.TypeHeight), at most twelve
-// times as long and more than a twelfth as wide (a rule's short stretch
-// is not a letter), inked over a twelfth of their box (not a frame or a
-// stamp's ring), joined along a row with pieces of about their height
-// less than a height apart (the letters of a word, the words of a line),
-// of two pieces or more.
+// lines of lettering too large for the page's reading: inkLines from two
+// to thirty text heights tall, of two pieces or more (a piece alone is as
+// likely a symbol: a north arrow, a stamp's ring). A box over half of the
+// page is no title block's (and not worth the pass).
 func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 	b := img.Bounds()
-	r := image.Rect(int(tb.XMin), int(tb.YMin), int(math.Ceil(tb.XMax)), int(math.Ceil(tb.YMax))).Intersect(image.Rect(0, 0, b.Dx(), b.Dy()))
+	if 2*tb.Width()*tb.Height() > float64(b.Dx()*b.Dy()) {
+		return nil
+	}
+	var out []geom.Box
+	for _, l := range inkLines(img, tb, words, 2, 30) {
+		if l.pieces >= 2 {
+			out = append(out, l.Box)
+		}
+	}
+	return out
+}
+
+// inkLine is a line of lettering no word covers and the pieces of ink it
+// is made of.
+type inkLine struct {
+	geom.Box
+	pieces int
+}
+
+// inkLines finds, in r (img's pixels, relative to its bounds), lines of
+// lettering no word covers: pieces of dark ink off the ruling lines (runs
+// of ink eight text heights long: big lettering often stands on a cell's
+// edge) that no word covers, from minEm to maxEm text heights tall
+// (text.TypeHeight), at most twelve times as long and more than a twelfth
+// as wide (a rule's short stretch is not a letter), inked over a twelfth
+// of their box (not a frame or a stamp's ring), joined along a row with
+// pieces of about their height less than a height apart (the letters of a
+// word, the words of a line).
+func inkLines(img *image.Gray, box geom.Box, words []text.Word, minEm, maxEm float64) []inkLine {
+	b := img.Bounds()
+	r := image.Rect(int(box.XMin), int(box.YMin), int(math.Ceil(box.XMax)), int(math.Ceil(box.YMax))).Intersect(image.Rect(0, 0, b.Dx(), b.Dy()))
 	em, _ := text.TypeHeight(words)
-	// a title block is a strip or a corner: a box over half of the
-	// page is no title block's (and not worth the pass)
-	if r.Empty() || em <= 0 || 2*r.Dx()*r.Dy() > b.Dx()*b.Dy() {
+	if r.Empty() || em <= 0 {
 		return nil
 	}
 	w, h := r.Dx(), r.Dy()
@@ -201,7 +224,7 @@ func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 			}
 		}
 		pw, ph := float64(x1-x0), float64(y1-y0)
-		if 2*cov >= n || ph < 2*em || ph > 30*em || pw > 12*ph || pw < 0.08*ph || 12*n < (x1-x0)*(y1-y0) {
+		if 2*cov >= n || ph < minEm*em || ph > maxEm*em || pw > 12*ph || pw < 0.08*ph || 12*n < (x1-x0)*(y1-y0) {
 			continue
 		}
 		pieces = append(pieces, geom.Box{XMin: float64(x0 + r.Min.X), YMin: float64(y0 + r.Min.Y), XMax: float64(x1 + r.Min.X), YMax: float64(y1 + r.Min.Y)})
@@ -231,13 +254,9 @@ func largeRuns(img *image.Gray, tb geom.Box, words []text.Word) []geom.Box {
 			}
 		}
 	}
-	// a line of lettering has two letters or more; a piece alone is as
-	// likely a symbol (a north arrow, a stamp's ring)
-	var lines []geom.Box
-	for i, b := range pieces {
-		if count[i] >= 2 {
-			lines = append(lines, b)
-		}
+	lines := make([]inkLine, len(pieces))
+	for i, p := range pieces {
+		lines[i] = inkLine{p, count[i]}
 	}
 	return lines
 }

@@ -128,6 +128,21 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 			}
 		}
 	}
+	// a revision field's mark a letter or two long, which the readings so
+	// far passed over, is read alone
+	if s.Info.Revision == "" && len(s.Info.UnreadRevision) > 0 {
+		got, err := readMarks(ctx, img, s.Words, s.Info.UnreadRevision)
+		if err != nil {
+			return s, err
+		}
+		if len(got) > 0 {
+			s.Words = addUncovered(s.Words, got)
+			if s.TextSource == SourcePDF {
+				s.TextSource = SourceMixed
+			}
+			s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
+		}
+	}
 	return s, nil
 }
 
