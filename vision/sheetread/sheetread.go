@@ -119,13 +119,7 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 			if err != nil {
 				return s, err
 			}
-			if len(got) > 0 {
-				s.Words = addUncovered(s.Words, got)
-				if s.TextSource == SourcePDF {
-					s.TextSource = SourceMixed
-				}
-				s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
-			}
+			s.addRead(got, b)
 		}
 	}
 	// a revision field's mark a letter or two long, which the readings so
@@ -135,15 +129,22 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 		if err != nil {
 			return s, err
 		}
-		if len(got) > 0 {
-			s.Words = addUncovered(s.Words, got)
-			if s.TextSource == SourcePDF {
-				s.TextSource = SourceMixed
-			}
-			s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
-		}
+		s.addRead(got, b)
 	}
 	return s, nil
+}
+
+// addRead adds the words a closer reading found where no word was (the
+// page b's), and reads the sheet's metadata again when there are any.
+func (s *Sheet) addRead(got []text.Word, b image.Rectangle) {
+	if len(got) == 0 {
+		return
+	}
+	s.Words = addUncovered(s.Words, got)
+	if s.TextSource == SourcePDF {
+		s.TextSource = SourceMixed
+	}
+	s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
 }
 
 // replaceIn is words with again's added (renumbered to follow words'
