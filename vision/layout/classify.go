@@ -392,6 +392,20 @@ func kindOfScale(scale string) string {
 	return "Plan"
 }
 
+// kindOfInches types a view by the left side of an imperial scale whose
+// right side was not read: an architect's scale reads X" = 1'-0" (a
+// detail at 1/2" or more: 1:24 or larger), an engineer's 1" = N' (a plan),
+// so only a left side other than 1" tells; "" when it does not.
+func kindOfInches(in float64) string {
+	switch {
+	case in <= 0 || in == 1:
+		return ""
+	case 12/in <= 24:
+		return "Detail"
+	}
+	return "Plan"
+}
+
 var (
 	imperialScaleRE = regexp.MustCompile(`(\d+)?\s*(?:(\d+)\s*/\s*(\d+))?\s*(?:"|”|''|IN\b)\s*=\s*(\d+)\s*'`)
 	metricScaleRE   = regexp.MustCompile(`\b1\s*:\s*(\d+)\b`)

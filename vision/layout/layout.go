@@ -266,6 +266,9 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			blk = Block{Type: ts[0].kind, Title: ts[0].title, Scale: ts[0].scale}
 			if blk.Type == "" {
 				blk.Type = kindOfScale(blk.Scale)
+				if k := kindOfInches(ts[0].inches); blk.Scale == "" && k != "" {
+					blk.Type = k
+				}
 			}
 		case rg.boxed:
 			t := rg.r

@@ -184,3 +184,37 @@ func TestTitleFarUnderItsView(t *testing.T) {
 		t.Errorf("the east elevation's blocks %+v, want one Elevation from its top (y 60) to its title (y 410)", east)
 	}
 }
+
+// A view its title does not name, whose scale OCR read only as far as its
+// left side, is typed by that side where it tells: 3" or 1 1/2" (an
+// architect's X" = 1'-0", 1:24 or larger) a detail, 1/4" a plan; 1" may be
+// an engineer's 1" = 20' and leaves the view a plan.
+func TestPartScaleTypesView(t *testing.T) {
+	for scale, want := range map[string]string{`Scale: 3"`: "Detail", `SCALE: 1 1/2"=`: "Detail", `Scale: 1/4"`: "Plan", `Scale: 1"`: "Plan"} {
+		img := blank(1200, 800)
+		rectOutline(img, 10, 10, 1190, 790, 3)
+		fillRect(img, 1000, 10, 1003, 790)
+		words := drawWords(img, nil, 1, 1020, 720, 40, "A101")
+		fillRect(img, 150, 100, 400, 103) // walls, with openings: no frame
+		fillRect(img, 440, 100, 650, 103)
+		fillRect(img, 150, 397, 300, 400)
+		fillRect(img, 340, 397, 650, 400)
+		for x := 170; x < 650; x += 40 {
+			fillRect(img, x, 100, x+2, 400)
+		}
+		for i := 0; i < 12; i++ {
+			words = drawWords(img, words, 10+i, 720, 100+16*float64(i), 10, "ALL WORK TO COMPLY WITH")
+		}
+		words = drawWords(img, words, 2, 150, 430, 18, "POST-MOUNTED SIGN")
+		words = drawWords(img, words, 3, 150, 455, 10, scale)
+		got := ""
+		for _, b := range Segment(img, ocrRead(words), words[0].Box) {
+			if b.Title == "POST-MOUNTED SIGN" {
+				got = b.Type
+			}
+		}
+		if got != want {
+			t.Errorf("%q: the view typed %q, want %s", scale, got, want)
+		}
+	}
+}

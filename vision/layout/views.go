@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -25,6 +26,9 @@ type viewTitle struct {
 	// below: the title is printed under its view (the usual way); else
 	// over it
 	below bool
+	// inches is the left side of an imperial scale OCR read only in part
+	// ("Scale: 3\"" with "= 1'-0\"" lost), 0 when none
+	inches float64
 }
 
 // viewTitles finds the view titles of the page: lines that name a view
@@ -59,6 +63,7 @@ func (p *Page) viewTitles() []viewTitle {
 			continue // a notes', legend's or schedule's heading
 		}
 		var hasScale, underlined, bubbled bool
+		inches := 0.0
 		bar := rect{int(l.Box.XMin), int(l.Box.YMin), int(math.Ceil(l.Box.XMax)), int(math.Ceil(l.Box.YMax))}
 		head := bar
 		scale := ""
@@ -90,6 +95,8 @@ func (p *Page) viewTitles() []viewTitle {
 				}
 				if whole {
 					scale = strings.TrimSpace(o.Text[loc[0]:loc[1]])
+				} else {
+					inches = partInches(o.Text)
 				}
 				hasScale = true
 				bar = bar.union(rect{int(o.Box.XMin), int(o.Box.YMin), int(math.Ceil(o.Box.XMax)), int(math.Ceil(o.Box.YMax))})
@@ -152,7 +159,7 @@ func (p *Page) viewTitles() []viewTitle {
 			title = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(title), "SCALE"))
 			title = strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(title, "Scale")), ":")
 		}
-		vt := viewTitle{line: l, bar: bar, head: head, kind: kind, title: strings.TrimSpace(title), scale: scale}
+		vt := viewTitle{line: l, bar: bar, head: head, kind: kind, title: strings.TrimSpace(title), scale: scale, inches: inches}
 		// printed under its view unless nothing is drawn over it and
 		// something under it
 		vt.below = !(p.inkAbove(vt.bar, lh)*20 < p.inkBelow(vt.bar, lh))
@@ -273,6 +280,28 @@ var scaleWordRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|éc
 
 // scaleLabelRE is a scale's label and the first number of its ratio.
 var scaleLabelRE = regexp.MustCompile(`(?i)\b(scale|maßstab|massstab|masstab|échelle|escala|scala|schaal|skala)\s*:\s*\d`)
+
+// scalePartRE is a scale's label and the left side of an imperial ratio
+// in inches ("Scale: 3\"", "SCALE: 1 1/2\"").
+var scalePartRE = regexp.MustCompile(`(?i)\bscale\s*:\s*(?:(\d+)\s+)?(?:(\d+)\s*/\s*(\d+)|(\d+))\s*(?:"|”|'')`)
+
+// partInches is the inches of the imperial scale s reads in part (0 when
+// none).
+func partInches(s string) float64 {
+	m := scalePartRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	atoi := func(t string) float64 {
+		n, _ := strconv.Atoi(t)
+		return float64(n)
+	}
+	in := atoi(m[1]) + atoi(m[4])
+	if d := atoi(m[3]); d > 0 {
+		in += atoi(m[2]) / d
+	}
+	return in
+}
 
 // leadNumberRE is a view or item number leading a title's line.
 var leadNumberRE = regexp.MustCompile(`^[A-Z]?\d{1,3}[.)]?$`)
