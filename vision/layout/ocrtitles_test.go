@@ -44,6 +44,9 @@ func titledViews(t *testing.T, lead string) []string {
 // "(2»"): the line is cut before it and the title found without it, as for
 // a number ringed by ink outside its word's box.
 func TestOCRRingReadIntoViewNumber(t *testing.T) {
+	if ringRead(text.Word{Text: "(3)", Conf: 1}) || !ringRead(text.Word{Text: "(3)", Conf: 0.9}) {
+		t.Error("a text layer's \"(3)\" is a note's reference, OCR's a ringed number")
+	}
 	for _, lead := range []string{"(3>", "(2»", "<10)", "@o6."} {
 		got := titledViews(t, lead)
 		found := false

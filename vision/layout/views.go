@@ -52,7 +52,7 @@ func (p *Page) viewTitles() []viewTitle {
 			l = lineOf(l.Words[1:])
 		}
 		if len(l.Words) > 1 {
-			if w := l.Words[0]; leadNumberRE.MatchString(strings.TrimLeftFunc(strings.TrimSpace(w.Text), isSymbol)) || ringReadRE.MatchString(w.Text) {
+			if w := l.Words[0]; leadNumberRE.MatchString(strings.TrimLeftFunc(strings.TrimSpace(w.Text), isSymbol)) || ringRead(w) {
 				lead = &l.Words[0]
 				l = lineOf(l.Words[1:])
 			}
@@ -128,7 +128,7 @@ func (p *Page) viewTitles() []viewTitle {
 			item := itemNumberRE.MatchString(t) && l.Box.XMin-w.Box.XMax < 1.5*lh
 			g := int(0.8 * lh)
 			around := rect{int(w.Box.XMin) - g, int(w.Box.YMin) - g, int(math.Ceil(w.Box.XMax)) + g, int(math.Ceil(w.Box.YMax)) + g}
-			if !item && !p.ringed(w.Box, lh) && !ringReadRE.MatchString(w.Text) {
+			if !item && !p.ringed(w.Box, lh) && !ringRead(w) {
 				continue
 			}
 			bubbled = true
@@ -312,6 +312,12 @@ var leadNumberRE = regexp.MustCompile(`^[A-Z]?\d{1,3}[.)]?$`)
 // own evidence, where ringed finds none outside the word's box because the
 // box holds the ring.
 var ringReadRE = regexp.MustCompile(`^[(\[{<«‹@©®][^\d\s]{0,2}[A-Z]?\d{1,3}\s*[.)\]}>»›]?$`)
+
+// ringRead reports a word OCR read as a view number with its bubble's ring
+// (ringReadRE); a text layer's "(3)" is a note's reference, not a ring.
+func ringRead(w text.Word) bool {
+	return w.Conf > 0 && w.Conf < 1 && ringReadRE.MatchString(w.Text)
+}
 
 // itemNumberRE is a title's item number ("2.", "12)").
 var itemNumberRE = regexp.MustCompile(`^\d{1,2}[.)]$`)
@@ -621,7 +627,7 @@ func (p *Page) atBubbles(ls []text.Line) []text.Line {
 		start := 0
 		for i := 1; i < len(l.Words); i++ {
 			w := l.Words[i]
-			if leadNumberRE.MatchString(strings.TrimSpace(w.Text)) && p.ringed(w.Box, lineHeight(l)) || ringReadRE.MatchString(w.Text) {
+			if leadNumberRE.MatchString(strings.TrimSpace(w.Text)) && p.ringed(w.Box, lineHeight(l)) || ringRead(w) {
 				out = append(out, lineOf(l.Words[start:i]))
 				start = i
 			}
