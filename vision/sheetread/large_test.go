@@ -3,15 +3,10 @@ package sheetread
 import (
 	"context"
 	"image"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-pdf/fpdf"
-
 	"github.com/plangraph/plangraph/vision/geom"
-	"github.com/plangraph/plangraph/vision/render"
-	"github.com/plangraph/plangraph/vision/render/rendertest"
 	"github.com/plangraph/plangraph/vision/text"
 )
 
@@ -22,30 +17,19 @@ import (
 // (a ring, a letter alone) and a title block without large lettering add
 // nothing.
 func TestReadLargeSheetNumber(t *testing.T) {
-	const dpi = 300
-	k := float64(dpi) / 72
+	k := testK
 	page := func(number bool) (*image.Gray, []text.Word) {
-		pdf := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: 500, Ht: 300}})
-		pdf.SetMargins(0, 0, 0)
-		pdf.SetAutoPageBreak(false, 0)
-		pdf.AddPage()
+		pdf := newPDFPage(500, 300, 1)
 		pdf.SetLineWidth(1.2)
 		pdf.Rect(200, 100, 290, 190, "D")
 		pdf.Line(200, 170, 490, 170)
 		pdf.Line(380, 170, 380, 290)
-		pdf.SetFont("Helvetica", "", 7)
-		var words []text.Word
-		small := func(x, y float64, s string) {
-			pdf.Text(x, y, s)
-			words = append(words, text.Word{Text: s, Conf: 1, Line: len(words) + 1,
-				Box: geom.Box{XMin: x * k, YMin: (y - 5.2) * k, XMax: (x + pdf.GetStringWidth(s)) * k, YMax: (y + 1.5) * k}})
-		}
-		small(210, 115, "DRAWING TITLE")
-		small(210, 185, "DRAWING No.")
-		small(390, 185, "ISSUE")
-		small(390, 200, "A")
+		pdf.label(210, 115, "DRAWING TITLE")
+		pdf.label(210, 185, "DRAWING No.")
+		pdf.label(390, 185, "ISSUE")
+		pdf.label(390, 200, "A")
 		for i := range 6 {
-			small(20, 40+float64(i)*12, "NOTE TEXT LINE")
+			pdf.label(20, 40+float64(i)*12, "NOTE TEXT LINE")
 		}
 		// a north arrow: a ring and a large N, apart
 		pdf.Circle(440, 135, 25, "D")
@@ -55,11 +39,7 @@ func TestReadLargeSheetNumber(t *testing.T) {
 			pdf.SetFont("Helvetica", "", 72)
 			pdf.Text(212, 289.4, "S2.01") // its baseline on the bottom rule
 		}
-		path := filepath.Join(t.TempDir(), "p.pdf")
-		if err := pdf.OutputFileAndClose(path); err != nil {
-			t.Fatal(err)
-		}
-		return rendertest.Image(t, path, render.TypePDF, 1, dpi), words
+		return pdf.render(t), pdf.words
 	}
 	tb := geom.Box{XMin: 200 * k, YMin: 100 * k, XMax: 490 * k, YMax: 290 * k}
 
