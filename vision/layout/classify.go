@@ -324,10 +324,7 @@ func classify(r rect, words []text.Word, em float64) Block {
 		blk.Type = kindOf(blk.Title)
 	} else {
 		// untitled: by what it holds
-		textArea := 0.0
-		for _, w := range ws {
-			textArea += w.Box.Area()
-		}
+		textArea := wordsArea(ws)
 		// a heading at its top names a body of notes
 		if len(cs) > 0 && cs[0].score >= 1.5 && len(cs[0].l.Words) <= 6 {
 			blk.heading = cs[0].l.Text
@@ -355,6 +352,15 @@ func classify(r rect, words []text.Word, em float64) Block {
 		}
 	}
 	return blk
+}
+
+// wordsArea is the area the words' boxes cover, summed.
+func wordsArea(ws []text.Word) float64 {
+	a := 0.0
+	for _, w := range ws {
+		a += w.Box.Area()
+	}
+	return a
 }
 
 func lineHeight(l text.Line) float64 {

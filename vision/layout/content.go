@@ -58,10 +58,7 @@ func (p *Page) textBody(r rect, ws []text.Word) bool {
 	if len(ws) < 20 {
 		return false
 	}
-	ta := 0.0
-	for _, w := range ws {
-		ta += w.Box.Area()
-	}
+	ta := wordsArea(ws)
 	g := p.graphics().count(rect{r.x0 + 3, r.y0 + 3, r.x1 - 3, r.y1 - 3})
 	return float64(g) < 0.4*ta
 }

@@ -717,11 +717,7 @@ func secondLine(h text.Line, heads []text.Line) bool {
 
 // textArea is the area of the words' boxes in r (mask pixels).
 func (p *Page) textArea(r rect) float64 {
-	a := 0.0
-	for _, w := range wordsIn(r, p.mw) {
-		a += w.Box.Area()
-	}
-	return a
+	return wordsArea(wordsIn(r, p.mw))
 }
 
 // enclosedFrames folds into a view the frames found standing alone that
