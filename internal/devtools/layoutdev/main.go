@@ -40,6 +40,7 @@ func main() {
 	list := flag.Bool("list", false, "print every block found (boxes in PDF points)")
 	langs := flag.String("ocr-languages", "eng", "Tesseract languages, joined by +")
 	cache := flag.String("cache", "", "keep each page's words (after OCR) here and reuse them: a faster loop while working on blocks")
+	labelScale := flag.Float64("label-scale", 1, "the labels' boxes × this (sets printed at another size: turnpdf -scale)")
 	flag.StringVar(&layout.TraceTitle, "trace-title", "", "with -dump, print the view-title evidence of lines containing this")
 	flag.Parse()
 	if err := ocr.SetDefaultLanguages(strings.Split(*langs, "+")); err != nil {
@@ -49,6 +50,9 @@ func main() {
 	sets, err := labels.Embedded()
 	if err != nil {
 		panic(err)
+	}
+	if *labelScale != 1 {
+		scaleLabels(sets, *labelScale)
 	}
 	if *replay != "" {
 		replayLegends(*replay, sets, *only)
@@ -219,4 +223,29 @@ func any(subs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// scaleLabels multiplies every box of the labels by k.
+func scaleLabels(sets []labels.Set, k float64) {
+	scale := func(b *labels.Box) {
+		for i := range b {
+			b[i] *= k
+		}
+	}
+	for i := range sets {
+		for j := range sets[i].Sheets {
+			sh := &sets[i].Sheets[j]
+			for b := range sh.Blocks {
+				scale(&sh.Blocks[b].Box)
+			}
+			for l := range sh.Legends {
+				scale(&sh.Legends[l].Box)
+				for e := range sh.Legends[l].Entries {
+					if g := sh.Legends[l].Entries[e].Graphic; g != nil {
+						scale(g)
+					}
+				}
+			}
+		}
+	}
 }

@@ -163,6 +163,12 @@ func addEditFont(ctx *model.Context, d types.Dict, inh *model.InheritedPageAttrs
 // q … Q first (extra starts by closing it) so that its graphics state does
 // not carry over.
 func appendContent(ctx *model.Context, d types.Dict, extra []byte) error {
+	return WrapContent(ctx, d, []byte("q\n"), extra)
+}
+
+// WrapContent puts before and after (new content streams) around page d's
+// content streams.
+func WrapContent(ctx *model.Context, d types.Dict, before, after []byte) error {
 	var parts types.Array
 	if o, ok := d.Find("Contents"); ok {
 		o2, err := ctx.Dereference(o)
@@ -189,11 +195,11 @@ func appendContent(ctx *model.Context, d types.Dict, extra []byte) error {
 		}
 		return *ir, nil
 	}
-	open, err := stream([]byte("q\n"))
+	open, err := stream(before)
 	if err != nil {
 		return err
 	}
-	end, err := stream(extra)
+	end, err := stream(after)
 	if err != nil {
 		return err
 	}
