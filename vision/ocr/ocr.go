@@ -257,7 +257,7 @@ func recognize(c *gosseract.Client, img *image.Gray, dpi int, opt Options) ([]te
 	for _, bb := range bbs {
 		s := strings.TrimSpace(bb.Word)
 		conf := bb.Confidence / 100
-		if s == "" || conf < opt.MinConf || bb.Box.Empty() {
+		if s == "" || conf < opt.MinConf || bb.Box.Empty() || strokeRead(s, bb.Box.Dx(), bb.Box.Dy()) {
 			continue
 		}
 		k := key{bb.BlockNum, bb.ParNum, bb.LineNum}
@@ -277,6 +277,25 @@ func recognize(c *gosseract.Client, img *image.Gray, dpi int, opt Options) ([]te
 		})
 	}
 	return joinCJK(out), len(lines), nil
+}
+
+// narrowGlyphs are the characters a single stroke may be.
+const narrowGlyphs = "1Iil|!.,:;'`’‘"
+
+// strokeRead tells a word boxed w × h pixels that is a stroke read as
+// lettering: narrower than an eighth of its height (a rule's short stretch,
+// a cell's divider) yet holding a character that is no single stroke (a
+// divider read as "J"). A "1", an "I", an "l" stand so narrow and are kept.
+func strokeRead(s string, w, h int) bool {
+	if 8*w >= h {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune(narrowGlyphs, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // blank reports an image without any dark pixel, which has no text to find

@@ -220,3 +220,27 @@ func TestNeeded(t *testing.T) {
 		}
 	}
 }
+
+// A word boxed narrower than an eighth of its height is a stroke read as
+// lettering (a revision cell's divider read "J", 2 × 23 px on a half-size
+// print), unless every character could be one stroke ("1", "I", "l").
+func TestStrokeRead(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		w, h int
+		want bool
+	}{
+		{"J", 2, 23, true},
+		{"A", 2, 23, true},
+		{"1", 2, 23, false},
+		{"I", 2, 23, false},
+		{"l|", 2, 23, false},
+		{"J", 9, 23, false},
+		{"A1", 5, 46, true},
+		{"A1", 12, 46, false},
+	} {
+		if got := strokeRead(c.s, c.w, c.h); got != c.want {
+			t.Errorf("strokeRead(%q, %d×%d) = %v, want %v", c.s, c.w, c.h, got, c.want)
+		}
+	}
+}

@@ -119,7 +119,8 @@ type inkLine struct {
 // inkLines finds, in r (img's pixels, relative to its bounds), lines of
 // lettering no word covers: pieces of dark ink off the ruling lines (runs
 // of ink eight text heights long: big lettering often stands on a cell's
-// edge) that no word covers, from minEm to maxEm text heights tall
+// edge; a piece running from one rule to another is theirs, spansRules)
+// that no word covers, from minEm to maxEm text heights tall
 // (text.TypeHeight), at most twelve times as long and more than a twelfth
 // as wide (a rule's short stretch is not a letter), inked over a twelfth
 // of their box (not a frame or a stamp's ring), joined along a row with
@@ -184,19 +185,15 @@ func inkLines(img *image.Gray, box geom.Box, words []text.Word, minEm, maxEm flo
 	}
 	runs(h, w, func(y, x int) int { return y*w + x })
 	runs(w, h, func(x, y int) int { return y*w + x })
-	for i, v := range grid {
-		if v&rule != 0 {
-			grid[i] = 0
-		}
-	}
 	var pieces []geom.Box
-	var stack []int
+	var stack, touch []int
 	for i, v := range grid {
-		if v == 0 {
+		if v == 0 || v&rule != 0 {
 			continue
 		}
 		stack = append(stack[:0], i)
 		x0, y0, x1, y1, n, cov := w, h, 0, 0, 0, 0
+		touch = touch[:0] // the rule pixels next to the piece
 		if v == 2 {
 			cov++
 		}
@@ -213,7 +210,9 @@ func inkLines(img *image.Gray, box geom.Box, words []text.Word, minEm, maxEm flo
 					if nx < 0 || ny < 0 || nx >= w || ny >= h {
 						continue
 					}
-					if k := ny*w + nx; grid[k] != 0 {
+					if k := ny*w + nx; grid[k]&rule != 0 {
+						touch = append(touch, k)
+					} else if grid[k] != 0 {
 						if grid[k] == 2 {
 							cov++
 						}
@@ -224,7 +223,7 @@ func inkLines(img *image.Gray, box geom.Box, words []text.Word, minEm, maxEm flo
 			}
 		}
 		pw, ph := float64(x1-x0), float64(y1-y0)
-		if 2*cov >= n || ph < minEm*em || ph > maxEm*em || pw > 12*ph || pw < 0.08*ph || 12*n < (x1-x0)*(y1-y0) {
+		if spansRules(touch, w, x0, y0, x1, y1) || 2*cov >= n || ph < minEm*em || ph > maxEm*em || pw > 12*ph || pw < 0.08*ph || 12*n < (x1-x0)*(y1-y0) {
 			continue
 		}
 		pieces = append(pieces, geom.Box{XMin: float64(x0 + r.Min.X), YMin: float64(y0 + r.Min.Y), XMax: float64(x1 + r.Min.X), YMax: float64(y1 + r.Min.Y)})
@@ -259,6 +258,24 @@ func inkLines(img *image.Gray, box geom.Box, words []text.Word, minEm, maxEm flo
 		lines[i] = inkLine{p, count[i]}
 	}
 	return lines
+}
+
+// spansRules tells whether a piece of ink boxed [x0,x1)×[y0,y1) (grid
+// cells) runs from one rule to another, touching rule pixels (touch: grid
+// indices, rows w wide) over its top and under its bottom, or left and
+// right of it: a cell's divider shorter than a rule is linework, not a
+// "1" or an "I". Lettering stands on one rule at most.
+func spansRules(touch []int, w, x0, y0, x1, y1 int) bool {
+	var above, below, left, right bool
+	for _, k := range touch {
+		x, y := k%w, k/w
+		inX, inY := x >= x0 && x < x1, y >= y0 && y < y1
+		above = above || (inX && y < y0)
+		below = below || (inX && y >= y1)
+		left = left || (inY && x < x0)
+		right = right || (inY && x >= x1)
+	}
+	return (above && below) || (left && right)
 }
 
 // alnums counts the letters and digits of s.

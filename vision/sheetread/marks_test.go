@@ -38,3 +38,33 @@ func TestReadRevisionMark(t *testing.T) {
 		t.Errorf("the mark boxed at %v, not over the letter", c)
 	}
 }
+
+// A revision field of empty cells (the dividers between them run from the
+// rule over the row to the bar under it, as a title block's blank
+// revision columns do) holds no mark: a divider is linework, not a "1" or
+// an "I" to read.
+func TestEmptyRevisionCellsHoldNoMark(t *testing.T) {
+	k := testK
+	pdf := newPDFPage(300, 120, 0.9)
+	pdf.SetLineWidth(0.8)
+	pdf.Line(20, 40, 280, 40)
+	pdf.Rect(20, 60, 260, 4, "F") // the bar under the row
+	pdf.SetLineWidth(2)           // a letter's stem as thick (a half-size print)
+	for _, x := range []float64{120, 160, 200, 240} {
+		pdf.Line(x, 40, x, 60)
+	}
+	pdf.label(30, 54, "REV NO")
+	pdf.label(30, 80, "DRAWN BY")
+	im, words := pdf.render(t), pdf.words
+	field := geom.Box{XMin: 110 * k, YMin: 38 * k, XMax: 280 * k, YMax: 62 * k}
+	if ls := inkLines(im, field, words, 0.6, 8); len(ls) != 0 {
+		t.Fatalf("found lettering %+v among the empty cells' dividers", ls)
+	}
+	got, err := readMarks(context.Background(), im, words, []geom.Box{field})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Fatalf("read %+v, want no mark", got)
+	}
+}
