@@ -43,6 +43,10 @@ type Info struct {
 	// UnreadRevision are the value regions of revision labels with no
 	// value read (a mark of one or two characters OCR passed over).
 	UnreadRevision []geom.Box `json:"-"`
+	// Recheck are the value regions of a labelled title read from OCR's
+	// words: a page-wide pass drops a small title's lines and the numbers
+	// leading them ("1.", "2."), which a closer reading of the cell reads.
+	Recheck []geom.Box `json:"-"`
 }
 
 // Hints are what the page's layout knows of its title block.
@@ -74,6 +78,7 @@ func ReadHints(words []text.Word, width, height float64, hints Hints) Info {
 	info.Discipline = r.discipline(info.Number, info.Title)
 	info.Revision = r.revision()
 	info.Unread = r.unread(info)
+	info.Recheck = r.recheck(info)
 	if info.Revision == "" {
 		for _, lb := range r.labels {
 			if lb.kind == fieldRevision {
@@ -97,6 +102,25 @@ func (r *reader) unread(info Info) []geom.Box {
 			continue
 		}
 		out = append(out, r.valueRegion(lb))
+	}
+	return out
+}
+
+// recheck are the value regions of the title labels the title was read
+// from when OCR read a word of it.
+func (r *reader) recheck(info Info) []geom.Box {
+	var out []geom.Box
+	for _, lb := range r.labels {
+		if lb.kind != fieldTitle || !r.fromLabel(fieldTitle, info.TitleBox) {
+			continue
+		}
+		rg := r.valueRegion(lb)
+		for _, w := range r.words {
+			if w.Conf < 1 && containsBox(info.TitleBox, w.Box) && containsBox(rg, w.Box) {
+				out = append(out, rg)
+				break
+			}
+		}
 	}
 	return out
 }

@@ -102,6 +102,12 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 			s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
 		}
 	}
+	// a title OCR read in the page-wide pass is read again, closely, where
+	// lettering no word covers lies in its cell (or the page is all OCR),
+	// and kept when it reads as much of the title at least
+	if err := s.recheckTitle(ctx, img, dpi); err != nil {
+		return s, err
+	}
 	// a row of cells OCR read as one line is a line per cell
 	if split := s.Layout.SplitAtRules(s.Words); !slices.Equal(split, s.Words) {
 		s.Words = split
@@ -132,6 +138,35 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 		s.addRead(got, b)
 	}
 	return s, nil
+}
+
+// recheckTitle reads the title's cells of s.Info.Recheck again as blocks
+// of text: a page-wide pass over small lettering drops a title's second
+// line or the numbers leading its lines ("1. FRONT ELEVATION"). The closer
+// reading replaces the first where the title it gives has as many letters
+// and digits at least.
+func (s *Sheet) recheckTitle(ctx context.Context, img *image.Gray, dpi int) error {
+	var regions []geom.Box
+	for _, r := range s.Info.Recheck {
+		if unread, _ := s.Layout.UnreadText(r); unread > 0 || s.TextSource == SourceOCR {
+			regions = append(regions, r)
+		}
+	}
+	if len(regions) == 0 {
+		return nil
+	}
+	again, err := ocr.Regions(ctx, img, dpi, regions, ocr.Options{Block: true})
+	if err != nil || len(again) == 0 {
+		return err
+	}
+	b := img.Bounds()
+	words := replaceIn(s.Words, again, regions)
+	info := Info(s.Layout, words, b.Dx(), b.Dy())
+	if info.Number != s.Info.Number || alnums(info.Title) < alnums(s.Info.Title) {
+		return nil
+	}
+	s.Words, s.Info = words, info
+	return nil
 }
 
 // addRead adds the words a closer reading found where no word was (the
