@@ -183,6 +183,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 		p.clearPanel(m, c, max(2, int(0.4*em)))
 	}
 	m.clearEdgeRules(work, em)
+	m.clearDashedRules(work, em)
 	mw := p.mw
 	for _, c := range parts {
 		cells = append(cells, m.xycut(c, gap)...)
@@ -233,6 +234,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 			views = append(views, region{r: r})
 		}
 	}
+	views = joinOverlapping(views, titles)
 	trace("views", views)
 	regions = p.endAtTitles(m, views, titles, em)
 	trace("titles", regions)

@@ -658,3 +658,36 @@ func wordsBox(l text.Line, a, b int) geom.Box {
 	}
 	return box
 }
+
+// joinOverlapping merges unframed regions that hold the same view title:
+// parts of one view the cut parted (a detail's notes and title, cut off
+// under its drawing by a cut across the sheet) that the merges before put
+// back beside its drawing on one side only, so that two regions now
+// overlap over the title. A frame, a table's box and the title block keep
+// theirs.
+func joinOverlapping(rs []region, titles []viewTitle) []region {
+	shared := func(a, b rect) bool {
+		for _, t := range titlesIn(a, titles) {
+			if len(titlesIn(b, []viewTitle{t})) == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(rs) && !changed; i++ {
+			for j := i + 1; j < len(rs); j++ {
+				a, b := rs[i], rs[j]
+				if a.tb || b.tb || a.framed || b.framed || a.boxed || b.boxed || a.note || b.note || !shared(a.r, b.r) {
+					continue
+				}
+				rs[i].r = a.r.union(b.r)
+				rs = append(rs[:j], rs[j+1:]...)
+				changed = true
+				break
+			}
+		}
+	}
+	return rs
+}
