@@ -37,7 +37,7 @@ func headingKind(r rect, words []text.Word, em float64) string {
 }
 
 var (
-	scaleRE = regexp.MustCompile(`(?i)(\d+(?:\s*/\s*\d+)?\s*(?:"|”|''|IN\b)\s*=\s*\d+\s*'\s*-?\s*\d*(?:\s*/\s*\d+)?\s*"?|\b1\s*:\s*\d+\b|\bN\.?\s*T\.?\s*S\.?\b|\bNOT TO SCALE\b|\bAS NOTED\b)`)
+	scaleRE = regexp.MustCompile(`(?i)((?:\d+(?:\s+|\s*-\s*)\d+\s*/\s*\d+|\d+(?:\s*/\s*\d+)?)\s*(?:"|”|''|IN\b)\s*=\s*\d+\s*'\s*-?\s*\d*(?:\s*/\s*\d+)?\s*"?|\b1\s*:\s*\d+\b|\bN\.?\s*T\.?\s*S\.?\b|\bNOT TO SCALE\b|\bAS NOTED\b)`)
 	// kinds in order of precedence: the first that matches a title wins.
 	kinds = []struct {
 		typ string
@@ -413,7 +413,7 @@ func kindOfInches(in float64) string {
 }
 
 var (
-	imperialScaleRE = regexp.MustCompile(`(\d+)?\s*(?:(\d+)\s*/\s*(\d+))?\s*(?:"|”|''|IN\b)\s*=\s*(\d+)\s*'`)
+	imperialScaleRE = regexp.MustCompile(`(\d+)?\s*-?\s*(?:(\d+)\s*/\s*(\d+))?\s*(?:"|”|''|IN\b)\s*=\s*(\d+)\s*'`)
 	metricScaleRE   = regexp.MustCompile(`\b1\s*:\s*(\d+)\b`)
 )
 

@@ -180,6 +180,8 @@ func TestSlopeIsNoScale(t *testing.T) {
 	for s, want := range map[string]string{
 		"LAID TO MIN FALL 1:60 TO": "", "SLOPE 1:50": "", "ROOF PITCH OF 1:12": "",
 		"SCALE 1:100": "1:100", "1 : 100": "1 : 100", "FALL 1:40, SCALE 1:20": "1:20", "3/16\" = 1'-0\"": "3/16\" = 1'-0\"",
+		// a whole inch and a fraction, spaced or hyphened
+		"SCALE: 1 1/2\"=1'-0\"": "1 1/2\"=1'-0\"", "1-1/2\" = 1'-0\"": "1-1/2\" = 1'-0\"",
 	} {
 		got := ""
 		if loc := findScale(s); loc != nil {
@@ -285,6 +287,17 @@ func TestSplitAtRules(t *testing.T) {
 	for i := 4; i < 8; i++ {
 		if got[i].Line != 2 {
 			t.Errorf("the text layer's word %q moved to line %d", got[i].Text, got[i].Line)
+		}
+	}
+}
+
+// An imperial scale's ratio, a whole inch and a fraction included.
+func TestScaleRatio(t *testing.T) {
+	for s, want := range map[string]float64{
+		`1 1/2"=1'-0"`: 8, `1-1/2" = 1'-0"`: 8, `1/4" = 1'-0"`: 48, `3" = 1'-0"`: 4, "1:50": 50,
+	} {
+		if got := scaleRatio(s); got != want {
+			t.Errorf("scaleRatio(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
