@@ -90,7 +90,7 @@ func (p *page) textBlocks() []*block {
 			// the same thing (or nothing) to the left: a description's next
 			// line, not the next row of a list
 			li, lj := left(i), left(j)
-			if lj != -1 && lj != li && !(lj <= -2 && li <= -2 && p.sameGraphicish(-2-li, -2-lj)) {
+			if lj != -1 && lj != li && !(lj <= -2 && li <= -2 && p.sameGraphicish(-2-li, -2-lj)) && !p.namesCallout(a, b, li, lj) {
 				continue
 			}
 			// and not two tags each followed by their own text
@@ -123,6 +123,15 @@ func (p *page) textBlocks() []*block {
 	return out
 }
 
+// namesCallout reports whether run a, over run b, is the underlined name
+// of a callout symbol whose leaders point at b (a section bubble's "CROSS
+// SECTION" over the "SECTION NUMBER" and "SHEET NUMBER" its arrows name):
+// a has nothing to its left, b a component (li, lj as side gives them)
+// ending at its start.
+func (p *page) namesCallout(a, b image.Rectangle, li, lj int) bool {
+	return li == -1 && lj <= -2 && p.comps[-2-lj].r.Max.X >= b.Min.X-p.px(0.5) && p.underline(a) >= 0
+}
+
 // graphicBetween reports a significant component between a run and a
 // run to its right, on its line: the other run is another entry's text
 // (the next column of a legend), not the run's own.
@@ -151,13 +160,52 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 	if x < 0 || x >= p.w {
 		return false
 	}
-	// between the lines' middles: OCR's boxes may reach over a rule
-	for y := max((a.Min.Y+a.Max.Y)/2, 0); y < min((b.Min.Y+b.Max.Y)/2, p.h); y++ {
+	// between the lines' middles: OCR's boxes may reach over a rule; the
+	// upper line's underline (a name over its callout's notes) is its own
+	y0 := max((a.Min.Y+a.Max.Y)/2, 0)
+	if u := p.underline(a); u >= 0 {
+		y0 = max(y0, u+1)
+	}
+	for y := y0; y < min((b.Min.Y+b.Max.Y)/2, p.h); y++ {
 		if p.ruling[y*p.w+x] {
 			return true
 		}
 	}
 	return false
+}
+
+// underline is the last row of the line drawn under run a as its
+// underline (a thin straight line under its baseline, from about its start
+// to about its end, over most of its width), or -1.
+func (p *page) underline(a image.Rectangle) int {
+	x, slack := (a.Min.X+a.Max.X)/2, p.px(0.6)
+	if x < 0 || x >= p.w {
+		return -1
+	}
+	for y := max(a.Max.Y-a.Dy()/4, 0); y < min(a.Max.Y+slack, p.h); y++ {
+		if !p.ink[y*p.w+x] {
+			continue
+		}
+		x0, x1 := x, x
+		for x0 > 0 && p.ink[y*p.w+x0-1] {
+			x0--
+		}
+		for x1 < p.w-1 && p.ink[y*p.w+x1+1] {
+			x1++
+		}
+		if x0 < a.Min.X-slack || x1 > a.Max.X+slack || 10*(x1-x0) < 8*a.Dx() {
+			continue // a letter's stroke, or a line running on past the run
+		}
+		last := y
+		for last+1 < p.h && p.ink[(last+1)*p.w+x] {
+			last++
+		}
+		if last-y > p.px(0.3) {
+			return -1 // a bar, not a line
+		}
+		return last
+	}
+	return -1
 }
 
 var (
@@ -423,6 +471,14 @@ func (p *page) entry(items []item) (e Entry, tag namedBy, ok bool) {
 		return Entry{}, namedBy{}, false
 	}
 	e = Entry{Box: rectBox(box), Label: label}
+	if t := texts[0]; g != nil && len(texts) == 1 && len(t.lines) > 1 && !equated && p.underline(p.runRect(t.lines[0])) >= 0 {
+		// an underlined first line names the symbol the lines under it
+		// annotate ("DETAIL CUT" over "DETAIL NUMBER", "SHEET NUMBER")
+		e.Label, e.Description = runText(p, t.lines[0]), label
+		e.HasGraphic = true
+		e.Exemplar, e.Graphic = p.exemplar(g)
+		return e, namedBy{}, true
+	}
 	var desc []string
 	for _, t := range texts[1:] {
 		// a column of quantities ("1", "1 / 4 / 2" units of each type) is

@@ -163,3 +163,46 @@ func TestTwoLinesBesideTheNextColumn(t *testing.T) {
 		}
 	}
 }
+
+// A callout symbol's entry as US symbol legends set it: the symbol's name
+// underlined ("DETAIL CUT") over the notes its leaders point at ("DETAIL
+// NUMBER", "SHEET NUMBER"). The name labels the entry, the whole text
+// describes it; the plain entry under it stays as it was.
+func TestCalloutNamedByUnderline(t *testing.T) {
+	img := blankImage(600, 220)
+	var words []text.Word
+	drawRing(img, 60, 80, 26) // the bubble, parted across its middle
+	for x := 36; x < 85; x++ {
+		img.Pix[80*img.Stride+x], img.Pix[81*img.Stride+x] = 0, 0
+	}
+	for _, y := range []int{70, 92} { // leaders from its edge to the notes
+		for x := 86; x < 197; x++ {
+			img.Pix[y*img.Stride+x], img.Pix[(y+1)*img.Stride+x] = 0, 0
+		}
+	}
+	putWords(&words, 200, 36, 15, "DETAIL CUT")
+	for x := 200; x < 290; x++ { // its underline
+		img.Pix[53*img.Stride+x], img.Pix[54*img.Stride+x] = 0, 0
+	}
+	putWords(&words, 200, 63, 15, "DETAIL NUMBER")
+	putWords(&words, 200, 85, 15, "SHEET NUMBER")
+	drawRing(img, 60, 170, 12)
+	putWords(&words, 200, 163, 15, "KEY NOTE")
+	inkWords(img, words)
+	got := Parse(img, words)
+	var callout, key *Entry
+	for i, e := range got {
+		switch e.Label {
+		case "DETAIL CUT":
+			callout = &got[i]
+		case "KEY NOTE":
+			key = &got[i]
+		}
+	}
+	if callout == nil || !callout.HasGraphic || callout.Description != "DETAIL CUT DETAIL NUMBER SHEET NUMBER" {
+		t.Errorf("entries %+v: want DETAIL CUT, with its graphic, described by its three lines", got)
+	}
+	if key == nil || !key.HasGraphic || key.Description != "KEY NOTE" {
+		t.Errorf("entries %+v: want KEY NOTE as it is", got)
+	}
+}
