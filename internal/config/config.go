@@ -122,7 +122,7 @@ func (c *Config) Flag(fs *flag.FlagSet) {
 	fs.IntVar(&c.BurstVision, "burst-vision", envInt("burst-vision", 10), "vision burst per API key (env "+EnvName("burst-vision")+")")
 	str(&c.OCRLanguages, "ocr-languages", "eng", "Tesseract languages scans and outlined lettering are read in, joined by + (eng+jpn); each one's traineddata (Debian: tesseract-ocr-LANG) must be installed")
 	fs.IntVar(&c.RenderDPI, "render-dpi", envInt("render-dpi", 300), "DPI pages are rendered at, 72 to 600 (env "+EnvName("render-dpi")+")")
-	fs.IntVar(&c.MaxPageMP, "max-page-megapixels", envInt("max-page-megapixels", 250), "largest rendered page in megapixels; larger pages fail (env "+EnvName("max-page-megapixels")+")")
+	fs.IntVar(&c.MaxPageMP, "max-page-megapixels", envInt("max-page-megapixels", 250), "largest rendered page in megapixels; a PDF page larger at --render-dpi is drawn at the highest DPI it fits at, down to 150; larger pages fail (env "+EnvName("max-page-megapixels")+")")
 	fs.IntVar(&c.MaxPages, "max-pages", envInt("max-pages", 500), "most pages in one uploaded file (env "+EnvName("max-pages")+")")
 	fs.DurationVar(&c.BlockSearchBudget, "block-search-budget", envDuration("block-search-budget", DefaultBlockSearchBudget), "time limit of one view block's symbol search in a parse; what is not searched by then is named in the parse's warnings (SEARCH_INCOMPLETE); 0 means no limit (env "+EnvName("block-search-budget")+")")
 	fs.Int64Var(&c.MaxParseBodyBytes, "max-parse-body-bytes", int64(envInt("max-parse-body-bytes", 32<<20)), "largest POST /v1/parse body in bytes (symbol images as data: URLs) (env "+EnvName("max-parse-body-bytes")+")")

@@ -233,7 +233,9 @@ func TestIngestBadInputFailsCleanly(t *testing.T) {
 	}{
 		{"truncated PDF", pdf.Bytes()[:len(pdf.Bytes())/3], render.Limits{DPI: 72, MaxPixels: 1e8, MaxPages: 100}, "CORRUPT_FILE"},
 		{"not a PDF at all", []byte("%PDF-1.7\nthis is not really a pdf"), render.Limits{DPI: 72, MaxPixels: 1e8, MaxPages: 100}, "CORRUPT_FILE"},
-		{"pages over the cap", pdf.Bytes(), render.Limits{DPI: 300, MaxPixels: 10_000_000, MaxPages: 100}, "PAGE_TOO_LARGE"},
+		// 24×18 in: 38.9 MP at 300 DPI, 9.7 MP at the least DPI a page is
+		// drawn at to fit (render.MinFitDPI)
+		{"pages over the cap", pdf.Bytes(), render.Limits{DPI: 300, MaxPixels: 5_000_000, MaxPages: 100}, "PAGE_TOO_LARGE"},
 		{"too many pages", pdf.Bytes(), render.Limits{DPI: 72, MaxPixels: 1e8, MaxPages: 1}, "TOO_MANY_PAGES"},
 	}
 	for _, tt := range tests {

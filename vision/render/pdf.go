@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"unsafe"
@@ -56,6 +57,7 @@ type pdfDoc struct {
 type pdfPageSize struct {
 	ok   bool
 	w, h int
+	dpi  int // the page's DPI: Limits.DPI, less for a page too large at it
 }
 
 func openPDF(path string, lim Limits) (Document, error) { return openMuPDF(path, lim, false) }
@@ -155,16 +157,39 @@ func (p *pdfDoc) size(i int) (pdfPageSize, error) {
 	if s := p.sizes[i]; s.ok {
 		return s, nil
 	}
-	var box C.fz_irect
-	var pts C.fz_rect
-	if C.pg_bound(p.d, C.int(i), C.float(float64(p.lim.DPI)/72), &box, &pts) == 0 {
-		return pdfPageSize{}, errorf(CodeCorruptFile, "page %d cannot be read: %s", i+1, cleanMsg(C.GoString(&p.d.msg[0])))
+	bound := func(dpi int) (pdfPageSize, error) {
+		var box C.fz_irect
+		var pts C.fz_rect
+		if C.pg_bound(p.d, C.int(i), C.float(float64(dpi)/72), &box, &pts) == 0 {
+			return pdfPageSize{}, errorf(CodeCorruptFile, "page %d cannot be read: %s", i+1, cleanMsg(C.GoString(&p.d.msg[0])))
+		}
+		w, h := int(box.x1)-int(box.x0), int(box.y1)-int(box.y0)
+		if w <= 0 || h <= 0 {
+			return pdfPageSize{}, errorf(CodeCorruptFile, "page %d has no area", i+1)
+		}
+		return pdfPageSize{ok: true, w: w, h: h, dpi: dpi}, nil
 	}
-	w, h := int(box.x1)-int(box.x0), int(box.y1)-int(box.y0)
-	if w <= 0 || h <= 0 {
-		return pdfPageSize{}, errorf(CodeCorruptFile, "page %d has no area", i+1)
+	s, err := bound(p.lim.DPI)
+	if err != nil {
+		return s, err
 	}
-	s := pdfPageSize{ok: true, w: w, h: h}
+	// a sheet too large at the DPI asked for (a long civil roll, a 60 in
+	// site plan) is drawn at the highest DPI it fits at, down to
+	// MinFitDPI; below that it stays too large (PAGE_TOO_LARGE at the DPI
+	// asked for)
+	if px := int64(s.w) * int64(s.h); px > p.lim.MaxPixels && p.lim.DPI > MinFitDPI {
+		d := int(float64(p.lim.DPI) * math.Sqrt(float64(p.lim.MaxPixels)/float64(px)))
+		for ; d >= MinFitDPI; d-- {
+			f, err := bound(d)
+			if err != nil {
+				return f, err
+			}
+			if int64(f.w)*int64(f.h) <= p.lim.MaxPixels {
+				s = f
+				break
+			}
+		}
+	}
 	p.sizes[i] = s
 	return s, nil
 }
@@ -176,7 +201,7 @@ func (p *pdfDoc) PageSize(i int) (int, int, int, error) {
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	return s.w, s.h, p.lim.DPI, nil
+	return s.w, s.h, s.dpi, nil
 }
 
 func (p *pdfDoc) Render(i int) (*image.Gray, error) {
@@ -191,7 +216,7 @@ func (p *pdfDoc) RenderContext(ctx context.Context, i int) (*image.Gray, error) 
 		return nil, err
 	}
 	if int64(s.w)*int64(s.h) > p.lim.MaxPixels {
-		return nil, pageTooLarge(i, s.w, s.h, p.lim.DPI, p.lim)
+		return nil, pageTooLarge(i, s.w, s.h, s.dpi, p.lim)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -202,7 +227,7 @@ func (p *pdfDoc) RenderContext(ctx context.Context, i int) (*image.Gray, error) 
 	aborted := make(chan struct{})
 	d := p.d
 	stop := context.AfterFunc(ctx, func() { C.pg_set_abort(d, 1); close(aborted) })
-	rc := C.pg_render(p.d, C.int(i), C.float(float64(p.lim.DPI)/72), (*C.uchar)(unsafe.Pointer(&img.Pix[0])), C.int(s.w), C.int(s.h))
+	rc := C.pg_render(p.d, C.int(i), C.float(float64(s.dpi)/72), (*C.uchar)(unsafe.Pointer(&img.Pix[0])), C.int(s.w), C.int(s.h))
 	if !stop() {
 		<-aborted // the abort is in flight; d must outlive it
 	}

@@ -83,7 +83,9 @@ type Limits struct {
 	// DPI at which PDF pages are rendered (72..600).
 	DPI int
 	// MaxPixels is the largest page (width × height in pixels) that is
-	// rendered or decoded; bigger pages fail with PAGE_TOO_LARGE.
+	// rendered or decoded. A PDF page larger at DPI is drawn at the highest
+	// DPI, down to MinFitDPI, at which it fits (Document.PageSize tells
+	// it); bigger pages fail with PAGE_TOO_LARGE.
 	MaxPixels int64
 	// MaxPages is the most pages a document may have (TOO_MANY_PAGES).
 	MaxPages int
@@ -93,6 +95,7 @@ type Limits struct {
 // may make for a page (up to 2 B/px with alpha) stays below 2^31 bytes.
 const (
 	MinDPI           = 72
+	MinFitDPI        = 150 // the least DPI a page too large at Limits.DPI is drawn at
 	MaxDPI           = 600
 	DefaultDPI       = 300
 	MaxMaxPixels     = 1_000_000_000

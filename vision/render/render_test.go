@@ -234,9 +234,43 @@ func TestPDFBadInput(t *testing.T) {
 	}
 }
 
-func TestPDFPageTooLarge(t *testing.T) {
+// A sheet too large at the DPI asked for is drawn at the highest DPI it
+// fits at: a 36 × 24 in sheet under a 50 MP cap at 240 DPI, its marks and
+// its size at that DPI.
+func TestPDFPageFitsAtLowerDPI(t *testing.T) {
 	lim := DefaultLimits()
 	lim.MaxPixels = 50_000_000
+	d, err := Open(writeTemp(t, "big.pdf", makePDF(pdfPage{w: 2592, h: 1728, content: "0 0 0 rg 1296 864 72 72 re f"})), TypePDF, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	w, h, dpi, err := d.PageSize(0)
+	if err != nil || dpi != 240 || w != 8640 || h != 5760 {
+		t.Fatalf("PageSize = %d×%d at %d DPI, %v; want 8640×5760 at 240", w, h, dpi, err)
+	}
+	img, err := d.Render(0)
+	if err != nil || img.Bounds().Dx() != w || img.Bounds().Dy() != h {
+		t.Fatalf("Render: %v, %v", img.Bounds(), err)
+	}
+	// the square 1 in wide from the centre, at 240 px an inch
+	if v := img.GrayAt(4320+120, 2880-120).Y; v != 0 {
+		t.Errorf("inside the square: %d", v)
+	}
+	if v := img.GrayAt(4320+250, 2880-120).Y; v != 255 {
+		t.Errorf("right of the square: %d", v)
+	}
+	vec, _, err := Vectors(context.Background(), d, 0)
+	if err != nil || vec.DPI != 240 || vec.W != w {
+		t.Errorf("Vectors at %d DPI, %d px wide, %v", vec.DPI, vec.W, err)
+	}
+}
+
+// A sheet too large even at MinFitDPI fails, and its message tells the
+// page's size at the DPI asked for.
+func TestPDFPageTooLarge(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MaxPixels = 15_000_000 // under the 19.4 MP the sheet is at 150 DPI
 	d, err := Open(writeTemp(t, "big.pdf", makePDF(pdfPage{w: 2592, h: 1728})), TypePDF, lim)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +286,7 @@ func TestPDFPageTooLarge(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	wantCode(t, err, CodePageTooLarge)
 	msg := err.(*Error).Message
-	for _, s := range []string{"77.8 MP", "50.0 MP", "36.0 × 24.0 in", "300 DPI"} {
+	for _, s := range []string{"77.8 MP", "15.0 MP", "36.0 × 24.0 in", "300 DPI"} {
 		if !strings.Contains(msg, s) {
 			t.Errorf("message %q lacks %q", msg, s)
 		}

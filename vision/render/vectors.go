@@ -45,7 +45,7 @@ func (p *pdfDoc) Vectors(ctx context.Context, i int) (*vector.Page, error) {
 	var buf *C.float
 	var n C.size_t
 	var trunc C.int
-	rc := C.pg_vectors(p.d, C.int(i), C.float(float64(p.lim.DPI)/72), C.size_t(MaxVectorFloats), &buf, &n, &trunc)
+	rc := C.pg_vectors(p.d, C.int(i), C.float(float64(s.dpi)/72), C.size_t(MaxVectorFloats), &buf, &n, &trunc)
 	if !stop() {
 		<-aborted
 	}
@@ -64,7 +64,7 @@ func (p *pdfDoc) Vectors(ctx context.Context, i int) (*vector.Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: page %d: %w", i+1, err)
 	}
-	pg.W, pg.H, pg.DPI = s.w, s.h, p.lim.DPI
+	pg.W, pg.H, pg.DPI = s.w, s.h, s.dpi
 	pg.Truncated = pg.Truncated || trunc != 0
 	return pg, nil
 }

@@ -80,7 +80,12 @@ func main() {
 			if err != nil {
 				panic(err)
 			}
-			sr, err := readSheet(*cache, fmt.Sprintf("%s-%d-%d.json", strings.TrimSuffix(set.File, ".pdf"), sh.Page, *dpi), img, *dpi, path, sh.Page)
+			// a sheet too large at -dpi is drawn at less (render.MinFitDPI)
+			_, _, dpi, err := doc.PageSize(sh.Page - 1)
+			if err != nil {
+				panic(err)
+			}
+			sr, err := readSheet(*cache, fmt.Sprintf("%s-%d-%d.json", strings.TrimSuffix(set.File, ".pdf"), sh.Page, dpi), img, dpi, path, sh.Page)
 			if err != nil {
 				panic(err)
 			}
@@ -99,17 +104,17 @@ func main() {
 				sheetinfo.Dump(os.Stdout, sr.Words, float64(img.Bounds().Dx()), float64(img.Bounds().Dy()), hints)
 			}
 			blocks := a.Blocks(info.NumberBox)
-			rs := bench.RealSheet{Page: sh.Page, DPI: float64(*dpi), Number: info.Number, Title: info.Title, Discipline: info.Discipline, Revision: info.Revision}
+			rs := bench.RealSheet{Page: sh.Page, DPI: float64(dpi), Number: info.Number, Title: info.Title, Discipline: info.Discipline, Revision: info.Revision}
 			for _, bl := range blocks {
 				if *list {
-					k := 72 / float64(*dpi)
+					k := 72 / float64(dpi)
 					fmt.Printf("  p%d %-12s %-40q [%.0f %.0f %.0f %.0f]\n", sh.Page, bl.Type, bl.Title, bl.Box.XMin*k, bl.Box.YMin*k, bl.Box.XMax*k, bl.Box.YMax*k)
 				}
 				rs.Blocks = append(rs.Blocks, bench.RealBlock{Type: bl.Type, Title: bl.Title, Scale: bl.Scale, Box: bl.Box})
 			}
 			if *legends {
 				p.Parsed = true
-				words, _, err := sheetread.Reread(context.Background(), img, *dpi, sr.Words, a, blocks)
+				words, _, err := sheetread.Reread(context.Background(), img, dpi, sr.Words, a, blocks)
 				if err != nil {
 					panic(err)
 				}
@@ -123,7 +128,7 @@ func main() {
 				f.Close()
 				var lb []layout.Block
 				for _, b := range sh.Blocks {
-					lb = append(lb, layout.Block{Type: b.Type, Title: b.Title, Box: b.Box.At(float64(*dpi))})
+					lb = append(lb, layout.Block{Type: b.Type, Title: b.Title, Box: b.Box.At(float64(dpi))})
 				}
 				f, _ = os.Create(filepath.Join(*debug, fmt.Sprintf("%s-%d-labels.png", strings.TrimSuffix(set.File, ".pdf"), sh.Page)))
 				png.Encode(f, layout.Draw(img, lb, 1))
