@@ -106,6 +106,10 @@ func (r *reader) unread(info Info) []geom.Box {
 	return out
 }
 
+// recheckMaxArea is the largest title region read again whole, in square
+// line heights (a cell of 40 × 10 lines).
+const recheckMaxArea = 400
+
 // recheck are the value regions of the title labels the title was read
 // from when OCR read a word of it.
 func (r *reader) recheck(info Info) []geom.Box {
@@ -115,12 +119,22 @@ func (r *reader) recheck(info Info) []geom.Box {
 			continue
 		}
 		rg := r.valueRegion(lb)
+		lh := 0.0 // the title's tallest OCR word
 		for _, w := range r.words {
 			if w.Conf < 1 && containsBox(info.TitleBox, w.Box) && containsBox(rg, w.Box) {
-				out = append(out, rg)
-				break
+				lh = max(lh, w.Box.Height())
 			}
 		}
+		if lh == 0 {
+			continue
+		}
+		// a region found without its cell (a strip of the title block)
+		// is read round the title only: from a line over it to four
+		// under it
+		if rg.Area() > recheckMaxArea*lh*lh && info.TitleBox.Width() >= info.TitleBox.Height() {
+			rg.YMin, rg.YMax = max(rg.YMin, info.TitleBox.YMin-2*lh), min(rg.YMax, info.TitleBox.YMax+4*lh)
+		}
+		out = append(out, rg)
 	}
 	return out
 }

@@ -12,8 +12,7 @@ import (
 
 // A title OCR read in part in the page-wide pass (its second line and the
 // number leading the first dropped, as on a half-size print) is read again
-// closely in its cell, and the title comes out whole; the sheet number
-// stays.
+// closely round it, and the title comes out whole; the sheet number stays.
 func TestRecheckTitle(t *testing.T) {
 	k := testK
 	// an 11 × 17 sheet, its title block a strip down the right edge
@@ -45,6 +44,11 @@ func TestRecheckTitle(t *testing.T) {
 	s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
 	if s.Info.Number != "A-201" || strings.Contains(s.Info.Title, "REAR") {
 		t.Fatalf("before: number %q, title %q: the page is not as the test means", s.Info.Number, s.Info.Title)
+	}
+	// the title label's region is the whole strip (no cell round it): it
+	// is read round the title only
+	if len(s.Info.Recheck) != 1 || s.Info.Recheck[0].Height() > 12*7*k {
+		t.Fatalf("the title read again in %v, want one region a few lines high", s.Info.Recheck)
 	}
 	if err := s.recheckTitle(context.Background(), im, testDPI); err != nil {
 		t.Fatal(err)
