@@ -94,7 +94,14 @@ func (p *page) textBlocks() []*block {
 				continue
 			}
 			// and not two tags each followed by their own text
-			if right(i) >= 0 && right(j) >= 0 {
+			ri, rj := right(i), right(j)
+			if ri >= 0 && rj >= 0 {
+				continue
+			}
+			// nor a line reaching over the text beside the one under it (a
+			// note across the list, "(AS VIEWED FROM EXTERIOR)", over the
+			// tag "L" of "L  HINGE ON LEFT"): a tag's column holds no such
+			if ri < 0 && rj >= 0 && a.Max.X > rects[rj].Min.X {
 				continue
 			}
 			next[i], prev[j] = j, i

@@ -206,3 +206,29 @@ func TestCalloutNamedByUnderline(t *testing.T) {
 		t.Errorf("entries %+v: want KEY NOTE as it is", got)
 	}
 }
+
+// A key of one-letter terms under a note reaching across it ("(AS VIEWED
+// FROM EXTERIOR)" over "L  HINGE ON LEFT"): the note is no line of the
+// first term's; each term is its own entry.
+func TestNoteOverATermList(t *testing.T) {
+	img := blankImage(420, 150)
+	var words []text.Word
+	putWords(&words, 10, 8, 20, "KEY TO WINDOW LAYOUT:")
+	putWords(&words, 20, 40, 15, "(AS VIEWED FROM EXTERIOR)")
+	for i, r := range [][2]string{{"L", "HINGE ON LEFT"}, {"R", "HINGE ON RIGHT"}, {"F", "FIXED"}} {
+		y := 62 + 22*float64(i)
+		putWords(&words, 20, y, 15, r[0])
+		putWords(&words, 150, y, 15, r[1])
+	}
+	inkWords(img, words)
+	got := Parse(img, words)
+	want := map[string]string{"L": "HINGE ON LEFT", "R": "HINGE ON RIGHT", "F": "FIXED"}
+	for _, e := range got {
+		if d, ok := want[e.Label]; ok && e.Description == d {
+			delete(want, e.Label)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("entries %+v: missing %v", got, want)
+	}
+}
