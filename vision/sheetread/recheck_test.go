@@ -50,7 +50,7 @@ func TestRecheckTitle(t *testing.T) {
 	if len(s.Info.Recheck) != 1 || s.Info.Recheck[0].Height() > 12*7*k {
 		t.Fatalf("the title read again in %v, want one region a few lines high", s.Info.Recheck)
 	}
-	if err := s.recheckTitle(context.Background(), im, testDPI); err != nil {
+	if err := s.rereadCells(context.Background(), im, testDPI, s.Info.Recheck, fullerTitle(s.Info)); err != nil {
 		t.Fatal(err)
 	}
 	if s.Info.Number != "A-201" || !strings.Contains(s.Info.Title, "REAR ELEVATION") || !strings.HasPrefix(s.Info.Title, "1") {

@@ -83,29 +83,14 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 	// a labelled field without a readable value, where lettering no word
 	// covers (or only OCR's) lies: read its cell again, closely, as one
 	// block of text
-	var regions []geom.Box
-	for _, r := range s.Info.Unread {
-		if unread, _ := s.Layout.UnreadText(r); unread > 0 || s.TextSource == SourceOCR {
-			regions = append(regions, r)
-		}
+	if err := s.rereadCells(ctx, img, dpi, s.Info.Unread, nil); err != nil {
+		return s, err
 	}
-	if len(regions) > 0 {
-		again, err := ocr.Regions(ctx, img, dpi, regions, ocr.Options{Block: true})
-		if err != nil {
-			return s, err
-		}
-		if len(again) > 0 {
-			s.Words = replaceIn(s.Words, again, regions)
-			if s.TextSource == SourcePDF {
-				s.TextSource = SourceMixed
-			}
-			s.Info = Info(s.Layout, s.Words, b.Dx(), b.Dy())
-		}
-	}
-	// a title OCR read in the page-wide pass is read again, closely, where
-	// lettering no word covers lies in its cell (or the page is all OCR),
-	// and kept when it reads as much of the title at least
-	if err := s.recheckTitle(ctx, img, dpi); err != nil {
+	// a title OCR read in the page-wide pass is read again so too (a
+	// page-wide pass over small lettering drops a title's second line or
+	// the numbers leading its lines, "1. FRONT ELEVATION"), and kept where
+	// the number stays and the title reads as many letters and digits
+	if err := s.rereadCells(ctx, img, dpi, s.Info.Recheck, fullerTitle(s.Info)); err != nil {
 		return s, err
 	}
 	// a row of cells OCR read as one line is a line per cell
@@ -140,14 +125,13 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 	return s, nil
 }
 
-// recheckTitle reads the title's cells of s.Info.Recheck again as blocks
-// of text: a page-wide pass over small lettering drops a title's second
-// line or the numbers leading its lines ("1. FRONT ELEVATION"). The closer
-// reading replaces the first where the title it gives has as many letters
-// and digits at least.
-func (s *Sheet) recheckTitle(ctx context.Context, img *image.Gray, dpi int) error {
+// rereadCells reads regions (a sheet's field cells) again as blocks of
+// text, those where lettering no word covers lies (any, when the page is
+// all OCR), the closer reading replacing the first there (replaceIn); with
+// keep, only when keep accepts the metadata it gives.
+func (s *Sheet) rereadCells(ctx context.Context, img *image.Gray, dpi int, cells []geom.Box, keep func(sheetinfo.Info) bool) error {
 	var regions []geom.Box
-	for _, r := range s.Info.Recheck {
+	for _, r := range cells {
 		if unread, _ := s.Layout.UnreadText(r); unread > 0 || s.TextSource == SourceOCR {
 			regions = append(regions, r)
 		}
@@ -162,11 +146,22 @@ func (s *Sheet) recheckTitle(ctx context.Context, img *image.Gray, dpi int) erro
 	b := img.Bounds()
 	words := replaceIn(s.Words, again, regions)
 	info := Info(s.Layout, words, b.Dx(), b.Dy())
-	if info.Number != s.Info.Number || alnums(info.Title) < alnums(s.Info.Title) {
+	if keep != nil && !keep(info) {
 		return nil
 	}
 	s.Words, s.Info = words, info
+	if s.TextSource == SourcePDF {
+		s.TextSource = SourceMixed
+	}
 	return nil
+}
+
+// fullerTitle accepts a reading whose metadata keeps old's sheet number
+// and reads its title with as many letters and digits at least.
+func fullerTitle(old sheetinfo.Info) func(sheetinfo.Info) bool {
+	return func(info sheetinfo.Info) bool {
+		return info.Number == old.Number && alnums(info.Title) >= alnums(old.Title)
+	}
 }
 
 // addRead adds the words a closer reading found where no word was (the
