@@ -167,13 +167,8 @@ func (p *page) rulingAcross(a, b image.Rectangle) bool {
 	if x < 0 || x >= p.w {
 		return false
 	}
-	// between the lines' middles: OCR's boxes may reach over a rule; the
-	// upper line's underline (a name over its callout's notes) is its own
-	y0 := max((a.Min.Y+a.Max.Y)/2, 0)
-	if u := p.underline(a); u >= 0 {
-		y0 = max(y0, u+1)
-	}
-	for y := y0; y < min((b.Min.Y+b.Max.Y)/2, p.h); y++ {
+	// between the lines' middles: OCR's boxes may reach over a rule
+	for y := max((a.Min.Y+a.Max.Y)/2, 0); y < min((b.Min.Y+b.Max.Y)/2, p.h); y++ {
 		if p.ruling[y*p.w+x] {
 			return true
 		}

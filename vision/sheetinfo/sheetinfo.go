@@ -113,9 +113,12 @@ const recheckMaxArea = 400
 // recheck are the value regions of the title labels the title was read
 // from when OCR read a word of it.
 func (r *reader) recheck(info Info) []geom.Box {
+	if !r.fromLabel(fieldTitle, info.TitleBox) {
+		return nil
+	}
 	var out []geom.Box
 	for _, lb := range r.labels {
-		if lb.kind != fieldTitle || !r.fromLabel(fieldTitle, info.TitleBox) {
+		if lb.kind != fieldTitle {
 			continue
 		}
 		rg := r.valueRegion(lb)
@@ -129,7 +132,7 @@ func (r *reader) recheck(info Info) []geom.Box {
 			continue
 		}
 		// a region found without its cell (a strip of the title block)
-		// is read round the title only: from a line over it to four
+		// is read round the title only: from two lines over it to four
 		// under it
 		if rg.Area() > recheckMaxArea*lh*lh && info.TitleBox.Width() >= info.TitleBox.Height() {
 			rg.YMin, rg.YMax = max(rg.YMin, info.TitleBox.YMin-2*lh), min(rg.YMax, info.TitleBox.YMax+4*lh)
