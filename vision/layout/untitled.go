@@ -193,6 +193,7 @@ func (p *Page) sampleRows(r rect, rows [][]text.Word, em float64) bool {
 	}
 	var sx, tx []float64
 	for _, row := range rows {
+		row = samplesRead(row, em)
 		t := row[0].Box
 		for _, w := range row {
 			t = t.Union(w.Box)
@@ -214,6 +215,18 @@ func (p *Page) sampleRows(r rect, rows [][]text.Word, em float64) bool {
 		tx = append(tx, t.XMin)
 	}
 	return spread(sx) <= em && spread(tx) <= em
+}
+
+// samplesRead drops from the start of a row the words OCR doubted
+// (confidence under 0.6) that stand apart from the next, half an em or
+// more: a drawn sample read as letters (a filled wall swatch read "GC"),
+// which is the row's sample, not its text. A row of such words is kept.
+func samplesRead(row []text.Word, em float64) []text.Word {
+	i := 0
+	for i+1 < len(row) && row[i].Conf > 0 && row[i].Conf < 0.6 && row[i+1].Box.XMin-row[i].Box.XMax >= 0.5*em {
+		i++
+	}
+	return row[i:]
 }
 
 func spread(v []float64) float64 {

@@ -101,6 +101,26 @@ func TestUntitledBlocksByLayout(t *testing.T) {
 	}
 }
 
+// A key of drawn samples whose samples OCR read as doubtful letters (a
+// filled wall swatch read "GC", an outlined one "(=)") is still a legend:
+// the readings are the rows' samples, not their text.
+func TestSamplesReadAsLetters(t *testing.T) {
+	img, words, want := untitledSheet()
+	for i, s := range []string{"GC", "(=)", "GC"} {
+		y := float64(760 + 32*i)
+		words = append(words, text.Word{Text: s, Conf: 0.45 + 0.05*float64(i), Line: 100 + i, Box: geom.Box{XMin: 900, YMin: y + 2, XMax: 980, YMax: y + 18}})
+	}
+	for _, b := range Segment(img, words, words[0].Box) {
+		if b.Box.IoU(want["Legend2"]) >= 0.8 {
+			if b.Type != "Legend" {
+				t.Errorf("the key of samples read as letters typed %s, want Legend", b.Type)
+			}
+			return
+		}
+	}
+	t.Errorf("no block on the key of samples %s", fmtBox(want["Legend2"]))
+}
+
 // Lines of text without a heading set just under a view's title bar, about
 // as wide as it, are that view's notes (SheetNotes); a column of text
 // elsewhere on the sheet stays general notes.

@@ -393,7 +393,7 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 	for _, rt := range roots {
 		row := bands[rt]
 		var cur []item
-		if textCols != nil && textOnly(row) {
+		if textCols != nil && (textOnly(row) || p.termGraphics(row, textCols)) {
 			es := p.textRowEntries(row, textCols)
 			out = append(out, es...)
 			tags = append(tags, make([]namedBy, len(es))...)
@@ -609,15 +609,6 @@ func textColumns(bands map[int][]item, roots []int, tol int) []int {
 // term/meaning pairs: an entry starts at each block in an even column
 // (the first, third…).
 func (p *page) textRowEntries(row []item, cols []int) []Entry {
-	col := func(x int) int {
-		c := 0
-		for i, cx := range cols {
-			if cx <= x+p.px(1) {
-				c = i
-			}
-		}
-		return c
-	}
 	var out []Entry
 	var cur []item
 	flush := func() {
@@ -627,13 +618,42 @@ func (p *page) textRowEntries(row []item, cols []int) []Entry {
 		cur = nil
 	}
 	for _, it := range row {
-		if col(it.r.Min.X)%2 == 0 && len(cur) > 0 {
+		if p.textColumn(it.r.Min.X, cols)%2 == 0 && len(cur) > 0 {
 			flush()
 		}
 		cur = append(cur, it)
 	}
 	flush()
 	return out
+}
+
+// textColumn is the column of a multi-column list (textColumns) that an
+// item starting at x stands in.
+func (p *page) textColumn(x int, cols []int) int {
+	c := 0
+	for i, cx := range cols {
+		if cx <= x+p.px(1) {
+			c = i
+		}
+	}
+	return c
+}
+
+// termGraphics reports a row of a multi-column list whose graphics all
+// stand where its terms do, each starting at a term column and ending
+// before its meaning's: terms OCR could not read as text ("&", "Ø", "℄"
+// drawn as glyphs, or read as marks), each still the start of its entry.
+func (p *page) termGraphics(row []item, cols []int) bool {
+	for _, it := range row {
+		if it.g == nil {
+			continue
+		}
+		c := p.textColumn(it.r.Min.X, cols)
+		if c%2 != 0 || abs(it.r.Min.X-cols[c]) > p.px(1) || it.r.Max.X > cols[c+1] {
+			return false
+		}
+	}
+	return true
 }
 
 // graphicName is the name a graphic carries in its own words, and how: a

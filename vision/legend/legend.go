@@ -590,17 +590,24 @@ func (p *page) lettered(graphics []*graphic) []*graphic {
 	return out
 }
 
-// letterEm: a letter is at most this many em tall.
-const letterEm = 1.3
+// letterEm: a letter is at most this many em tall; parenEm: a bracket.
+const (
+	letterEm = 1.3
+	parenEm  = 1.5
+)
 
+// One or two narrow pieces (each at most half an em wide, parenEm tall) set against a
+// word, at most a quarter em from its end or start on its line, are its
+// punctuation OCR left out (the ")" closing "(H\" x W\")").
 func (p *page) letterRow(g *graphic) bool {
-	if len(g.comps) < 3 || len(g.words) > 0 || float64(g.r.Dy()) > letterEm*p.em {
+	few := len(g.comps) < 3
+	if len(g.words) > 0 || float64(g.r.Dy()) > letterEm*p.em && !few || float64(g.r.Dy()) > parenEm*p.em {
 		return false
 	}
 	rs := make([]image.Rectangle, len(g.comps))
 	for i, ci := range g.comps {
 		r := p.comps[ci].r
-		if float64(r.Dy()) < 0.5*p.em || float64(r.Dx()) > p.em {
+		if float64(r.Dy()) < 0.5*p.em || float64(r.Dx()) > p.em || few && float64(r.Dx()) > 0.5*p.em {
 			return false
 		}
 		rs[i] = r
@@ -617,8 +624,11 @@ func (p *page) letterRow(g *graphic) bool {
 		if !text.HasAlnum(w.Text) {
 			continue
 		}
-		if vOverlap(wr, r)*2 >= min(wr.Dy(), r.Dy()) && gap(wr, r) <= p.px(0.5) {
+		if vOverlap(wr, r)*2 >= min(wr.Dy(), r.Dy()) && (gap(wr, r) <= p.px(0.5) && !few || gap(wr, r) <= p.px(0.25)) {
 			return true
+		}
+		if few {
+			continue
 		}
 		if g := max(r.Min.Y-wr.Max.Y, wr.Min.Y-r.Max.Y); g >= -2 && g <= p.px(contGapEm) && abs(wr.Min.X-r.Min.X) <= p.px(0.5) {
 			return true

@@ -1,6 +1,7 @@
 package legend
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/plangraph/plangraph/vision/geom"
@@ -85,5 +86,87 @@ func TestLetterLikeSymbolStays(t *testing.T) {
 	got := Parse(img, words)
 	if len(got) != 1 || !got[0].HasGraphic || got[0].Label != "stop cock" {
 		t.Errorf("%+v", got)
+	}
+}
+
+// A list of abbreviations set in two term/meaning column pairs, one of its
+// terms a glyph OCR could not read ("&"): that row's glyph and meaning are
+// one entry and the pair beside them another, as on every other row.
+func TestUnreadTermInTextColumns(t *testing.T) {
+	img := blankImage(420, 200)
+	for y := 22; y < 38; y++ { // the "&", drawn where the terms start
+		for x := 22; x < 34; x++ {
+			if y == 22 || y == 37 || x == 22 || x == 33 || x-22 == y-22 {
+				img.Pix[y*img.Stride+x] = 0
+			}
+		}
+	}
+	var words []text.Word
+	row := func(y int, cells ...string) {
+		for i, c := range cells {
+			if c == "" {
+				continue
+			}
+			x := []int{20, 80, 220, 280}[i]
+			for _, s := range strings.Fields(c) {
+				w := 9 * len(s)
+				words = append(words, text.Word{Text: s, Conf: 0.95, Box: geom.Box{XMin: float64(x), YMin: float64(y), XMax: float64(x + w), YMax: float64(y + 16)}})
+				x += w + 6
+			}
+		}
+	}
+	row(22, "", "and", "IN", "inch")
+	row(52, "AB", "anchor bolt", "INT", "interior")
+	row(82, "ADJ", "adjustable", "JT", "joint")
+	row(112, "AFF", "above floor", "KD", "kiln dried")
+	row(142, "ALT", "alternate", "LB", "pound")
+	got := Parse(img, words)
+	var in, amp bool
+	for _, e := range got {
+		in = in || e.Label == "IN" && e.Description == "inch" && !e.HasGraphic
+		amp = amp || e.Description == "and" && e.HasGraphic
+	}
+	if len(got) != 10 || !in || !amp {
+		t.Errorf("want 10 entries, the glyph's with \"and\" and \"IN\" = \"inch\" apart: %+v", got)
+	}
+}
+
+// A bracket OCR left unread at the end of a table's note ("(H\" x W\"" and
+// its ")") is the note's punctuation, not a symbol closing its row: the
+// tag rows under it stay tag and description.
+func TestUnreadBracketIsNoGraphic(t *testing.T) {
+	img := blankImage(700, 260)
+	for y := 16; y < 44; y++ { // ")", taller than the capitals, against W"
+		x := 180 - (y-30)*(y-30)/50
+		for d := 0; d < 3; d++ {
+			img.Pix[y*img.Stride+x+d] = 0
+		}
+	}
+	for y := 10; y < 250; y++ { // the column line between tags and texts
+		img.Pix[y*img.Stride+70] = 0
+		img.Pix[y*img.Stride+71] = 0
+	}
+	var words []text.Word
+	line := func(x, y int, s string) {
+		for _, f := range strings.Fields(s) {
+			w := 11 * len(f)
+			words = append(words, text.Word{Text: f, Conf: 0.95, Box: geom.Box{XMin: float64(x), YMin: float64(y), XMax: float64(x + w), YMax: float64(y + 20)}})
+			x += w + 8
+		}
+	}
+	line(90, 20, `(H" x W"`)
+	for i, s := range []string{"7.5\" x 6.5\" PHOTOPOLYMER", "11\" x 6.5\" PHOTOPOLYMER, RAISED", "3\" x 6.5\" PHOTOPOLYMER", "4\" x 6.5\" PHOTOPOLYMER", "9\" x 12\" PHOTOPOLYMER"} {
+		y := 60 + 36*i
+		line(20, y, []string{"1A", "1B", "2A", "4B", "4D"}[i])
+		line(90, y, s)
+	}
+	got := Parse(img, words)
+	if len(got) != 5 || got[0].Label != "1A" || got[0].Description != "7.5\" x 6.5\" PHOTOPOLYMER" || got[4].Label != "4D" {
+		t.Errorf("want the five tag rows: %+v", got)
+	}
+	for _, e := range got {
+		if e.HasGraphic {
+			t.Errorf("entry %q: graphic %v, want text only", e.Label, e.Graphic)
+		}
 	}
 }

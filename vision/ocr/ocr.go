@@ -164,11 +164,14 @@ func Regions(ctx context.Context, img *image.Gray, dpi int, boxes []geom.Box, op
 		}
 		if client == nil {
 			var err error
-			if client, err = newClient(opt, dpi); err != nil {
+			if client, err = newClient(opt, dpi, segMode(opt)); err != nil {
 				return nil, err
 			}
 		}
 		ws, n, err := recognize(client, sub, dpi, opt)
+		if err == nil && segMode(opt) == pageSegMode {
+			ws, n, err = splitStacked(sub, dpi, ws, n, opt)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -194,18 +197,22 @@ func pageBox(img *image.Gray) geom.Box {
 	return geom.Box{XMax: float64(b.Dx()), YMax: float64(b.Dy())}
 }
 
-func newClient(opt Options, dpi int) (*gosseract.Client, error) {
+// segMode is the page segmentation opt asks for.
+func segMode(opt Options) gosseract.PageSegMode {
+	switch {
+	case opt.Word:
+		return gosseract.PSM_SINGLE_WORD
+	case opt.Block:
+		return gosseract.PSM_SINGLE_BLOCK
+	}
+	return pageSegMode
+}
+
+func newClient(opt Options, dpi int, mode gosseract.PageSegMode) (*gosseract.Client, error) {
 	c := gosseract.NewClient()
 	if err := c.SetLanguage(opt.Languages...); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("ocr: %w", err)
-	}
-	mode := pageSegMode
-	switch {
-	case opt.Word:
-		mode = gosseract.PSM_SINGLE_WORD
-	case opt.Block:
-		mode = gosseract.PSM_SINGLE_BLOCK
 	}
 	if err := c.SetVariable("tessedit_pageseg_mode", strconv.Itoa(int(mode))); err != nil {
 		c.Close()
