@@ -26,6 +26,7 @@ import (
 	"github.com/plangraph/plangraph/jobs"
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/render"
 	"github.com/plangraph/plangraph/vision/symbols"
 	"github.com/plangraph/plangraph/vision/text"
@@ -194,13 +195,19 @@ type Parse struct {
 	Budget time.Duration
 }
 
+// ReadLegend reads a legend block's entries, its tags left unread by the
+// page's OCR read again one by one (legend.Options.ReadTag).
+func ReadLegend(img *image.Gray, words []text.Word) []legend.Entry {
+	return legend.ParseWith(img, words, legend.Options{ReadTag: ocr.Tag})
+}
+
 // Register adds the parse handlers to w.
 func (p *Parse) Register(w *jobs.Worker) {
 	if p.Match == nil {
 		p.Match = symbols.Match
 	}
 	if p.ReadLegend == nil {
-		p.ReadLegend = legend.Parse
+		p.ReadLegend = ReadLegend
 	}
 	p.R.Handle(w, jobs.TypeParse, p.parse)
 	p.R.Handle(w, jobs.TypeLegendParse, p.legend)

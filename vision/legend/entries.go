@@ -770,7 +770,8 @@ func (p *page) rowRules(r image.Rectangle) (top, bottom int) {
 // ocrGlyphLeads turns the first item of a row into its graphic when it is
 // a lone character OCR read where the other rows have their symbols (a
 // bell's mark read "h"), with the row's text after it: in a legend whose
-// graphics lead their rows, that character is the row's symbol.
+// graphics lead their rows, that character is the row's symbol — unless
+// it stands in a column of tags that are words.
 func (p *page) ocrGlyphLeads(row []item, bands map[int][]item, roots []int) {
 	if len(row) < 2 || row[0].b == nil || row[1].g != nil || len(row[0].b.lines) != 1 || len(row[0].b.lines[0]) != 1 {
 		return
@@ -780,6 +781,19 @@ func (p *page) ocrGlyphLeads(row []item, bands map[int][]item, roots []int) {
 		return
 	}
 	r := row[0].r
+	// in a column of tags read as words (a finish legend's codes under its
+	// symbols), the character is one more tag ("P" for paint)
+	if n, _ := p.tagsAt(r.Min.X); n >= tagColumnN {
+		leads := 0
+		for _, rt := range roots {
+			if o := bands[rt]; o[0].g != nil && abs(o[0].r.Min.X-r.Min.X) <= p.px(1) {
+				leads++
+			}
+		}
+		if n > leads {
+			return
+		}
+	}
 	for _, rt := range roots {
 		if o := bands[rt]; o[0].g != nil && o[0].r.Min.X <= r.Max.X && r.Min.X <= o[0].r.Max.X {
 			row[0] = item{g: &graphic{words: []int{wi}, r: r}, r: r}

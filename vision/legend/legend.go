@@ -102,9 +102,10 @@ const (
 // (in block pixels, the origin at the image's top-left corner), in
 // reading order.
 func Parse(img *image.Gray, words []text.Word) []Entry {
-	if img == nil || img.Bounds().Empty() {
-		return nil
-	}
+	return ParseWith(img, words, Options{})
+}
+
+func parse(img *image.Gray, words []text.Word) []Entry {
 	p := newPage(img, ocrNoise(img, words))
 	p.findRulings()
 	p.findComponents()

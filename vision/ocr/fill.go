@@ -3,6 +3,7 @@ package ocr
 import (
 	"context"
 	"image"
+	"strings"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/text"
@@ -45,4 +46,37 @@ func Fill(ctx context.Context, img *image.Gray, dpi int, words []text.Word, regi
 func centreIn(b, r geom.Box) bool {
 	cx, cy := (b.XMin+b.XMax)/2, (b.YMin+b.YMax)/2
 	return cx >= r.XMin && cx <= r.XMax && cy >= r.YMin && cy <= r.YMax
+}
+
+// Tag reads img as one short word (a legend's tag cut from its page): the
+// words Tesseract finds in it joined without spaces and their lowest
+// confidence in 0..1, or "" and 0 when it reads nothing. It reads the crop
+// as a word and, unless that reading is sure (tagSure), as a block too,
+// and keeps the surer: each mode misreads some crops the other reads
+// ("SS" read as ")" by one, "RES-W" as "-RES-W" by the other).
+func Tag(img *image.Gray) (string, float64) {
+	s, conf := readTag(img, Options{Word: true, MinConf: -1})
+	if conf < tagSure {
+		if s2, conf2 := readTag(img, Options{Block: true, MinConf: -1}); conf2 > conf {
+			return s2, conf2
+		}
+	}
+	return s, conf
+}
+
+// tagSure: a tag read this surely as a word is not read again.
+const tagSure = 0.8
+
+func readTag(img *image.Gray, opt Options) (string, float64) {
+	ws, err := Words(context.Background(), img, 0, opt)
+	if err != nil || len(ws) == 0 {
+		return "", 0
+	}
+	var b strings.Builder
+	conf := 1.0
+	for _, w := range ws {
+		b.WriteString(w.Text)
+		conf = min(conf, w.Conf)
+	}
+	return b.String(), conf
 }

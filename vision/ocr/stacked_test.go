@@ -96,3 +96,20 @@ func pad(b geom.Box, f float64) geom.Box {
 	d := f * b.Height()
 	return geom.Box{XMin: b.XMin - d, YMin: b.YMin - d, XMax: b.XMax + d, YMax: b.YMax + d}
 }
+
+// Tag reads a legend's tag cut from its page as one word.
+func TestTag(t *testing.T) {
+	img, _, words := pageWords(t, 200, 60, 300, []label{{s: "RES-W", x: 40, y: 35, size: 9}}, false)
+	for _, f := range []float64{0.2, 0.4, 0.6, 1} {
+		b := pad(words["RES-W"], f)
+		s, conf := Tag(img.SubImage(image.Rect(int(b.XMin), int(b.YMin), int(b.XMax), int(b.YMax))).(*image.Gray))
+		if s != "RES-W" || conf < 0.6 {
+			t.Errorf("pad %.1f: read %q (%.2f), want RES-W", f, s, conf)
+		}
+	}
+	white := image.NewGray(image.Rect(0, 0, 40, 20))
+	draw.Draw(white, white.Bounds(), image.White, image.Point{}, draw.Src)
+	if s, _ := Tag(white); s != "" {
+		t.Errorf("a blank crop read %q", s)
+	}
+}

@@ -207,7 +207,7 @@ func printLegends(img *image.Gray, blocks []layout.Block, words []text.Word, set
 			js, _ := json.Marshal(inside)
 			os.WriteFile(name+".json", js, 0o644)
 		}
-		out = append(out, printEntries(legend.Parse(crop, inside))...)
+		out = append(out, printEntries(legend.ParseWith(crop, inside, legend.Options{ReadTag: ocr.Tag}))...)
 	}
 	return out
 }

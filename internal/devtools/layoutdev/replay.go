@@ -15,6 +15,7 @@ import (
 	"github.com/plangraph/plangraph/internal/tools/bench"
 	"github.com/plangraph/plangraph/internal/tools/bench/labels"
 	"github.com/plangraph/plangraph/vision/legend"
+	"github.com/plangraph/plangraph/vision/ocr"
 	"github.com/plangraph/plangraph/vision/text"
 )
 
@@ -41,7 +42,7 @@ func replayLegends(dir string, sets []labels.Set, only string) {
 					continue
 				}
 				fmt.Printf("  %s\n", filepath.Base(f))
-				rs.Legend = append(rs.Legend, printEntries(legend.Parse(img, words))...)
+				rs.Legend = append(rs.Legend, printEntries(legend.ParseWith(img, words, legend.Options{ReadTag: ocr.Tag}))...)
 			}
 			p.Sheets = append(p.Sheets, rs)
 		}
