@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/plangraph/plangraph/vision/geom"
@@ -172,5 +173,31 @@ func TestNotesNotCutAtBracketsOrALastLine(t *testing.T) {
 	r := rect{int(95 * p.k), int(95 * p.k), int(560 * p.k), int(425 * p.k)}
 	if got := p.splitNotes([]region{{r: r}}, nil); len(got) != 1 {
 		t.Errorf("cut in %d: %v", len(got), got)
+	}
+}
+
+// Tags set five ems left of a legend's notes, each a line of its own (a
+// circuiting legend's "N-3", "E-3", "U-3" as OCR reads them), are part of
+// the text a heading carved out of a plan's region heads.
+func TestTagsBeforeNotes(t *testing.T) {
+	img := blank(1400, 600)
+	words := drawWords(img, nil, 1, 1000, 100, 22, "CIRCUITING LEGEND:")
+	for i, tag := range []string{"N-3", "E-3", "U-3"} {
+		y := float64(140 + 45*i)
+		words = drawWords(img, words, 10+3*i, 900, y, 12, tag)
+		words = drawWords(img, words, 11+3*i, 960, y, 12, "'"+tag[:1]+"' DENOTES CIRCUIT NUMBER CONNECTED TO A")
+		words = drawWords(img, words, 12+3*i, 960, y+18, 12, "BRANCH SOURCE.")
+	}
+	words = drawWords(img, words, 40, 760, 200, 12, "E-27") // the plan's own tag, far left
+	ls := text.Lines(words)
+	var h text.Line
+	for _, l := range ls {
+		if strings.HasPrefix(l.Text, "CIRCUITING") {
+			h = l
+		}
+	}
+	got := growText(h, ls, 12)
+	if got.XMin > 900 || got.XMin < 800 || got.YMax < 248 {
+		t.Errorf("the legend's text %v, want from the tags at x 900 (not the plan's at 760) to the last line", got)
 	}
 }

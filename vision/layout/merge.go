@@ -196,7 +196,8 @@ func lineRuns(ls []text.Line, gap float64) []text.Line {
 
 // growText is the box of heading h and the text below it: lines starting
 // in its column, each within a few line gaps of the last, up to the next
-// heading; then the item numbers printed left of those lines.
+// heading; then the item numbers and tags printed left of those lines (a
+// circuiting legend's "N-3", "E-3" beside its notes).
 func growText(h text.Line, ls []text.Line, em float64) geom.Box {
 	cur := h.Box
 	lim := max(2.5*em, 2*lineHeight(h))
@@ -214,13 +215,18 @@ func growText(h text.Line, ls []text.Line, em float64) geom.Box {
 		lim = 2.5 * em
 	}
 	for _, l := range ls {
-		if !hasLetters(l.Text) && l.Box.YMin >= cur.YMin && l.Box.YMax <= cur.YMax+0.5*em &&
-			l.Box.XMax <= cur.XMax && l.Box.XMin >= cur.XMin-4*em {
+		tag := len(l.Words) == 1 && lineTagRE.MatchString(l.Text)
+		if (!hasLetters(l.Text) && l.Box.XMin >= cur.XMin-4*em || tag && l.Box.XMin >= cur.XMin-6*em) &&
+			l.Box.YMin >= cur.YMin && l.Box.YMax <= cur.YMax+0.5*em && l.Box.XMax <= cur.XMax {
 			cur = cur.Union(l.Box)
 		}
 	}
 	return cur
 }
+
+// lineTagRE is a tag set before a line: a letter or three and a number
+// ("N-3", "G2", "EL-12").
+var lineTagRE = regexp.MustCompile(`^[A-Z]{1,3}[-.]?\d{1,3}$`)
 
 // attachCaptions merges short text regions into the block they label: a
 // view's title (and scale) into the view just above it, a legend's, notes'
