@@ -201,3 +201,30 @@ func TestTagsBeforeNotes(t *testing.T) {
 		t.Errorf("the legend's text %v, want from the tags at x 900 (not the plan's at 760) to the last line", got)
 	}
 }
+
+// Two view titles side by side on one row, the bubble between them read by
+// OCR as a doubtful word ("THRESHOLD an WINDOW-"), are two lines, and the
+// misread bubble a line of its own.
+func TestMisreadBubbleSplitsTitles(t *testing.T) {
+	var ws []text.Word
+	x := 100.0
+	add := func(s string, conf, gap float64) {
+		w := 30 * float64(len(s))
+		ws = append(ws, text.Word{Text: s, Conf: conf, Line: 1, Box: geom.Box{XMin: x, YMin: 100, XMax: x + w, YMax: 150}})
+		x += w + gap
+	}
+	add("DOOR-", 0.95, 20)
+	add("SWING-", 0.95, 20)
+	add("THRESHOLD", 0.96, 70)
+	add("an", 0.42, 60)
+	add("WINDOW-", 0.92, 20)
+	add("SILL", 0.95, 20)
+	ls := (&Page{}).atBubbles(rowLines(ws))
+	var got []string
+	for _, l := range ls {
+		got = append(got, l.Text)
+	}
+	if strings.Join(got, " | ") != "DOOR- SWING- THRESHOLD | an | WINDOW- SILL" {
+		t.Errorf("lines %q", got)
+	}
+}

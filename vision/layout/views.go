@@ -84,6 +84,7 @@ func (p *Page) viewTitles() []viewTitle {
 					// unknown value
 					loc, whole = scaleLabelRE.FindStringIndex(o.Text), false
 				}
+
 				if loc == nil {
 					continue
 				}
@@ -620,21 +621,46 @@ func rowLines(words []text.Word) []text.Line {
 }
 
 // atBubbles splits lines before a view number ringed by its bubble: the
-// titles of two views side by side may run into one line.
+// titles of two views side by side may run into one line. A bubble OCR
+// read as a doubtful word standing apart between two titles ("THRESHOLD
+// an WINDOW- SILL", the bubble "1 / A4.2" read "an") is a line of its own.
 func (p *Page) atBubbles(ls []text.Line) []text.Line {
 	var out []text.Line
 	for _, l := range ls {
 		start := 0
+		lh := lineHeight(l)
+		cut := func(end int) {
+			if end > start {
+				out = append(out, lineOf(l.Words[start:end]))
+			}
+			start = end
+		}
 		for i := 1; i < len(l.Words); i++ {
 			w := l.Words[i]
-			if leadNumberRE.MatchString(strings.TrimSpace(w.Text)) && p.ringed(w.Box, lineHeight(l)) || ringRead(w) {
-				out = append(out, lineOf(l.Words[start:i]))
-				start = i
+			if apartMisread(l.Words, i, lh) {
+				cut(i)
+				cut(i + 1)
+				continue
+			}
+			if leadNumberRE.MatchString(strings.TrimSpace(w.Text)) && p.ringed(w.Box, lh) || ringRead(w) {
+				cut(i)
 			}
 		}
-		out = append(out, lineOf(l.Words[start:]))
+		cut(len(l.Words))
 	}
 	return out
+}
+
+// apartMisread reports the word ws[i] of a line, OCR doubting it (under
+// half sure), set apart from the words on both sides of it by most of a
+// line height: a mark read as letters between two runs of text, not a
+// word of either.
+func apartMisread(ws []text.Word, i int, lh float64) bool {
+	w := ws[i]
+	if w.Conf <= 0 || w.Conf >= 0.5 || i == 0 || i+1 >= len(ws) {
+		return false
+	}
+	return w.Box.XMin-ws[i-1].Box.XMax >= 0.8*lh && ws[i+1].Box.XMin-w.Box.XMax >= 0.8*lh
 }
 
 // wordsBox is the box of the words of l that the text span [a, b) of
