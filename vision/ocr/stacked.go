@@ -22,7 +22,11 @@ import (
 
 // Thresholds of stackedBands, as fractions of the ink's height in the box.
 const (
-	stackedMinGap  = 0.2 // the white band between the two lines
+	stackedMinGap = 0.2 // the white band between the two lines
+	// a word 1.6 times as tall as the other words of its line (its line's
+	// "PLAN" boxed up over a grid label just above it) needs only a few
+	// white rows between the two
+	stackedTallGap = 0.05
 	stackedMinBand = 0.1 // each line's ink
 	// A line read again is kept where Tesseract is sure of it: a band of
 	// hatching or linework under a word reads as letters too ("NOY").
@@ -35,7 +39,7 @@ type band struct{ y0, y1 int }
 // stackedBands returns the two bands of ink a word's box b holds, one over
 // the other with white rows between them across b's width, or ok false.
 // A row is ink where two or more of its pixels in b are dark.
-func stackedBands(img *image.Gray, b geom.Box, minBand int) (top, bottom band, ok bool) {
+func stackedBands(img *image.Gray, b geom.Box, minBand int, minGap float64) (top, bottom band, ok bool) {
 	r := image.Rect(int(b.XMin), int(b.YMin), int(math.Ceil(b.XMax)), int(math.Ceil(b.YMax))).Add(img.Bounds().Min).Intersect(img.Bounds())
 	if r.Dx() < r.Dy() || r.Dy() < 2*minBand {
 		return band{}, band{}, false
@@ -82,7 +86,7 @@ func stackedBands(img *image.Gray, b geom.Box, minBand int) (top, bottom band, o
 	}
 	h := float64(last + 1 - first)
 	lo, hi := min(g0-first, last+1-g1), max(g0-first, last+1-g1)
-	if float64(g1-g0) < stackedMinGap*h || float64(lo) < stackedMinBand*h || lo < minBand/2 || hi < minBand {
+	if float64(g1-g0) < minGap*h || g1-g0 < 3 || float64(lo) < stackedMinBand*h || lo < minBand/2 || hi < minBand {
 		return band{}, band{}, false
 	}
 	y := r.Min.Y - img.Bounds().Min.Y
@@ -110,13 +114,29 @@ func splitStacked(img *image.Gray, dpi int, ws []text.Word, n int, opt Options) 
 		dpi = 300
 	}
 	minBand := max(4, dpi/30)
+	// each line's height: the median of its words' heights
+	byLine := map[int][]float64{}
+	for _, w := range ws {
+		byLine[w.Line] = append(byLine[w.Line], w.Box.Height())
+	}
+	lineHeights := map[int]float64{}
+	for ln, hs := range byLine {
+		if len(hs) >= 2 {
+			slices.Sort(hs)
+			lineHeights[ln] = hs[(len(hs)-1)/2]
+		}
+	}
 	gone := make([]bool, len(ws))
 	var add []text.Word
 	for i, w := range ws {
 		if gone[i] {
 			continue
 		}
-		top, bottom, ok := stackedBands(img, w.Box, minBand)
+		minGap := stackedMinGap
+		if h := lineHeights[w.Line]; h > 0 && w.Box.Height() >= 1.6*h {
+			minGap = stackedTallGap
+		}
+		top, bottom, ok := stackedBands(img, w.Box, minBand, minGap)
 		if !ok {
 			continue
 		}

@@ -52,6 +52,27 @@ func TestSplitStacked(t *testing.T) {
 		t.Errorf("lines %d and %d of %d: the title and the row share a line", w.Line, w2.Line, n)
 	}
 
+	// A word boxed up over a label just above it, a few rows apart, is
+	// read again when it stands 1.6 times as tall as its line's other words
+	// (a plan's "PLAN" over its grid line's "A.3"): the line's own word
+	// comes back, boxed as its line is.
+	img3, _, words3 := pageWords(t, 500, 200, dpi, []label{
+		{s: "A.3", x: 160, y: 69.2, size: 13},
+		{s: "FLOOR PLAN", x: 60, y: 86, size: 20, bold: true},
+	}, false)
+	floor, plan, a3 := words3["FLOOR"], words3["PLAN"], words3["A.3"]
+	tall := []text.Word{
+		{Text: "FLOOR", Box: floor, Line: 1, Conf: 0.95},
+		{Text: "PLAN", Box: geom.Box{XMin: plan.XMin, YMin: a3.YMin, XMax: plan.XMax, YMax: plan.YMax}, Line: 1, Conf: 0.95},
+	}
+	got3, _, err := splitStacked(img3, dpi, tall, 1, Options{}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := find(got3, "PLAN"); !ok || !near(w.Box, plan, 0.3*plan.Height()) {
+		t.Errorf("PLAN boxed over the label above it read %+v, want PLAN boxed %v", got3, plan)
+	}
+
 	// Words of one line, an i's dot over its stem included, are left alone.
 	img2, _, words2 := pageWords(t, 400, 100, dpi, []label{
 		{s: "minimum", x: 40, y: 50, size: 12},
@@ -80,14 +101,14 @@ func TestStackedBands(t *testing.T) {
 	}
 	fill(0, 62, 300, 64) // the rule under it
 	fill(100, 80, 130, 100)
-	top, bottom, ok := stackedBands(img, geom.Box{XMax: 300, YMax: 110}, 10)
+	top, bottom, ok := stackedBands(img, geom.Box{XMax: 300, YMax: 110}, 10, stackedMinGap)
 	if !ok || top != (band{10, 50}) || bottom != (band{80, 100}) {
 		t.Errorf("bands %v %v %v, want {10 50} {80 100}", top, bottom, ok)
 	}
-	if _, _, ok := stackedBands(img, geom.Box{XMax: 300, YMax: 66}, 10); ok {
+	if _, _, ok := stackedBands(img, geom.Box{XMax: 300, YMax: 66}, 10, stackedMinGap); ok {
 		t.Error("a title over its rule taken for two lines")
 	}
-	if _, _, ok := stackedBands(img, geom.Box{XMin: 100, XMax: 130, YMin: 10, YMax: 110}, 10); ok {
+	if _, _, ok := stackedBands(img, geom.Box{XMin: 100, XMax: 130, YMin: 10, YMax: 110}, 10, stackedMinGap); ok {
 		t.Error("a box taller than wide taken for a word of two lines")
 	}
 }
