@@ -217,6 +217,7 @@ func (p *Page) Blocks(titleNumber geom.Box) []Block {
 	regions = dropStrips(regions, em)
 	regions = p.splitNotes(regions, titles)
 	regions = p.joinNumberedColumns(regions, titles)
+	regions = p.titlesOntoViews(regions, titles)
 	trace("notes", regions)
 
 	// a region holding several view titles holds several views: cut it

@@ -187,3 +187,32 @@ func TestViewEndsAtItsTitleBar(t *testing.T) {
 		t.Errorf("the cut between the two details is not under the upper title bar (upper ends there %v, lower starts there %v)", upper, lower)
 	}
 }
+
+// A plan's title printed well under its drawing (further than a caption is
+// looked for), the plan's notes parted from it, joins the plan; a title
+// read as over its view, a drawing under it, does not join the region
+// above.
+func TestTitleFarUnderItsPlan(t *testing.T) {
+	plan := region{r: rect{120, 100, 700, 560}}
+	title := region{r: rect{115, 675, 725, 710}}
+	notes := region{r: rect{115, 725, 725, 790}}
+	vt := viewTitle{line: text.Line{Box: geom.Box{XMin: 120, YMin: 680, XMax: 600, YMax: 702}}, bar: rect{120, 680, 600, 708}, kind: "Plan", below: true}
+	p := &Page{}
+	got := p.titlesOntoViews([]region{plan, title, notes}, []viewTitle{vt})
+	if len(got) != 2 || got[0].r != (rect{115, 100, 725, 710}) || got[1].r != notes.r {
+		t.Errorf("regions %v, want the plan down to its title, and the notes", got)
+	}
+	// the title too far under it (more than six of its line heights)
+	far := region{r: rect{115, 875, 725, 910}}
+	vt2 := vt
+	vt2.line.Box.YMin, vt2.line.Box.YMax, vt2.bar = 880, 902, rect{120, 880, 600, 908}
+	if got := p.titlesOntoViews([]region{plan, far}, []viewTitle{vt2}); len(got) != 2 {
+		t.Errorf("a title 14 line heights under the plan joined it: %v", got)
+	}
+	// over its view: the drawing under it is what it names
+	vt.below = false
+	view := region{r: rect{120, 730, 700, 990}}
+	if got := p.titlesOntoViews([]region{plan, title, view}, []viewTitle{vt}); len(got) != 3 {
+		t.Errorf("a title over a drawing joined the region above: %v", got)
+	}
+}
