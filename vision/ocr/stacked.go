@@ -95,11 +95,11 @@ func stackedBands(img *image.Gray, b geom.Box, minBand int, minGap float64) (top
 
 // splitStacked reads again, a line at a time, every word of ws (read from
 // img, boxes relative to img.Bounds().Min; lines numbered up to n) whose box
-// holds two lines of text. A line's reading takes the words of the same
-// Tesseract line that stand beside it at that height with it (the title's
+// holds two lines of text. A line's reading takes the words standing
+// beside it at that height, at most that line's height apart (the title's
 // "NS" beside "ABBREVIATIO"): they are read again as one line. Words whose
-// reading finds nothing are kept as they were. It returns the words and
-// the number of lines.
+// reading finds nothing sure, or nothing across half the word, are kept as
+// they were. It returns the words and the number of lines.
 func splitStacked(img *image.Gray, dpi int, ws []text.Word, n int, opt Options) ([]text.Word, int, error) {
 	var line *gosseract.Client
 	defer func() {
