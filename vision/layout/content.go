@@ -14,7 +14,9 @@ import (
 // Else classify's reading stands.
 func (p *Page) byContent(r rect, words []text.Word, blk Block) string {
 	ws := wordsIn(r, words)
-	if len(ws) == 0 && p.m.count(rect{r.x0 + 3, r.y0 + 3, r.x1 - 3, r.y1 - 3}) < r.area()/400 {
+	// the rules along its sides are its frame's (a double line, a cell's
+	// edge inset from the cut), not content
+	if in := (rect{r.x0 + 3, r.y0 + 3, r.x1 - 3, r.y1 - 3}); len(ws) == 0 && p.m.count(in)-p.sideRuleInk(in, int(2*p.em)) < r.area()/400 {
 		return ""
 	}
 	if blk.Title != "" && kindOf(blk.Title) == blk.Type {
@@ -99,6 +101,23 @@ func (p *Page) ruleInk(r rect) int {
 	}
 	for _, s := range p.rules.v {
 		if s.pos >= r.x0 && s.pos < r.x1 {
+			n += max(0, min(s.b, r.y1)-max(s.a, r.y0)) * s.thick
+		}
+	}
+	return n
+}
+
+// sideRuleInk is the ink of the rules inside r within near of its sides
+// and along them.
+func (p *Page) sideRuleInk(r rect, near int) int {
+	n := 0
+	for _, s := range p.rules.h {
+		if s.pos >= r.y0 && s.pos < r.y1 && (s.pos-r.y0 <= near || r.y1-s.pos <= near) {
+			n += max(0, min(s.b, r.x1)-max(s.a, r.x0)) * s.thick
+		}
+	}
+	for _, s := range p.rules.v {
+		if s.pos >= r.x0 && s.pos < r.x1 && (s.pos-r.x0 <= near || r.x1-s.pos <= near) {
 			n += max(0, min(s.b, r.y1)-max(s.a, r.y0)) * s.thick
 		}
 	}

@@ -216,3 +216,34 @@ func TestTitleFarUnderItsPlan(t *testing.T) {
 		t.Errorf("a title over a drawing joined the region above: %v", got)
 	}
 }
+
+// A region holding nothing but its frame's rules — a double line inset from
+// the cut, a cell's edge — is no block, as an empty frame is not.
+func TestEmptyFrameOfRules(t *testing.T) {
+	img := blank(1200, 900)
+	rectOutline(img, 10, 10, 1190, 890, 3) // the sheet's border
+	words := drawWords(img, nil, 1, 100, 100, 20, "NOTES")
+	for i, l := range []string{"ALL WORK TO CODE", "VERIFY ON SITE", "DO NOT SCALE"} {
+		words = drawWords(img, words, 2+i, 100, float64(140+30*i), 20, l)
+	}
+	rectOutline(img, 600, 400, 1000, 800, 3) // the frame …
+	fillRect(img, 975, 400, 978, 800)        // … doubled inside its right side
+	fillRect(img, 600, 775, 1000, 778)       // … and its bottom
+	p := Analyze(img, words)
+	if p == nil {
+		t.Fatal("no page")
+	}
+	k := p.k
+	r := rect{int(596 * k), int(396 * k), int(1004 * k), int(804 * k)}
+	if got := p.byContent(r, p.mw, Block{Type: "Plan"}); got != "" {
+		t.Errorf("an empty frame of rules typed %q, want no block", got)
+	}
+	// a drawing in it is content
+	fillRect(img, 700, 500, 900, 503)
+	fillRect(img, 700, 500, 703, 700)
+	fillRect(img, 700, 700, 900, 703)
+	p = Analyze(img, words)
+	if got := p.byContent(r, p.mw, Block{Type: "Plan"}); got == "" {
+		t.Error("a frame with a drawing in it is no block")
+	}
+}
