@@ -92,20 +92,7 @@ func (p *Page) tableRules(r rect) (rows, cols int) {
 }
 
 // ruleInk is the ink of the rules inside r (their length times thickness).
-func (p *Page) ruleInk(r rect) int {
-	n := 0
-	for _, s := range p.rules.h {
-		if s.pos >= r.y0 && s.pos < r.y1 {
-			n += max(0, min(s.b, r.x1)-max(s.a, r.x0)) * s.thick
-		}
-	}
-	for _, s := range p.rules.v {
-		if s.pos >= r.x0 && s.pos < r.x1 {
-			n += max(0, min(s.b, r.y1)-max(s.a, r.y0)) * s.thick
-		}
-	}
-	return n
-}
+func (p *Page) ruleInk(r rect) int { return p.sideRuleInk(r, max(r.w(), r.h())) }
 
 // sideRuleInk is the ink of the rules inside r within near of its sides
 // and along them.
