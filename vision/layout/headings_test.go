@@ -189,16 +189,27 @@ func TestTagsBeforeNotes(t *testing.T) {
 		words = drawWords(img, words, 12+3*i, 960, y+18, 12, "BRANCH SOURCE.")
 	}
 	words = drawWords(img, words, 40, 760, 200, 12, "E-27") // the plan's own tag, far left
+	// a notes heading whose item numbers hang 5 ems left of their lines
+	words = drawWords(img, words, 50, 400, 400, 22, "GENERAL NOTES:")
+	words = drawWords(img, words, 51, 300, 440, 12, "1")
+	words = drawWords(img, words, 52, 360, 440, 12, "PROVIDE POWER REQUIREMENTS PER THE EQUIPMENT")
+	words = drawWords(img, words, 53, 360, 458, 12, "SHOWN ON MECHANICAL DRAWINGS.")
 	ls := text.Lines(words)
-	var h text.Line
+	var h, notes text.Line
 	for _, l := range ls {
 		if strings.HasPrefix(l.Text, "CIRCUITING") {
 			h = l
+		}
+		if strings.HasPrefix(l.Text, "GENERAL") {
+			notes = l
 		}
 	}
 	got := growText(h, ls, 12)
 	if got.XMin > 900 || got.XMin < 800 || got.YMax < 248 {
 		t.Errorf("the legend's text %v, want from the tags at x 900 (not the plan's at 760) to the last line", got)
+	}
+	if got := growText(notes, ls, 12); got.XMin > 300 {
+		t.Errorf("the notes' text %v, want from their item number at x 300", got)
 	}
 }
 

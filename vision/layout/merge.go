@@ -197,7 +197,7 @@ func lineRuns(ls []text.Line, gap float64) []text.Line {
 // growText is the box of heading h and the text below it: lines starting
 // in its column, each within a few line gaps of the last, up to the next
 // heading; then the item numbers and tags printed left of those lines (a
-// circuiting legend's "N-3", "E-3" beside its notes).
+// circuiting legend's "N-3", "E-3" beside its notes), itemReachEm at most.
 func growText(h text.Line, ls []text.Line, em float64) geom.Box {
 	cur := h.Box
 	lim := max(2.5*em, 2*lineHeight(h))
@@ -216,13 +216,18 @@ func growText(h text.Line, ls []text.Line, em float64) geom.Box {
 	}
 	for _, l := range ls {
 		tag := len(l.Words) == 1 && lineTagRE.MatchString(l.Text)
-		if (!hasLetters(l.Text) && l.Box.XMin >= cur.XMin-4*em || tag && l.Box.XMin >= cur.XMin-6*em) &&
+		if (!hasLetters(l.Text) || tag) && l.Box.XMin >= cur.XMin-itemReachEm*em &&
 			l.Box.YMin >= cur.YMin && l.Box.YMax <= cur.YMax+0.5*em && l.Box.XMax <= cur.XMax {
 			cur = cur.Union(l.Box)
 		}
 	}
 	return cur
 }
+
+// itemReachEm: an item number or tag stands at most this far left of its
+// line (a hanging indent to a half-inch tab: "1." 4.6 ems before
+// "PROVIDE POWER REQUIREMENTS…" at 3/32-inch lettering).
+const itemReachEm = 6.0
 
 // lineTagRE is a tag set before a line: a letter or three and a number
 // ("N-3", "G2", "EL-12").
