@@ -84,7 +84,6 @@ func (p *Page) viewTitles() []viewTitle {
 					// unknown value
 					loc, whole = scaleLabelRE.FindStringIndex(o.Text), false
 				}
-
 				if loc == nil {
 					continue
 				}
