@@ -69,7 +69,7 @@ func unreadTags(img *image.Gray, words []text.Word, read func(*image.Gray) (stri
 		pad := p.px(0.4)
 		crop := g.r.Inset(-pad).Intersect(img.Bounds())
 		s, conf := read(img.SubImage(crop).(*image.Gray))
-		if conf < tagMinConf || !tagText.MatchString(s) || len([]rune(s)) > tagMaxRunes {
+		if conf < tagMinConf || !tagText.MatchString(s) {
 			continue
 		}
 		if caps {
