@@ -196,6 +196,9 @@ func writeDZI(ctx context.Context, src dziLevel, tileSize, overlap int, format s
 						flats.Store(key, bytes.Clone(data))
 					}
 				}
+				if ctx.Err() != nil {
+					continue // failed or cancelled while this tile was encoded
+				}
 				if err := put(ctx, t.name, data); err != nil {
 					cancel(fmt.Errorf("render: storing tile %s: %w", t.name, err))
 				}
