@@ -335,6 +335,7 @@ func (p *page) entries(graphics []*graphic, blocks []*block) []Entry {
 			}
 		}
 	}
+	p.strayTags(items, find, parent)
 	bands := map[int][]item{}
 	var roots []int
 	for i := range items {

@@ -3,7 +3,9 @@ package legend
 import (
 	"image"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/plangraph/plangraph/vision/text"
 )
@@ -28,9 +30,8 @@ func ParseWith(img *image.Gray, words []text.Word, opt Options) []Entry {
 		return nil
 	}
 	if opt.ReadTag != nil {
-		if more := unreadTags(img, words, opt.ReadTag); len(more) > 0 {
-			words = append(append([]text.Word(nil), words...), more...)
-		}
+		words = slices.Clone(words)
+		words = append(words, unreadTags(img, words, opt.ReadTag)...)
 	}
 	return parse(img, words)
 }
@@ -50,12 +51,29 @@ var tagText = regexp.MustCompile(`^\S{1,8}$`)
 // unreadTags reads again the graphics of letter size that lead a row in a
 // column of tags: at their left edge (within an em) at least tagColumnN
 // short words start their lines, more than the graphics that do. It
-// returns the words read.
+// returns the words read, and mends in words the tags there that read one
+// glyph as a letter twice (oneGlyph).
 func unreadTags(img *image.Gray, words []text.Word, read func(*image.Gray) (string, float64)) []text.Word {
 	p := newPage(img, ocrNoise(img, words))
 	p.findRulings()
 	p.findComponents()
 	p.classifyWords()
+	for _, w := range p.words {
+		wr := p.wordRect(w)
+		if w.Conf >= tagSure || !p.leadsRow(wr) {
+			continue
+		}
+		if n, caps := p.tagsAt(wr.Min.X); n < tagColumnN || !caps {
+			continue
+		}
+		if s, ok := oneGlyph(w.Text, p.piecesIn(wr), wr.Dx(), p.px(1)); ok {
+			for i := range words {
+				if words[i].Box == w.Box && words[i].Text == w.Text {
+					words[i].Text = strings.ToUpper(s)
+				}
+			}
+		}
+	}
 	graphics := p.lettered(p.groupGraphics())
 	var out []text.Word
 	for _, g := range graphics {
@@ -72,6 +90,7 @@ func unreadTags(img *image.Gray, words []text.Word, read func(*image.Gray) (stri
 		if conf < tagMinConf || !tagText.MatchString(s) {
 			continue
 		}
+		s, _ = oneGlyph(s, p.piecesIn(g.r), g.r.Dx(), p.px(1))
 		if caps {
 			s = strings.ToUpper(s) // "Ss" in a column of capitals is "SS"
 		}
@@ -80,6 +99,61 @@ func unreadTags(img *image.Gray, words []text.Word, read func(*image.Gray) (stri
 		out = append(out, text.Word{Text: s, Conf: 1, Box: rectBox(g.r)})
 	}
 	return out
+}
+
+// tagSure: a tag word read this surely is not mended.
+const tagSure = 0.8
+
+// oneGlyph is a reading of one glyph as its letter twice, mended: OCR
+// reads a lone capital in a column of tags as itself doubled ("Pp", "Ss",
+// "SS" for "P", "S"). Where the ink read is one piece at most an em (w and
+// em in pixels) wide, two letters that are one letter in either case are
+// that letter once; two glyphs, or one of two letters' width (touching
+// letters), keep their reading.
+func oneGlyph(s string, pieces, w, em int) (string, bool) {
+	r := []rune(s)
+	if pieces != 1 || w > em || len(r) != 2 || !unicode.IsLetter(r[0]) || unicode.ToUpper(r[0]) != unicode.ToUpper(r[1]) {
+		return s, false
+	}
+	return string(r[0]), true
+}
+
+// piecesIn counts the pieces of ink in r (8-connected, within r, four
+// pixels or more; rulings left out).
+func (p *page) piecesIn(r image.Rectangle) int {
+	r = r.Intersect(image.Rect(0, 0, p.w, p.h))
+	seen := make([]bool, r.Dx()*r.Dy())
+	at := func(x, y int) int { return (y-r.Min.Y)*r.Dx() + x - r.Min.X }
+	n := 0
+	var stack []image.Point
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if i := y*p.w + x; !p.ink[i] || p.ruling[i] || seen[at(x, y)] {
+				continue
+			}
+			seen[at(x, y)] = true
+			size := 0
+			stack = append(stack[:0], image.Pt(x, y))
+			for len(stack) > 0 {
+				q := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				size++
+				for dy := -1; dy <= 1; dy++ {
+					for dx := -1; dx <= 1; dx++ {
+						o := q.Add(image.Pt(dx, dy))
+						if o.In(r) && p.ink[o.Y*p.w+o.X] && !p.ruling[o.Y*p.w+o.X] && !seen[at(o.X, o.Y)] {
+							seen[at(o.X, o.Y)] = true
+							stack = append(stack, o)
+						}
+					}
+				}
+			}
+			if size >= 4 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // leadsRow reports nothing on r's line to its left.

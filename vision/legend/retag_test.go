@@ -86,3 +86,53 @@ func TestUnreadTagReadAgain(t *testing.T) {
 		}
 	}
 }
+
+// OCR reads a lone capital in a column of tags as itself twice: a tag of
+// one piece of ink read "Pp" by the page, or "Ss" when read again, is one
+// letter; two pieces read "SS" stay two (TestUnreadTagReadAgain).
+func TestOneGlyphReadTwice(t *testing.T) {
+	img := blankImage(700, 300)
+	glyph := func(x, y int) { // one piece: an S-like zigzag, 10 × 20 px
+		for _, yy := range []int{y, y + 9, y + 18} {
+			for xx := x; xx < x+10; xx++ {
+				img.Pix[yy*img.Stride+xx], img.Pix[(yy+1)*img.Stride+xx] = 0, 0
+			}
+		}
+		for yy := y; yy < y+10; yy++ {
+			img.Pix[yy*img.Stride+x] = 0
+		}
+		for yy := y + 9; yy < y+20; yy++ {
+			img.Pix[yy*img.Stride+x+9] = 0
+		}
+	}
+	var words []text.Word
+	line := func(x, y int, s string, conf float64) {
+		for _, f := range strings.Fields(s) {
+			w := 12 * len(f)
+			words = append(words, text.Word{Text: f, Conf: conf, Box: geom.Box{XMin: float64(x), YMin: float64(y), XMax: float64(x + w), YMax: float64(y + 20)}})
+			x += w + 8
+		}
+	}
+	rows := [][2]string{{"ACT", "ACOUSTICAL CEILING"}, {"CT", "CERAMIC TILE"}, {"P", "PAINT"}, {"RB", "RESILIENT BASE"}, {"S", "SOLID SURFACE"}, {"WSF", "WELDED SEAM FLOORING"}}
+	for i, r := range rows {
+		y := 20 + 40*i
+		switch r[0] {
+		case "P": // read by the page, doubled and unsure
+			glyph(20, y)
+			words = append(words, text.Word{Text: "Pp", Conf: 0.55, Box: geom.Box{XMin: 19, YMin: float64(y), XMax: 31, YMax: float64(y + 20)}})
+		case "S": // not read by the page
+			glyph(20, y)
+		default:
+			line(20, y, r[0], 0.95)
+		}
+		line(120, y, r[1], 0.95)
+	}
+	got := ParseWith(img, words, Options{ReadTag: func(*image.Gray) (string, float64) { return "Ss", 0.9 }})
+	byDesc := map[string]string{}
+	for _, e := range got {
+		byDesc[e.Description] = e.Label
+	}
+	if byDesc["PAINT"] != "P" || byDesc["SOLID SURFACE"] != "S" {
+		t.Errorf("labels %v, want P for PAINT and S for SOLID SURFACE", byDesc)
+	}
+}

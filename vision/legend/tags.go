@@ -80,3 +80,51 @@ func (p *page) unseen(w text.Word) bool {
 	}
 	return 20*blank <= r.Dx()*r.Dy()
 }
+
+// strayTags puts a lone tag on the row of the symbol it stands before: a
+// short word set a little lower or higher than its symbol, in the symbol's
+// cell (a corner guard's "CG" at the foot of its L mark), which a text
+// layer's boxes (a font's ascent and descent) set on the symbol's row but
+// OCR's boxes, tight to the ink, leave on a row of its own, an entry of
+// nothing. The tag is a row of its own of one short word on one line; the
+// graphic starts its row, up to two ems right of the tag with no ruling
+// between, less than half the tag's height above or below it, and the tag
+// lies within the row's height in part. A tag beside two such rows stays.
+func (p *page) strayTags(items []item, find func(int) int, parent []int) {
+	size := map[int]int{}
+	span := map[int]image.Rectangle{}
+	first := map[int]int{} // a row's leftmost item
+	for i, it := range items {
+		rt := find(i)
+		if size[rt] == 0 {
+			span[rt], first[rt] = it.r, i
+		}
+		size[rt]++
+		span[rt] = span[rt].Union(it.r)
+		if it.r.Min.X < items[first[rt]].r.Min.X {
+			first[rt] = i
+		}
+	}
+	for i, it := range items {
+		if it.b == nil || size[find(i)] != 1 || len(it.b.lines) != 1 || !tagText.MatchString(it.b.text) {
+			continue
+		}
+		to := -1
+		for rt, j := range first {
+			g := items[j]
+			dy := max(it.r.Min.Y-g.r.Max.Y, g.r.Min.Y-it.r.Max.Y, 0)
+			if rt == find(i) || g.g == nil || g.r.Min.X < it.r.Max.X || g.r.Min.X-it.r.Max.X > p.px(2) ||
+				2*dy >= it.r.Dy() || vOverlap(it.r, span[rt]) == 0 || p.rulingBetween(it.r, g.r) {
+				continue
+			}
+			if to >= 0 {
+				to = -1
+				break
+			}
+			to = j
+		}
+		if to >= 0 {
+			parent[find(i)] = find(to)
+		}
+	}
+}

@@ -62,3 +62,36 @@ func TestUnseenWordNamesNothing(t *testing.T) {
 		t.Errorf("%+v, want one entry named by its description, with the triangle", got)
 	}
 }
+
+// A tag set at its symbol's foot, in the symbol's cell (a corner guard's
+// "CG" lower left of its L mark), reads a little lower than the symbol's
+// row where OCR boxes the words tight to their ink: it still names the
+// entry, as it does where a text layer's taller boxes put it on the row.
+func TestTagAtSymbolFoot(t *testing.T) {
+	img := blankImage(900, 360)
+	var words []text.Word
+	for i, desc := range []string{"CORNER GUARD", "WALL BUMPER", "HAND RAIL"} {
+		y := 20 + 110*i
+		for x := 150; x < 850; x++ { // the row rules
+			img.Pix[(y-10)*img.Stride+x-140] = 0
+		}
+		switch i {
+		case 0: // an L: its stem, then its foot
+			for yy := y + 10; yy < y+57; yy++ {
+				img.Pix[yy*img.Stride+150], img.Pix[yy*img.Stride+151] = 0, 0
+			}
+			for x := 150; x < 197; x++ {
+				img.Pix[(y+55)*img.Stride+x], img.Pix[(y+56)*img.Stride+x] = 0, 0
+			}
+			putWords(&words, 80, float64(y+58), 29, "CG") // its foot's height
+		default:
+			drawRect(img, 150, y+10, 197, y+57)
+		}
+		putWords(&words, 420, float64(y+34), 29, desc)
+	}
+	inkWords(img, words)
+	got := Parse(img, words)
+	if len(got) != 3 || got[0].Label != "CG" || got[0].Description != "CORNER GUARD" || !got[0].HasGraphic {
+		t.Errorf("want CG | CORNER GUARD with its graphic, then two more: %+v", got)
+	}
+}

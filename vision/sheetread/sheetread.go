@@ -9,6 +9,7 @@ import (
 	"context"
 	"image"
 	"slices"
+	"strings"
 
 	"github.com/plangraph/plangraph/vision/geom"
 	"github.com/plangraph/plangraph/vision/layout"
@@ -215,10 +216,11 @@ func replaceIn(words, again []text.Word, regions []geom.Box) []text.Word {
 		}
 	}
 	for _, w := range again {
-		// and a new word over a text-layer word adds nothing
+		// a new word over a text-layer word adds nothing, nor one that
+		// reads as the OCR word it stands over, kept as boxed tighter
 		dup := false
 		for _, o := range out {
-			if o.Conf >= 1 && centreIn(w.Box, o.Box) {
+			if o.Conf >= 1 && centreIn(w.Box, o.Box) || o.Conf < 1 && strings.EqualFold(o.Text, w.Text) && centreIn(o.Box, w.Box) {
 				dup = true
 				break
 			}

@@ -88,3 +88,23 @@ func TestReplaceInKeepsWordsUnderATallReading(t *testing.T) {
 		t.Errorf("words after the closer reading: %v, want DRAWING and S2.01 (52.01 replaced)", seen)
 	}
 }
+
+// A closer reading that boxes a word more than twice as tall as the page's
+// reading of it keeps the page's word; the same word read again over it
+// is that word, not a second one (a legend's "GWB" read twice named its
+// entry "GWB GWB (SC)" or lost its "(SC)").
+func TestReplaceInSameWordTallerOnce(t *testing.T) {
+	page := text.Word{Text: "GWB", Conf: 0.9, Line: 27, Box: geom.Box{XMin: 64, YMin: 954, XMax: 132, YMax: 984}}
+	again := []text.Word{
+		{Text: "GWB", Conf: 0.58, Line: 1, Box: geom.Box{XMin: 63, YMin: 934, XMax: 117, YMax: 997}},
+		{Text: "(SC)", Conf: 0.96, Line: 1, Box: geom.Box{XMin: 132, YMin: 934, XMax: 199, YMax: 997}},
+	}
+	got := replaceIn([]text.Word{page}, again, []geom.Box{{XMin: 0, YMin: 900, XMax: 400, YMax: 1000}})
+	n := map[string]int{}
+	for _, w := range got {
+		n[w.Text]++
+	}
+	if n["GWB"] != 1 || n["(SC)"] != 1 || len(got) != 2 {
+		t.Errorf("words after the closer reading: %v, want GWB and (SC) once each", got)
+	}
+}
