@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages plangraph needs. Usage: scripts/deps.sh [run|test]
 #   run:  compilers and libraries for building and running (OpenCV, Tesseract, poppler)
-#   test: also PostgreSQL and Redis servers for the integration tests, and Chromium and Firefox ESR
-#         for the web app's end-to-end test
+#   test: also PostgreSQL and Redis servers for the integration tests, Chromium and Firefox ESR
+#         for the web app's end-to-end test, and a Japanese font (OCR language detection test)
 # Node.js (>= 20, with npm) builds the web app: Debian's nodejs and npm are installed when there is no node
 # on PATH; an older node is reported (Debian 12 ships 18: install Node 20 from nodejs.org or NodeSource).
 # Packages already installed are skipped, so a second run costs nothing.
@@ -10,7 +10,7 @@ set -euo pipefail
 mode=${1:-run}
 pkgs=(build-essential pkg-config ca-certificates unzip curl libopencv-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn libtesseract-dev libleptonica-dev poppler-utils)
 if [ "$mode" = test ]; then
-  pkgs+=(postgresql postgresql-client redis-server chromium firefox-esr)
+  pkgs+=(postgresql postgresql-client redis-server chromium firefox-esr fonts-ipafont-gothic)
 fi
 # a node from elsewhere (NodeSource, nvm) is used as it is
 command -v node >/dev/null || pkgs+=(nodejs npm)

@@ -29,7 +29,7 @@ const largeMinConf = 0.6
 // words of its most confident reading that are of about its height
 // (boxes in img's pixels), read with confidence and holding two letters or
 // digits (a letter alone is as likely a north arrow's or a logo's shape).
-func readLarge(ctx context.Context, img *image.Gray, words []text.Word, tb geom.Box) ([]text.Word, error) {
+func readLarge(ctx context.Context, img *image.Gray, words []text.Word, tb geom.Box, langs []string) ([]text.Word, error) {
 	var out []text.Word
 	b := img.Bounds()
 	line := 0
@@ -51,7 +51,7 @@ func readLarge(ctx context.Context, img *image.Gray, words []text.Word, tb geom.
 			}
 			// the image's DPI is not passed: Tesseract's own estimate
 			// from the lettering serves better than a nominal one
-			ws, err := ocr.Words(ctx, work, 0, ocr.Options{MinConf: -1, Block: true})
+			ws, err := ocr.Words(ctx, work, 0, ocr.Options{MinConf: -1, Block: true, Languages: langs})
 			if err != nil {
 				return nil, err
 			}

@@ -44,7 +44,7 @@ func TestReadLargeSheetNumber(t *testing.T) {
 	tb := geom.Box{XMin: 200 * k, YMin: 100 * k, XMax: 490 * k, YMax: 290 * k}
 
 	im, words := page(true)
-	got, err := readLarge(context.Background(), im, words, tb)
+	got, err := readLarge(context.Background(), im, words, tb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestReadLargeSheetNumber(t *testing.T) {
 	}
 
 	im, words = page(false)
-	if got, err := readLarge(context.Background(), im, words, tb); err != nil || len(got) > 0 {
+	if got, err := readLarge(context.Background(), im, words, tb, nil); err != nil || len(got) > 0 {
 		t.Errorf("without large lettering: %v, %v", got, err)
 	}
 	// the arrow's letter alone is no line of lettering to read

@@ -24,7 +24,7 @@ const markPx = 48.0
 // reading passes a lone letter by, and a block's reading of its cell often
 // too. It returns the marks read with confidence, one to four letters or
 // digits (boxes in img's pixels).
-func readMarks(ctx context.Context, img *image.Gray, words []text.Word, regions []geom.Box) ([]text.Word, error) {
+func readMarks(ctx context.Context, img *image.Gray, words []text.Word, regions []geom.Box, langs []string) ([]text.Word, error) {
 	var out []text.Word
 	for i, rg := range regions {
 		ls := inkLines(img, rg, words, 0.6, 8)
@@ -41,7 +41,7 @@ func readMarks(ctx context.Context, img *image.Gray, words []text.Word, regions 
 		if f < 1 {
 			work = render.Resize(work, max(1, int(float64(work.Rect.Dx())*f)), max(1, int(float64(work.Rect.Dy())*f)))
 		}
-		ws, err := ocr.Words(ctx, work, 0, ocr.Options{MinConf: -1, Word: true})
+		ws, err := ocr.Words(ctx, work, 0, ocr.Options{MinConf: -1, Word: true, Languages: langs})
 		if err != nil {
 			return nil, err
 		}

@@ -27,7 +27,7 @@ func TestReadRevisionMark(t *testing.T) {
 	im, words := pdf.render(t), pdf.words
 	mark := geom.Box{XMin: 150 * k, YMin: 20 * k, XMax: 280 * k, YMax: 120 * k}
 	empty := geom.Box{XMin: 20 * k, YMin: 20 * k, XMax: 150 * k, YMax: 120 * k}
-	got, err := readMarks(context.Background(), im, words, []geom.Box{mark, empty})
+	got, err := readMarks(context.Background(), im, words, []geom.Box{mark, empty}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestEmptyRevisionCellsHoldNoMark(t *testing.T) {
 	if ls := inkLines(im, field, words, 0.6, 8); len(ls) != 0 {
 		t.Fatalf("found lettering %+v among the empty cells' dividers", ls)
 	}
-	got, err := readMarks(context.Background(), im, words, []geom.Box{field})
+	got, err := readMarks(context.Background(), im, words, []geom.Box{field}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func Reread(ctx context.Context, img *image.Gray, dpi int, words []text.Word, pg
 	if len(regions) == 0 {
 		return words, false, nil
 	}
-	again, err := ocr.Regions(ctx, img, dpi, regions, ocr.Options{MinConf: rereadMinConf})
+	again, err := ocr.Regions(ctx, img, dpi, regions, ocr.Options{MinConf: rereadMinConf, Languages: ocr.LanguagesFor(words)})
 	if err != nil || len(again) == 0 {
 		return words, false, err
 	}

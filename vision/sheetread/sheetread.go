@@ -44,7 +44,7 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 	// letter-spaced headings ("L E G E N D") are read as words throughout
 	s := Sheet{Words: text.JoinSpacedLetters(words), TextSource: SourcePDF}
 	if ocr.Needed(words, b.Dx(), b.Dy()) {
-		got, err := ocr.Words(ctx, img, dpi, ocr.Options{})
+		got, err := readPage(ctx, img, dpi)
 		if err != nil {
 			return s, err
 		}
@@ -55,7 +55,7 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 		// most of the lettering drawn as outlines, a few fonts kept as text:
 		// read the whole page, keeping the layer's words
 		if unread, total := s.Layout.UnreadText(pageBox(img)); unread >= 40 && 2*unread >= total {
-			got, err := ocr.Words(ctx, img, dpi, ocr.Options{})
+			got, err := readPage(ctx, img, dpi)
 			if err != nil {
 				return s, err
 			}
@@ -70,7 +70,7 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 		}
 		// read it by OCR when the layer lacks its lettering
 		if unread, total := s.Layout.UnreadText(tb); ok && unread >= 12 && 3*unread >= total {
-			filled, read, err := ocr.Fill(ctx, img, dpi, s.Words, tb, ocr.Options{})
+			filled, read, err := ocr.Fill(ctx, img, dpi, s.Words, tb, ocr.Options{Languages: ocr.LanguagesFor(s.Words)})
 			if err != nil {
 				return s, err
 			}
@@ -107,7 +107,7 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 			tb, ok = s.Layout.TitleBlockGuess()
 		}
 		if ok {
-			got, err := readLarge(ctx, img, s.Words, tb)
+			got, err := readLarge(ctx, img, s.Words, tb, ocr.LanguagesFor(s.Words))
 			if err != nil {
 				return s, err
 			}
@@ -117,13 +117,29 @@ func Read(ctx context.Context, img *image.Gray, dpi int, words []text.Word) (She
 	// a revision field's mark a letter or two long, which the readings so
 	// far passed over, is read alone
 	if s.Info.Revision == "" && len(s.Info.UnreadRevision) > 0 {
-		got, err := readMarks(ctx, img, s.Words, s.Info.UnreadRevision)
+		got, err := readMarks(ctx, img, s.Words, s.Info.UnreadRevision, ocr.LanguagesFor(s.Words))
 		if err != nil {
 			return s, err
 		}
 		s.addRead(got, b)
 	}
 	return s, nil
+}
+
+// readPage reads a whole page by OCR in the default languages and, where
+// its lettering is in another script an installed language reads
+// (ocr.DetectLanguage: a Japanese sheet read by an English model), again
+// in the defaults and that language.
+func readPage(ctx context.Context, img *image.Gray, dpi int) ([]text.Word, error) {
+	got, err := ocr.Words(ctx, img, dpi, ocr.Options{})
+	if err != nil {
+		return nil, err
+	}
+	lang, err := ocr.DetectLanguage(ctx, img, dpi, got)
+	if err != nil || lang == "" {
+		return got, err
+	}
+	return ocr.Words(ctx, img, dpi, ocr.Options{Languages: append(ocr.DefaultLanguages(), lang)})
 }
 
 // rereadCells reads regions (a sheet's field cells) again as blocks of
@@ -140,7 +156,7 @@ func (s *Sheet) rereadCells(ctx context.Context, img *image.Gray, dpi int, cells
 	if len(regions) == 0 {
 		return nil
 	}
-	again, err := ocr.Regions(ctx, img, dpi, regions, ocr.Options{Block: true})
+	again, err := ocr.Regions(ctx, img, dpi, regions, ocr.Options{Block: true, Languages: ocr.LanguagesFor(s.Words)})
 	if err != nil || len(again) == 0 {
 		return err
 	}
@@ -217,10 +233,11 @@ func replaceIn(words, again []text.Word, regions []geom.Box) []text.Word {
 	}
 	for _, w := range again {
 		// a new word over a text-layer word adds nothing, nor one that
-		// reads as the OCR word it stands over, kept as boxed tighter
+		// reads as the OCR word it stands over, kept as boxed tighter (a
+		// word of letters or digits: a mark's box, "=", is no measure)
 		dup := false
 		for _, o := range out {
-			if o.Conf >= 1 && centreIn(w.Box, o.Box) || o.Conf < 1 && strings.EqualFold(o.Text, w.Text) && centreIn(o.Box, w.Box) {
+			if o.Conf >= 1 && centreIn(w.Box, o.Box) || o.Conf < 1 && alnums(w.Text) >= 2 && strings.EqualFold(o.Text, w.Text) && centreIn(o.Box, w.Box) {
 				dup = true
 				break
 			}

@@ -161,24 +161,31 @@ func contains(xs []string, x string) bool {
 }
 
 // Norm is the form in which texts are compared: upper case, every run of
-// characters that are not letters or digits one space, trimmed. So
+// characters that are not letters or digits one space, trimmed; none
+// beside a Chinese or Japanese character, whose writing puts no space
+// between words (a text layer's "共用部 空調機" is OCR's "共用部空調機"). So
 // "Floor Plan," = "FLOOR  PLAN" and "A-101" ≠ "A101" is left to SameNumber.
 func Norm(s string) string {
 	var b strings.Builder
 	space := false
+	var last rune
 	for _, r := range strings.ToUpper(s) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if space && b.Len() > 0 {
+			if space && b.Len() > 0 && !cjk(last) && !cjk(r) {
 				b.WriteByte(' ')
 			}
 			space = false
 			b.WriteRune(r)
+			last = r
 			continue
 		}
 		space = true
 	}
 	return b.String()
 }
+
+// cjk: Han and kana.
+func cjk(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }
 
 // SameText reports whether two texts read the same (Norm).
 func SameText(a, b string) bool { return Norm(a) == Norm(b) }

@@ -42,7 +42,8 @@ func TestEmbedded(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	if !SameText("Floor Plan,", "FLOOR  PLAN") || !SameText("空気調和設備 機器表（共用部）", "空気調和設備 機器表 (共用部)") || SameText("A-101", "A 102") {
+	if !SameText("Floor Plan,", "FLOOR  PLAN") || !SameText("空気調和設備 機器表（共用部）", "空気調和設備 機器表 (共用部)") || SameText("A-101", "A 102") ||
+		!SameText("機器表 （共用部 空調機-2）", "機器表 (共用部空調機 -2)") || SameText("EF 1", "EF1") {
 		t.Error("SameText")
 	}
 	if !SameNumber("a-101", "A-101") || SameNumber("A-101", "A101") || !SameNumber("A 101 ", "A101") {
