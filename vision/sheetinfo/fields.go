@@ -253,12 +253,21 @@ func (r *reader) linesNear(lb label, cell geom.Box, onlyRight bool) []*tline {
 			reach = math.Inf(1)
 		}
 		right := math.Abs(cy-(lf.YMin+lf.YMax)/2) < 0.6*math.Max(lh, b.Height()) && b.XMin > lf.XMax-0.2*lh && b.XMin-lf.XMax < 25*lh*reach
-		below := !onlyRight && b.YMin > lf.YMin+0.5*lh && b.YMin-lf.YMax < 8*lh*reach && b.XMin < lf.XMin+20*lh*reach && b.XMax > lf.XMin-3*lh
+		below := !onlyRight && under(b, lf) && b.YMin-lf.YMax < 8*lh*reach && b.XMin < lf.XMin+20*lh*reach && b.XMax > lf.XMin-3*lh
 		if right || below {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// under reports a line boxed b under a label boxed lf (both in the label's
+// reading frame): its top below the label's middle or, lettered far larger
+// than the label ("A" under "ISSUE"), its middle below the label's foot,
+// as OCR may box such a line up over the label.
+func under(b, lf geom.Box) bool {
+	lh := lf.Height()
+	return b.YMin > lf.YMin+0.5*lh || b.Height() > 3*lh && (b.YMin+b.YMax)/2 > lf.YMax
 }
 
 // labelCell is the ruled cell holding label lb, on the page; invalid when

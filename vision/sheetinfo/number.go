@@ -73,7 +73,7 @@ func (r *reader) valueWords(lb label) []text.Word {
 			continue
 		}
 		lb := toFrame(o, l.box)
-		below := lb.YMin > lf.YMin+0.5*lh
+		below := under(lb, lf)
 		for _, w := range l.words {
 			// under the label, only the words in its column (a line of
 			// values may run under the next field's label too)

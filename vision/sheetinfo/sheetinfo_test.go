@@ -150,6 +150,22 @@ func TestRevision(t *testing.T) {
 	}
 }
 
+// A revision lettered far larger than its label ("A" under "ISSUE"), which
+// OCR boxes up to the label's top and reads on one line with the sheet
+// number beside it, is the label's value: its middle is under the label,
+// and of that line only the words in the label's column count.
+func TestRevisionLargeUnderLabel(t *testing.T) {
+	words := page(line(1, 3830, 2600, 16, "ISSUE"))
+	big := []text.Word{
+		{Text: "S2.01", Line: 2, Conf: 0.9, Box: geom.Box{XMin: 3500, YMin: 2600, XMax: 3780, YMax: 2700}},
+		{Text: "A", Line: 2, Conf: 0.8, Box: geom.Box{XMin: 3831, YMin: 2600, XMax: 3880, YMax: 2690}},
+	}
+	words = append(words, big...)
+	if got := Read(words, 4200, 3000).Revision; got != "A" {
+		t.Errorf("revision %q, want A", got)
+	}
+}
+
 // OCR reads a revision mark's zero as the letter O, which revision marks
 // do not use: it is a zero. A text layer's mark is as printed.
 func TestOCRRevisionZero(t *testing.T) {
