@@ -9,6 +9,15 @@ import (
 	"github.com/plangraph/plangraph/vision/text"
 )
 
+// finishWords sets a line of words 20 px high from (x, y), 12 px a letter.
+func finishWords(words *[]text.Word, x, y int, s string, conf float64) {
+	for _, f := range strings.Fields(s) {
+		w := 12 * len(f)
+		*words = append(*words, text.Word{Text: f, Conf: conf, Box: geom.Box{XMin: float64(x), YMin: float64(y), XMax: float64(x + w), YMax: float64(y + 20)}})
+		x += w + 8
+	}
+}
+
 // tagLegend draws a finish legend as a scan reads it: a wall-protection
 // sample across the top row (its line from the tag column on), then a
 // column of tags against materials, the tag of "SOLID SURFACE" drawn but
@@ -27,13 +36,7 @@ func tagLegend() (*image.Gray, []text.Word) {
 		set(x, 20, x+3, 40)
 	}
 	var words []text.Word
-	line := func(x, y int, s string, conf float64) {
-		for _, f := range strings.Fields(s) {
-			w := 12 * len(f)
-			words = append(words, text.Word{Text: f, Conf: conf, Box: geom.Box{XMin: float64(x), YMin: float64(y), XMax: float64(x + w), YMax: float64(y + 20)}})
-			x += w + 8
-		}
-	}
+	line := func(x, y int, s string, conf float64) { finishWords(&words, x, y, s, conf) }
 	line(260, 20, "WALL PROTECTION", 0.95)
 	rows := [][2]string{{"ACT", "ACOUSTICAL CEILING"}, {"CT", "CERAMIC TILE"}, {"P", "PAINT"}, {"RB", "RESILIENT BASE"}, {"SS", "SOLID SURFACE"}, {"WSF", "WELDED SEAM FLOORING"}}
 	for i, r := range rows {
@@ -106,13 +109,7 @@ func TestOneGlyphReadTwice(t *testing.T) {
 		}
 	}
 	var words []text.Word
-	line := func(x, y int, s string, conf float64) {
-		for _, f := range strings.Fields(s) {
-			w := 12 * len(f)
-			words = append(words, text.Word{Text: f, Conf: conf, Box: geom.Box{XMin: float64(x), YMin: float64(y), XMax: float64(x + w), YMax: float64(y + 20)}})
-			x += w + 8
-		}
-	}
+	line := func(x, y int, s string, conf float64) { finishWords(&words, x, y, s, conf) }
 	rows := [][2]string{{"ACT", "ACOUSTICAL CEILING"}, {"CT", "CERAMIC TILE"}, {"P", "PAINT"}, {"RB", "RESILIENT BASE"}, {"S", "SOLID SURFACE"}, {"WSF", "WELDED SEAM FLOORING"}}
 	for i, r := range rows {
 		y := 20 + 40*i
